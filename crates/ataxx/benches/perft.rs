@@ -1,0 +1,25 @@
+use ataxx::{perft, Position};
+use criterion::{black_box, criterion_group, criterion_main, Criterion, Throughput};
+
+fn perft_benches(c: &mut Criterion) {
+    let mut group = c.benchmark_group("perft");
+    group.sample_size(10);
+    for (name, fen, depth, nodes) in [
+        ("startpos-5", "x5o/7/7/7/7/7/o5x x 0 1", 5, 4_752_668u64),
+        ("startpos-6", "x5o/7/7/7/7/7/o5x x 0 1", 6, 141_865_520),
+        (
+            "4corners-5",
+            "x5o/7/2-1-2/7/2-1-2/7/o5x x 0 1",
+            5,
+            2_266_352,
+        ),
+    ] {
+        let pos: Position = fen.parse().unwrap();
+        group.throughput(Throughput::Elements(nodes));
+        group.bench_function(name, |b| b.iter(|| perft(black_box(&pos), depth)));
+    }
+    group.finish();
+}
+
+criterion_group!(benches, perft_benches);
+criterion_main!(benches);

@@ -1,0 +1,45 @@
+//! Ataxx rules for engines, servers and tools.
+//!
+//! A [`Position`] holds pieces, blocked cells, side to move and counters; it lists legal
+//! [`Move`]s, plays them, and knows when the game is over and who won, exactly as libataxx does.
+//! Positions read and write FEN, moves read and write the strict and tolerant move text of
+//! the project's spec.
+//!
+//! ```
+//! use ataxx::{perft, Position};
+//! let pos: Position = "x5o/7/2-1-2/7/2-1-2/7/o5x x 0 1".parse().unwrap();
+//! assert_eq!(pos.legal_moves().len(), 14);
+//! assert_eq!(perft(&pos, 3), 4184);
+//! ```
+//!
+//! Boards from 3×3 to 8×8 share one bitboard layout (bit `8·rank + file`); the standard game is
+//! 7×7. A board shape that is not a square grid (Hexxagon) needs its own neighbour tables and
+//! plugs in beside [`Bitboard`]'s shift routines.
+
+mod bitboard;
+mod color;
+mod diagram;
+mod fen;
+mod moves;
+mod perft;
+mod position;
+mod square;
+mod zobrist;
+
+pub use bitboard::Bitboard;
+pub use color::Color;
+pub use diagram::DiagramStyle;
+pub use fen::FenError;
+pub use moves::{Move, MoveList, MoveTextError, ParseMoveError, MAX_MOVES};
+pub use perft::{divide, perft};
+pub use position::{IllegalMoveError, Outcome, Position, HALFMOVE_LIMIT};
+pub use square::{ParseSquareError, Square, MAX_SIZE};
+
+/// Move text that could not be read, or names a move the position does not allow.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum MoveError {
+    #[error(transparent)]
+    Parse(#[from] ParseMoveError),
+    #[error(transparent)]
+    Illegal(#[from] IllegalMoveError),
+}
