@@ -17,12 +17,18 @@ struct Cli {
 enum Command {
     /// Count the leaves of the legal-move tree (bulk counting at the last ply).
     Perft(commands::perft::Args),
+    /// Play UAI engines against each other: head-to-head, gauntlet or round-robin.
+    Match(Box<commands::r#match::Args>),
+    /// Generate a book of random, near-balanced openings.
+    Openings(commands::openings::Args),
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Perft(args) => commands::perft::run(args),
+        Command::Match(args) => commands::r#match::run(*args),
+        Command::Openings(args) => commands::openings::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
