@@ -43,7 +43,10 @@ fn random_games_agree_with_python_ataxx() {
         .arg(SEED.to_string())
         .output()
         .unwrap_or_else(|e| {
-            panic!("cannot run {} ({e}); run scripts/test.sh, which installs python-ataxx", python.display())
+            panic!(
+                "cannot run {} ({e}); run scripts/test.sh, which installs python-ataxx",
+                python.display()
+            )
         });
     assert!(
         output.status.success(),
@@ -59,7 +62,10 @@ fn random_games_agree_with_python_ataxx() {
         if current_game != Some(ply.game) {
             current_game = Some(ply.game);
             games += 1;
-            pos = ply.fen.parse().unwrap_or_else(|e| panic!("{}: {e}", ply.fen));
+            pos = ply
+                .fen
+                .parse()
+                .unwrap_or_else(|e| panic!("{}: {e}", ply.fen));
         }
         plies += 1;
         let context = format!("game {} at {}", ply.game, ply.fen);
@@ -74,7 +80,8 @@ fn random_games_agree_with_python_ataxx() {
 
         if let Some(text) = ply.played {
             let mv: Move = text.parse().unwrap();
-            pos.play(mv).unwrap_or_else(|e| panic!("{context}: move {text}: {e}"));
+            pos.play(mv)
+                .unwrap_or_else(|e| panic!("{context}: move {text}: {e}"));
         }
     }
     assert_eq!(games, GAMES, "python-ataxx reported {games} games");

@@ -5,8 +5,14 @@ use proptest::prelude::*;
 
 /// A random position of size 3–8: each cell empty, x, o or blocked; random side and counters.
 fn any_position() -> impl Strategy<Value = Position> {
-    (3u8..=8, prop::collection::vec(0u8..4, 64), any::<bool>(), 0u32..120, 1u32..300).prop_map(
-        |(size, cells, o_to_move, halfmove, fullmove)| {
+    (
+        3u8..=8,
+        prop::collection::vec(0u8..4, 64),
+        any::<bool>(),
+        0u32..120,
+        1u32..300,
+    )
+        .prop_map(|(size, cells, o_to_move, halfmove, fullmove)| {
             let mut fen = String::new();
             for rank in (0..size).rev() {
                 let mut run = 0;
@@ -34,9 +40,10 @@ fn any_position() -> impl Strategy<Value = Position> {
                 }
             }
             let side = if o_to_move { 'o' } else { 'x' };
-            format!("{fen} {side} {halfmove} {fullmove}").parse().unwrap()
-        },
-    )
+            format!("{fen} {side} {halfmove} {fullmove}")
+                .parse()
+                .unwrap()
+        })
 }
 
 proptest! {
@@ -52,6 +59,16 @@ proptest! {
     fn count_moves_equals_the_length_of_the_move_list(pos in any_position()) {
         prop_assert_eq!(pos.count_moves(), pos.legal_moves().len() as u64);
         prop_assert_eq!(perft(&pos, 1), pos.legal_moves().len() as u64);
+    }
+
+    #[test]
+    fn perft_two_equals_the_sum_of_child_move_counts(pos in any_position()) {
+        let plain: u64 = pos.legal_moves().iter().map(|&mv| {
+            let mut child = pos;
+            child.play_unchecked(mv);
+            child.count_moves()
+        }).sum();
+        prop_assert_eq!(perft(&pos, 2), plain);
     }
 
     #[test]
