@@ -17,12 +17,18 @@ struct Cli {
 enum Command {
     /// Count the leaves of the legal-move tree (bulk counting at the last ply).
     Perft(commands::perft::Args),
+    /// Print the named difficulty levels.
+    Levels(commands::levels::Args),
+    /// Reproduce seed 003's measurements of the game by self-play.
+    Stats(commands::stats::Args),
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Perft(args) => commands::perft::run(args),
+        Command::Levels(args) => commands::levels::run(args),
+        Command::Stats(args) => commands::stats::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -1,3 +1,5 @@
 //! One module per subcommand: its clap `Args` and a `run` function.
 
+pub mod levels;
 pub mod perft;
+pub mod stats;
