@@ -7,7 +7,7 @@ use clap::Args as ClapArgs;
 pub struct Args {}
 
 pub fn run(_: Args) -> anyhow::Result<()> {
-    println!("{:<10}  {:<62}  {}", "level", "player", "what it does");
+    println!("{:<10}  {:<62}  what it does", "level", "player");
     for level in &LEVELS {
         println!(
             "{:<10}  {:<62}  {}",
