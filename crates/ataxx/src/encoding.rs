@@ -1,22 +1,7 @@
 //! The compact 7×7 board of spec section 8, and a fixed-size position message built on it.
 //!
-//! **Board, 14 bytes.** 2 bits per cell (0 empty, 1 x, 2 o, 3 blocked); one 16-bit word per rank,
-//! rank 7 first, file a in the low bits (`code << 2·file`), bits 14–15 zero; each word
-//! little-endian.
-//!
-//! **Message, 19 bytes.** The board holds no side to move or counters, so a message carries them
-//! after it:
-//!
-//! | bytes | field |
-//! |---|---|
-//! | 0–13 | the board, as above |
-//! | 14 | side to move: 1 x, 2 o (the cell codes; 0 is refused, so a zeroed buffer never reads) |
-//! | 15–16 | halfmove clock, unsigned 16 bits, little-endian |
-//! | 17–18 | fullmove number, unsigned 16 bits, little-endian, at least 1 |
-//!
-//! The board stays a prefix, so a reader that wants only the cells takes the first 14 bytes;
-//! little-endian counters match the board's word order. 16 bits hold any clock a game reaches
-//! (play ends at 100) and any real game's move number, and keep the message a fixed size.
+//! [`PackedBoard`] is the 14-byte board; [`PositionMessage`] (19 bytes) adds side to move and
+//! both counters.
 //!
 //! ```
 //! use ataxx::{PackedBoard, Position, PositionMessage};
@@ -75,7 +60,9 @@ pub enum DecodeError {
     Hex { group: String },
 }
 
-/// The cells of a 7×7 position in 14 bytes.
+/// The cells of a 7×7 position in 14 bytes: 2 bits per cell (0 empty, 1 x, 2 o, 3 blocked), one
+/// 16-bit word per rank, rank 7 first, file a in the low bits (`code << 2·file`), bits 14–15
+/// zero, each word little-endian.
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
 pub struct PackedBoard([u8; BOARD_BYTES]);
 
@@ -145,8 +132,19 @@ impl PackedBoard {
     }
 }
 
-/// A 7×7 position in 19 bytes: the packed board, side to move, halfmove clock and fullmove
-/// number (layout in the [module documentation](self)).
+/// A 7×7 position in 19 bytes. The packed board holds no side to move or counters, so the
+/// message carries them after it:
+///
+/// | bytes | field |
+/// |---|---|
+/// | 0–13 | the board, as [`PackedBoard`] |
+/// | 14 | side to move: 1 x, 2 o (the cell codes; 0 is refused, so a zeroed buffer never reads) |
+/// | 15–16 | halfmove clock, unsigned 16 bits, little-endian |
+/// | 17–18 | fullmove number, unsigned 16 bits, little-endian, at least 1 |
+///
+/// The board stays a prefix, so a reader that wants only the cells takes the first 14 bytes;
+/// little-endian counters match the board's word order. 16 bits hold any clock a game reaches
+/// (play ends at 100) and any real game's move number, and keep the message a fixed size.
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
 pub struct PositionMessage {
     board: PackedBoard,

@@ -17,12 +17,21 @@ struct Cli {
 enum Command {
     /// Count the leaves of the legal-move tree (bulk counting at the last ply).
     Perft(commands::perft::Args),
+    /// Blocks-Config codes and wall masks of mirror-symmetric blocked layouts.
+    Blocks(commands::blocks::Args),
+    /// Pack a 7x7 position into the 14-byte board (or 19-byte message) as hex.
+    Encode(commands::encode::Args),
+    /// Unpack a 14-byte board or 19-byte message from hex: diagram and FEN.
+    Decode(commands::decode::Args),
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Perft(args) => commands::perft::run(args),
+        Command::Blocks(args) => commands::blocks::run(args),
+        Command::Encode(args) => commands::encode::run(args),
+        Command::Decode(args) => commands::decode::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
