@@ -21,6 +21,12 @@ enum Command {
     Levels(commands::levels::Args),
     /// Reproduce seed 003's measurements of the game by self-play.
     Stats(commands::stats::Args),
+    /// Blocks-Config codes and wall masks of mirror-symmetric blocked layouts.
+    Blocks(commands::blocks::Args),
+    /// Pack a 7x7 position into the 14-byte board (or 19-byte message) as hex.
+    Encode(commands::encode::Args),
+    /// Unpack a 14-byte board or 19-byte message from hex: diagram and FEN.
+    Decode(commands::decode::Args),
 }
 
 fn main() -> ExitCode {
@@ -29,6 +35,9 @@ fn main() -> ExitCode {
         Command::Perft(args) => commands::perft::run(args),
         Command::Levels(args) => commands::levels::run(args),
         Command::Stats(args) => commands::stats::run(args),
+        Command::Blocks(args) => commands::blocks::run(args),
+        Command::Encode(args) => commands::encode::run(args),
+        Command::Decode(args) => commands::decode::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -1,5 +1,8 @@
 //! One module per subcommand: its clap `Args` and a `run` function.
 
 pub mod levels;
+pub mod blocks;
+pub mod decode;
+pub mod encode;
 pub mod perft;
 pub mod stats;
