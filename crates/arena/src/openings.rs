@@ -9,7 +9,7 @@ use std::collections::HashSet;
 use ataxx::{Outcome, Position};
 use rand::rngs::StdRng;
 use rand::seq::IndexedRandom;
-use rand::{RngExt, SeedableRng};
+use rand::{Rng, SeedableRng};
 
 /// What to generate.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -1,5 +1,10 @@
 //! One module per subcommand: its clap `Args` and a `run` function.
 
+pub mod levels;
+pub mod blocks;
+pub mod decode;
+pub mod encode;
 pub mod r#match;
 pub mod openings;
 pub mod perft;
+pub mod stats;
