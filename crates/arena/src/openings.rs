@@ -1,12 +1,13 @@
 //! Random openings: a few random plies from a start position, kept when a shallow search finds
 //! them near balance.
 //!
-//! The search is a plain material minimax (pieces of the side to move minus the opponent's):
-//! enough to throw out openings that lose material by force within `depth` plies.
+//! The search is the players crate's alpha-beta over the piece difference: enough to throw out
+//! openings that lose material by force within a few plies.
 
 use std::collections::HashSet;
 
-use ataxx::{Outcome, Position};
+use ataxx::Position;
+use ataxx_players::{search, Heuristic, MoveSet, SearchSpec};
 use rand::rngs::StdRng;
 use rand::seq::IndexedRandom;
 use rand::{Rng, SeedableRng};
@@ -20,15 +21,12 @@ pub struct OpeningSettings {
     pub plies: u32,
     /// How many openings to keep.
     pub count: usize,
-    /// Plies of the material search that judges balance.
+    /// Plies of the search that judges balance.
     pub depth: u32,
-    /// Keep an opening when the search's material score is at most this, in pieces.
+    /// Keep an opening when the search's score is at most this many pieces either way.
     pub max_imbalance: i32,
     pub seed: u64,
 }
-
-/// Score of a finished game, beyond any material difference.
-const WIN: i32 = 1000;
 
 /// Distinct, unfinished, near-balanced openings; fewer than asked for if a thousand tries per
 /// opening do not find enough.
@@ -55,51 +53,29 @@ pub fn generate(settings: &OpeningSettings) -> Vec<Position> {
         if pos.is_game_over() || !seen.insert(pos) {
             continue;
         }
-        if material_search(&pos, settings.depth).abs() <= settings.max_imbalance {
+        if balance(&pos, settings.depth, &mut rng).abs() <= 100 * settings.max_imbalance {
             openings.push(pos);
         }
     }
     openings
 }
 
-/// Negamax over piece difference, from the side to move's view.
-pub fn material_search(pos: &Position, depth: u32) -> i32 {
-    if let Some(outcome) = pos.outcome() {
-        return match outcome {
-            Outcome::Draw => 0,
-            Outcome::Win(c) if c == pos.turn() => WIN,
-            Outcome::Win(_) => -WIN,
-        };
-    }
-    if depth == 0 {
-        let us = pos.pieces(pos.turn()).count() as i32;
-        let them = pos.pieces(!pos.turn()).count() as i32;
-        return us - them;
-    }
-    pos.legal_moves()
-        .iter()
-        .map(|&mv| {
-            let mut next = *pos;
-            next.play_unchecked(mv);
-            -material_search(&next, depth - 1)
-        })
-        .max()
-        .expect("an unfinished game has a move")
+/// The piece difference the side to move can secure within `depth` plies, in hundredths of a
+/// piece (a won game scores [`ataxx_players::WIN`]).
+pub fn balance(pos: &Position, depth: u32, rng: &mut impl Rng) -> i32 {
+    let spec = SearchSpec {
+        depth,
+        heuristic: Heuristic::Difference,
+        moves: MoveSet::Merged,
+        pruning: true,
+    };
+    search(pos, spec, rng).score
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use ataxx::Color;
-
-    #[test]
-    fn material_search_sees_captures() {
-        let pos: Position = "7/7/7/7/7/1x5/o6 x 0 1".parse().unwrap();
-        assert_eq!(material_search(&pos, 0), 0);
-        // Any single next to a1 flips it and wins the game outright (o has no pieces left).
-        assert_eq!(material_search(&pos, 1), WIN);
-        assert_eq!(material_search(&Position::startpos(), 2), 0);
-    }
 
     #[test]
     fn generated_openings_are_distinct_balanced_and_seeded() {
@@ -118,7 +94,8 @@ mod tests {
         assert_eq!(distinct.len(), 20);
         for pos in &book {
             assert!(!pos.is_game_over());
-            assert!(material_search(pos, 2).abs() <= 1, "{pos}");
+            let score = balance(pos, 2, &mut StdRng::seed_from_u64(0));
+            assert!(score.abs() <= 100, "{pos}: {score}");
             assert_eq!(pos.turn(), Color::X, "4 plies from x to move: {pos}");
         }
     }

@@ -89,15 +89,7 @@ fn match_rejects_bad_input_clearly() {
 #[test]
 fn openings_writes_a_readable_book() {
     let (ok, stdout, stderr) = ataxx(&[
-        "openings",
-        "--plies",
-        "3",
-        "--count",
-        "5",
-        "--start",
-        "startpos",
-        "--start",
-        "x5o/7/2-1-2/7/2-1-2/7/o5x x 0 1",
+        "openings", "--plies", "3", "--count", "5", "--start", "startpos", "--blocks", "h",
     ]);
     assert!(ok, "{stderr}");
     let book = arena::book::parse(&stdout).unwrap();

@@ -1,9 +1,9 @@
 //! One module per subcommand: its clap `Args` and a `run` function.
 
-pub mod levels;
 pub mod blocks;
 pub mod decode;
 pub mod encode;
+pub mod levels;
 pub mod r#match;
 pub mod openings;
 pub mod perft;

@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use anyhow::{bail, Context};
 use arena::book;
 use arena::openings::{generate, OpeningSettings};
-use ataxx::Position;
+use ataxx::{Layout, Position};
 use clap::Args as ClapArgs;
 
 #[derive(ClapArgs)]
@@ -16,11 +16,14 @@ pub struct Args {
     /// Openings to generate (per start position).
     #[arg(long, default_value_t = 100)]
     count: usize,
-    /// Start position to play from (FEN or `startpos`); repeat for several, e.g. blocked layouts.
-    #[arg(long = "start", value_name = "FEN", default_value = "startpos")]
+    /// Start position to play from (FEN or `startpos`); repeatable.
+    #[arg(long = "start", value_name = "FEN")]
     starts: Vec<String>,
-    /// Plies of the material search that judges balance.
-    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u32).range(0..=4))]
+    /// Start from the standard start with this Blocks-Config layout (`h`, `36`, `x`…); repeatable.
+    #[arg(long = "blocks", value_name = "CODE")]
+    layouts: Vec<Layout>,
+    /// Plies of the alpha-beta search (piece difference) that judges balance.
+    #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u32).range(0..=6))]
     depth: u32,
     /// Keep openings whose searched material balance is within this many pieces.
     #[arg(long, default_value_t = 1)]
@@ -33,9 +36,17 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {
+    let mut starts = args
+        .starts
+        .iter()
+        .map(|fen| fen.parse().with_context(|| format!("--start {fen:?}")))
+        .collect::<anyhow::Result<Vec<Position>>>()?;
+    starts.extend(args.layouts.iter().map(|layout| layout.start_position()));
+    if starts.is_empty() {
+        starts.push(Position::startpos());
+    }
     let mut all = Vec::new();
-    for (i, fen) in args.starts.iter().enumerate() {
-        let start: Position = fen.parse().with_context(|| format!("--start {fen:?}"))?;
+    for (i, &start) in starts.iter().enumerate() {
         let settings = OpeningSettings {
             starts: vec![start],
             plies: args.plies,
@@ -56,12 +67,18 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     }
     let comment = format!(
         "ataxx openings --plies {} --count {} --depth {} --max-imbalance {} --seed {}\n\
-         {} random plies from each start, kept when a {}-ply material search stays within {} piece(s)",
+         starts: {}\n\
+         {} random plies from each start, kept when a {}-ply alpha-beta search on piece difference stays within {} piece(s)",
         args.plies,
         args.count,
         args.depth,
         args.max_imbalance,
         args.seed,
+        starts
+            .iter()
+            .map(|p| p.board_fen())
+            .collect::<Vec<_>>()
+            .join(", "),
         args.plies,
         args.depth,
         args.max_imbalance
