@@ -330,21 +330,37 @@ pub fn run_match(
     Ok(state)
 }
 
-/// Starts each engine once to see that it speaks UAI, and names it: the given name, else its
-/// `id name`, else its program; repeated names get ` (2)`, ` (3)`… appended.
+/// Starts every engine once, all at the same time, to see that it speaks UAI, and names it: the
+/// given name, else its `id name`, else its program; repeated names get ` (2)`, ` (3)`… appended.
 fn check_engines(specs: &[EngineSpec], game: &GameSettings) -> Result<Vec<String>, MatchError> {
+    let checked: Vec<Result<String, EngineError>> = thread::scope(|scope| {
+        let handles: Vec<_> = specs
+            .iter()
+            .map(|spec| {
+                scope.spawn(move || {
+                    let engine = Engine::start(spec, game.hang_timeout)?;
+                    let id = engine.id_name().unwrap_or_default().to_string();
+                    engine.quit();
+                    Ok(id)
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().expect("an engine check does not panic"))
+            .collect()
+    });
     let mut names: Vec<String> = Vec::new();
-    for (index, spec) in specs.iter().enumerate() {
-        let engine =
-            Engine::start(spec, game.hang_timeout).map_err(|source| MatchError::EngineCheck {
-                index: index + 1,
-                command: spec.command.join(" "),
-                source,
-            })?;
+    for (index, (spec, id)) in specs.iter().zip(checked).enumerate() {
+        let id = id.map_err(|source| MatchError::EngineCheck {
+            index: index + 1,
+            command: spec.command.join(" "),
+            source,
+        })?;
         let base = if !spec.name.is_empty() {
             spec.name.clone()
-        } else if let Some(id) = engine.id_name().filter(|id| !id.is_empty()) {
-            id.to_string()
+        } else if !id.is_empty() {
+            id
         } else {
             spec.command[0]
                 .rsplit('/')
@@ -352,7 +368,6 @@ fn check_engines(specs: &[EngineSpec], game: &GameSettings) -> Result<Vec<String
                 .unwrap_or("engine")
                 .to_string()
         };
-        engine.quit();
         let mut name = base.clone();
         let mut n = 1;
         while names.contains(&name) {

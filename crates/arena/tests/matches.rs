@@ -11,7 +11,7 @@ use ataxx::{Color, Outcome, Position};
 
 fn mover(flags: &str) -> EngineSpec {
     let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/engines/mover.py");
-    EngineSpec::from_command_line(&format!("python3 {script} {flags}")).unwrap()
+    EngineSpec::from_command_line(&format!("python3 -S {script} {flags}")).unwrap()
 }
 
 fn settings(engines: Vec<EngineSpec>, tc: &str, games: u32, openings: &[&str]) -> MatchSettings {
@@ -258,6 +258,7 @@ fn round_robin_and_gauntlet_pair_everyone() {
         let engines = vec![mover("--seed 1"), mover("--seed 2"), mover("--random")];
         let mut settings = settings(engines, "depth=1", 2, &BOOK[..1]);
         settings.format = format;
+        settings.game.max_plies = Some(12);
         let (state, games) = play(&settings);
         assert_eq!(state.pairings.len(), pairings);
         assert_eq!(state.games_played, 2 * pairings as u64);
@@ -266,4 +267,41 @@ fn round_robin_and_gauntlet_pair_everyone() {
             assert!(games.iter().all(|g| g.x == 0 || g.o == 0));
         }
     }
+}
+
+#[test]
+fn adjudication_by_material_and_game_length() {
+    let engines = vec![mover("--seed 5"), mover("--random --seed 6")];
+    let mut settings = settings(engines, "depth=1", 8, &BOOK);
+    settings.game.material_margin = Some(6);
+    settings.game.max_plies = Some(16);
+    let (state, games) = play(&settings);
+    assert_eq!(state.games_played, 8);
+    for game in &games {
+        let record = &game.record;
+        let (x, o) = (
+            record.end.pieces(Color::X).count(),
+            record.end.pieces(Color::O).count(),
+        );
+        match record.ending {
+            Ending::Material => {
+                assert!(x.abs_diff(o) >= 6, "{record:?}");
+                let leader = if x > o { Color::X } else { Color::O };
+                assert_eq!(record.outcome, Outcome::Win(leader));
+                assert!(record.moves.len() <= 16);
+            }
+            Ending::MaxLength => {
+                assert_eq!(record.moves.len(), 16);
+                assert!(x.abs_diff(o) < 6);
+                assert_eq!(record.outcome, Outcome::Draw);
+            }
+            Ending::Rules => assert!(record.end.is_game_over()),
+            ref other => panic!("{other:?}"),
+        }
+    }
+    assert!(
+        state.endings.get("material").is_some_and(|&n| n > 0),
+        "{:?}",
+        state.endings
+    );
 }

@@ -93,8 +93,9 @@ def choose(fen):
     moves = legal_moves(n, cells, turn)
     if RANDOM:
         return rng.choice(moves)[0]
-    best = max(pieces_after(cells, turn, m) for m in moves)
-    return rng.choice([m for m in moves if pieces_after(cells, turn, m) == best])[0]
+    scored = [(pieces_after(cells, turn, m), m[0]) for m in moves]
+    best = max(score for score, _ in scored)
+    return rng.choice([text for score, text in scored if score == best])
 
 
 def main():
