@@ -17,12 +17,15 @@ struct Cli {
 enum Command {
     /// Count the leaves of the legal-move tree (bulk counting at the last ply).
     Perft(commands::perft::Args),
+    /// Replay a game record (PGN or the 1995 two-column record), checking every flip count.
+    Replay(commands::replay::Args),
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Perft(args) => commands::perft::run(args),
+        Command::Replay(args) => commands::replay::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
