@@ -256,9 +256,10 @@ fn read_moves<'a, 'w>(
             rest = &rest[placeholder..];
         }
         let Some((word, after)) = rest.split_first().filter(|(w, _)| w.text != "Position") else {
-            let line = rest.first().or(words.last()).map_or(1, |w| w.line);
+            // Reached only after reading the move number or the previous move.
+            let previous = words[words.len() - rest.len() - 1];
             return Err(RecordError {
-                line,
+                line: previous.line,
                 kind: RecordErrorKind::MissingMove { number, color },
             });
         };
