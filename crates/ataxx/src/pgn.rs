@@ -168,8 +168,8 @@ pub enum PgnErrorKind {
     FinalFen { stated: String, replayed: String },
 }
 
-/// Every game in `text`, in order. A game is its tags then its movetext; a tag after movetext, or
-/// movetext after a result token, starts the next game.
+/// Every game in `text`, in order. A game is its tags then its movetext; a tag after movetext,
+/// an `Event` tag after other tags, or movetext after a result token starts the next game.
 ///
 /// Read leniently (both dialects of spec 7.1 and 7.2): `{ }` and `;` comments (`{ movetime N }`
 /// sets [`crate::GameMove::movetime_ms`], other comments after a move become its comment),
@@ -416,7 +416,12 @@ impl<'a> Reader<'a> {
             }
             match token {
                 Token::Tag { name, value } => {
-                    if self.current.as_ref().is_some_and(|p| p.started.is_some()) {
+                    let new_game = name.eq_ignore_ascii_case("Event");
+                    if self
+                        .current
+                        .as_ref()
+                        .is_some_and(|p| p.started.is_some() || (new_game && !p.tags.is_empty()))
+                    {
                         self.finish()?;
                     }
                     self.partial().tags.push((name.to_string(), value, line));

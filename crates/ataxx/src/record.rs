@@ -102,7 +102,7 @@ struct Word<'a> {
 }
 
 /// Reads a record in its multi-line layout or run together on one line (as the seed's copy of
-/// the article has it). Every stated flip count is checked against the replayed moves, and the
+/// the article has it); text before the header and after the diagram is skipped. Every stated flip count is checked against the replayed moves, and the
 /// closing diagram, if any, against the final position (in any one symbol per kind of cell:
 /// `O`/`X`/`-`/`#` as in the article, or FEN letters).
 ///
@@ -132,14 +132,21 @@ pub fn parse_record(text: &str) -> Result<Game, RecordError> {
             rest = &after[fields.len()..];
         }
     }
-    let Some(first_pair) = rest.iter().position(|w| move_number(w.text) == Some(1)) else {
+    let moves_end = rest
+        .iter()
+        .position(|w| w.text == "Position")
+        .unwrap_or(rest.len());
+    let Some(first_pair) = rest[..moves_end]
+        .iter()
+        .position(|w| move_number(w.text) == Some(1))
+    else {
         return Err(RecordError {
             line: words.last().map_or(1, |w| w.line),
             kind: RecordErrorKind::NoMoves,
         });
     };
     let mut game = Game::new(start);
-    if let Some([x_player, o_player]) = players(text, &rest[..first_pair])? {
+    if let Some([x_player, o_player]) = players(text, &rest[..first_pair], rest[first_pair])? {
         game.set_tag("Black", x_player);
         game.set_tag("White", o_player);
     }
@@ -164,39 +171,44 @@ pub fn parse_record(text: &str) -> Result<Game, RecordError> {
     Ok(game)
 }
 
-/// The player names of the header (`None` when there is no header).
-fn players(text: &str, header: &[Word]) -> Result<Option<[String; 2]>, RecordError> {
-    let Some(first) = header.first() else {
-        return Ok(None);
+/// The player names of the header, which ends where the first pair starts: the last four
+/// words before it on its line (the one-line form), or else the last two lines before it.
+/// Text before the header (such as the article around the record) is skipped; `None` when
+/// nothing comes before the first pair.
+fn players(
+    text: &str,
+    before: &[Word],
+    first_pair: Word,
+) -> Result<Option<[String; 2]>, RecordError> {
+    let same_line: Vec<&str> = before
+        .iter()
+        .filter(|w| w.line == first_pair.line)
+        .map(|w| w.text)
+        .collect();
+    let error = |found: String| RecordError {
+        line: first_pair.line,
+        kind: RecordErrorKind::Header { found },
     };
-    let lines: Vec<&str> = text.lines().collect();
-    let last = header.last().expect("not empty").line;
-    let found = || RecordError {
-        line: first.line,
-        kind: RecordErrorKind::Header {
-            found: header.iter().map(|w| w.text).collect::<Vec<_>>().join(" "),
+    if same_line.len() >= 4 {
+        let names = &same_line[same_line.len() - 2..];
+        return Ok(Some([names[0].to_string(), names[1].to_string()]));
+    }
+    if !same_line.is_empty() {
+        return Err(error(same_line.join(" ")));
+    }
+    let lines: Vec<&str> = text
+        .lines()
+        .take(first_pair.line - 1)
+        .filter(|l| !l.trim().is_empty())
+        .collect();
+    match lines.as_slice() {
+        [] => Ok(None),
+        [.., labels, names] if columns(labels).len() == 2 => match columns(names).as_slice() {
+            [x, o] => Ok(Some([x.to_string(), o.to_string()])),
+            _ => Err(error(format!("{labels} / {names}"))),
         },
-    };
-    let names = if first.line == last {
-        match header {
-            [_, _, x, o] => [x.text.to_string(), o.text.to_string()],
-            _ => return Err(found()),
-        }
-    } else {
-        let header_lines: Vec<&str> = lines[first.line - 1..last]
-            .iter()
-            .copied()
-            .filter(|l| !l.trim().is_empty())
-            .collect();
-        match header_lines.as_slice() {
-            [labels, names] if columns(labels).len() == 2 => match columns(names).as_slice() {
-                [x, o] => [x.to_string(), o.to_string()],
-                _ => return Err(found()),
-            },
-            _ => return Err(found()),
-        }
-    };
-    Ok(Some(names))
+        [.., last] => Err(error(last.trim().to_string())),
+    }
 }
 
 /// A header line's two columns: split at runs of two or more blanks when it has any (names may
