@@ -27,6 +27,8 @@ enum Command {
     Encode(commands::encode::Args),
     /// Unpack a 14-byte board or 19-byte message from hex: diagram and FEN.
     Decode(commands::decode::Args),
+    /// Replay a game record (PGN or the 1995 two-column record), checking every flip count.
+    Replay(commands::replay::Args),
 }
 
 fn main() -> ExitCode {
@@ -38,6 +40,7 @@ fn main() -> ExitCode {
         Command::Blocks(args) => commands::blocks::run(args),
         Command::Encode(args) => commands::encode::run(args),
         Command::Decode(args) => commands::decode::run(args),
+        Command::Replay(args) => commands::replay::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -6,3 +6,4 @@ pub mod decode;
 pub mod encode;
 pub mod perft;
 pub mod stats;
+pub mod replay;
