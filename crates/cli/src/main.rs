@@ -5,6 +5,7 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 mod commands;
+mod opponent;
 
 #[derive(Parser)]
 #[command(name = "ataxx", version, about = "Ataxx rules, tools and engine")]
@@ -17,6 +18,8 @@ struct Cli {
 enum Command {
     /// Count the leaves of the legal-move tree (bulk counting at the last ply).
     Perft(commands::perft::Args),
+    /// Play against the computer in the terminal.
+    Play(commands::play::Args),
     /// Print the named difficulty levels.
     Levels(commands::levels::Args),
     /// Reproduce seed 003's measurements of the game by self-play.
@@ -35,6 +38,7 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Perft(args) => commands::perft::run(args),
+        Command::Play(args) => commands::play::run(args),
         Command::Levels(args) => commands::levels::run(args),
         Command::Stats(args) => commands::stats::run(args),
         Command::Blocks(args) => commands::blocks::run(args),

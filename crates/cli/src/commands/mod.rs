@@ -1,9 +1,10 @@
 //! One module per subcommand: its clap `Args` and a `run` function.
 
-pub mod levels;
 pub mod blocks;
 pub mod decode;
 pub mod encode;
+pub mod levels;
 pub mod perft;
-pub mod stats;
+pub mod play;
 pub mod replay;
+pub mod stats;
