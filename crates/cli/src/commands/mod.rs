@@ -7,4 +7,6 @@ pub mod levels;
 pub mod r#match;
 pub mod openings;
 pub mod perft;
+pub mod play;
+pub mod replay;
 pub mod stats;
