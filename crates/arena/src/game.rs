@@ -144,29 +144,6 @@ impl Ending {
             Ending::Hang { .. } => "hang",
         }
     }
-
-    /// The cuteataxx `Adjudicated` tag value (spec 7.1), for endings not by the rules.
-    pub fn adjudicated_tag(&self) -> Option<&'static str> {
-        match self {
-            Ending::Rules => None,
-            Ending::Material => Some("Material imbalance"),
-            Ending::MaxLength => Some("Max game length reached"),
-            Ending::IllegalMove { .. } => Some("Illegal move"),
-            Ending::TimeForfeit { .. } => Some("Out of time"),
-            Ending::Crash { .. } | Ending::Hang { .. } => Some("*"),
-        }
-    }
-
-    /// The standard PGN `Termination` tag value, for endings not by the rules.
-    pub fn termination_tag(&self) -> Option<&'static str> {
-        match self {
-            Ending::Rules => None,
-            Ending::Material | Ending::MaxLength => Some("adjudication"),
-            Ending::IllegalMove { .. } => Some("rules infraction"),
-            Ending::TimeForfeit { .. } => Some("time forfeit"),
-            Ending::Crash { .. } | Ending::Hang { .. } => Some("abandoned"),
-        }
-    }
 }
 
 impl fmt::Display for Ending {

@@ -1,16 +1,12 @@
-//! Game records of a match as PGN (spec 7.3, the cuteataxx dialect with the project's tags).
-//!
-//! The one place the runner writes PGN; it moves onto the rules library's shared PGN writer
-//! once that exists.
+//! Match games as records of the rules library ([`ataxx::Game`]), whose PGN writer gives the
+//! project dialect (spec 7.3): cuteataxx's tags and `{ movetime N }` comments.
 
-use std::fmt::Write;
-
-use ataxx::{Color, Position};
+use ataxx::{Adjudication, Game, GameResult, Termination};
 
 use crate::game::Ending;
 use crate::tournament::FinishedGame;
 
-/// What a PGN record says besides the game itself.
+/// What a record says besides the game itself.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PgnHeader<'a> {
     pub event: &'a str,
@@ -19,72 +15,42 @@ pub struct PgnHeader<'a> {
     pub date: &'a str,
 }
 
-/// The game as one PGN record, ending with a blank line.
-pub fn game_pgn(game: &FinishedGame, names: &[String], header: &PgnHeader) -> String {
+/// The game as a record: players, moves with their thinking times, result, and how it ended
+/// (`Adjudicated` or `Termination`, plus a `Reason` tag spelling out an engine's fault).
+pub fn game_record(game: &FinishedGame, names: &[String], header: &PgnHeader) -> Game {
     let record = &game.record;
-    let result = record.outcome.pgn();
-    let mut tags: Vec<(&str, String)> = vec![
-        ("Event", header.event.to_string()),
-        ("Site", header.site.to_string()),
-        ("Date", header.date.to_string()),
-        ("Round", game.round.to_string()),
-        ("Black", names[game.x].clone()),
-        ("White", names[game.o].clone()),
-        ("Result", result.to_string()),
-        ("FEN", record.start.to_string()),
-    ];
-    if record.start != Position::startpos() {
-        tags.push(("SetUp", "1".to_string()));
+    let mut out = Game::new(record.start);
+    out.set_tag("Event", header.event);
+    out.set_tag("Site", header.site);
+    out.set_tag("Date", header.date);
+    out.set_tag("Round", game.round.to_string());
+    out.set_tag("Black", names[game.x].as_str());
+    out.set_tag("White", names[game.o].as_str());
+    for played in &record.moves {
+        out.push(played.mv)
+            .expect("the runner plays only legal moves")
+            .movetime_ms = Some(played.time.as_millis() as u64);
     }
-    tags.push(("FinalFEN", record.end.to_string()));
-    tags.push(("PlyCount", record.moves.len().to_string()));
-    if let Some(value) = record.ending.adjudicated_tag() {
-        tags.push(("Adjudicated", value.to_string()));
+    out.set_result(GameResult::from(record.outcome));
+    out.set_termination(termination(&record.ending));
+    if record.ending.offender().is_some() {
+        out.set_tag("Reason", record.ending.to_string());
     }
-    if let Some(value) = record.ending.termination_tag() {
-        tags.push(("Termination", value.to_string()));
-    }
-    let mut text = String::new();
-    for (name, value) in tags {
-        let value = value.replace('\\', "\\\\").replace('"', "\\\"");
-        let _ = writeln!(text, "[{name} \"{value}\"]");
-    }
-    text.push('\n');
+    out
+}
 
-    let mut tokens = Vec::new();
-    let mut turn = record.start.turn();
-    for (i, played) in record.moves.iter().enumerate() {
-        let number = (i + usize::from(record.start.turn() == Color::O)) / 2 + 1;
-        match turn {
-            Color::X => tokens.push(format!("{number}.")),
-            Color::O if i == 0 => tokens.push(format!("{number}...")),
-            Color::O => {}
-        }
-        tokens.push(played.mv.to_string());
-        turn = !turn;
+/// The tag for an ending the rules did not decide: a time forfeit is PGN's `Termination`,
+/// everything else cuteataxx's `Adjudicated`.
+fn termination(ending: &Ending) -> Option<Termination> {
+    let adjudicated = |a| Some(Termination::Adjudicated(a));
+    match ending {
+        Ending::Rules => None,
+        Ending::Material => adjudicated(Adjudication::MaterialImbalance),
+        Ending::MaxLength => adjudicated(Adjudication::MaxGameLength),
+        Ending::IllegalMove { .. } => adjudicated(Adjudication::IllegalMove),
+        Ending::TimeForfeit { .. } => Some(Termination::TimeForfeit),
+        Ending::Crash { .. } | Ending::Hang { .. } => adjudicated(Adjudication::Crash),
     }
-    if record.ending != Ending::Rules {
-        tokens.push(format!(
-            "{{ {} }}",
-            record.ending.to_string().replace('}', ")")
-        ));
-    }
-    tokens.push(result.to_string());
-    let mut line = String::new();
-    for token in tokens {
-        if !line.is_empty() && line.len() + 1 + token.len() > 79 {
-            text.push_str(&line);
-            text.push('\n');
-            line.clear();
-        }
-        if !line.is_empty() {
-            line.push(' ');
-        }
-        line.push_str(&token);
-    }
-    text.push_str(&line);
-    text.push_str("\n\n");
-    text
 }
 
 /// Today's date (UTC) as `YYYY.MM.DD`.

@@ -4,10 +4,10 @@
 use std::time::Duration;
 
 use arena::game::Ending;
-use arena::pgn::{game_pgn, PgnHeader};
+use arena::pgn::{game_record, PgnHeader};
 use arena::stats::Hypothesis;
 use arena::{run_match, EngineSpec, FinishedGame, Format, GameSettings, MatchSettings, MatchState};
-use ataxx::{Color, Outcome, Position};
+use ataxx::{Color, GameResult, Outcome};
 
 fn mover(flags: &str) -> EngineSpec {
     let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/engines/mover.py");
@@ -46,48 +46,6 @@ const BOOK: [&str; 4] = [
     "x5o/7/7/7/7/7/o3x2 o 1 1",
 ];
 
-/// Reads the PGN back token by token and replays it: every move legal, the recorded final
-/// position, ply count and result reproduced.
-fn replay_pgn(text: &str) -> Vec<(Position, Outcome)> {
-    let mut games = Vec::new();
-    for record in text.split("[Event ").skip(1) {
-        let tag = |name: &str| {
-            let start = record.find(&format!("[{name} \"")).unwrap() + name.len() + 3;
-            record[start..start + record[start..].find('"').unwrap()].to_string()
-        };
-        let mut pos: Position = tag("FEN").parse().unwrap();
-        let movetext = record.split("\n\n").nth(1).unwrap();
-        let without_comments: String = movetext
-            .split('{')
-            .map(|part| part.split_once('}').map_or(part, |(_, rest)| rest))
-            .collect();
-        let mut plies = 0;
-        let mut result = None;
-        for token in without_comments.split_whitespace() {
-            match token {
-                "1-0" | "0-1" | "1/2-1/2" => result = Some(token.to_string()),
-                t if t.ends_with('.') => {}
-                t => {
-                    let mv = pos.parse_move(t).unwrap();
-                    pos.play(mv).unwrap();
-                    plies += 1;
-                }
-            }
-        }
-        assert_eq!(pos.to_string(), tag("FinalFEN"));
-        assert_eq!(plies.to_string(), tag("PlyCount"));
-        let result = result.unwrap();
-        assert_eq!(result, tag("Result"));
-        let outcome = match result.as_str() {
-            "1-0" => Outcome::Win(Color::X),
-            "0-1" => Outcome::Win(Color::O),
-            _ => Outcome::Draw,
-        };
-        games.push((pos, outcome));
-    }
-    games
-}
-
 #[test]
 fn depth_one_match_plays_every_game_and_records_it() {
     let engines = vec![mover("--seed 1"), mover("--seed 2")];
@@ -118,14 +76,31 @@ fn depth_one_match_plays_every_game_and_records_it() {
     };
     let pgn: String = games
         .iter()
-        .map(|g| game_pgn(g, &state.names, &header))
+        .map(|g| game_record(g, &state.names, &header).to_pgn())
         .collect();
     assert!(pgn.contains("[SetUp \"1\"]"));
-    let replayed = replay_pgn(&pgn);
-    assert_eq!(replayed.len(), 8);
-    for ((end, outcome), game) in replayed.iter().zip(&games) {
-        assert_eq!(end.outcome(), Some(*outcome), "a game over by the rules");
-        assert_eq!(*end, game.record.end);
+    // The rules library's reader replays every move and checks each tag against the replay.
+    let read = ataxx::pgn::parse_games(&pgn).unwrap();
+    assert_eq!(read.len(), 8);
+    for (record, game) in read.iter().zip(&games) {
+        assert_eq!(record.start(), game.record.start);
+        assert_eq!(record.final_position(), game.record.end);
+        assert_eq!(
+            record.outcome(),
+            Some(game.record.outcome),
+            "over by the rules"
+        );
+        assert_eq!(record.result(), GameResult::from(game.record.outcome));
+        assert_eq!(record.tag("Round"), Some(game.round.to_string().as_str()));
+        assert_eq!(record.tag("Black"), Some(state.names[game.x].as_str()));
+        let times: Vec<Option<u64>> = record.moves().iter().map(|m| m.movetime_ms).collect();
+        let want: Vec<Option<u64>> = game
+            .record
+            .moves
+            .iter()
+            .map(|m| Some(m.time.as_millis() as u64))
+            .collect();
+        assert_eq!(times, want);
     }
 }
 
@@ -143,11 +118,23 @@ fn broken(flags: &str, tc: &str) -> Vec<Ending> {
         (2, 0),
         "{flags}"
     );
+    let header = PgnHeader {
+        event: "faults",
+        site: "here",
+        date: "2025.01.02",
+    };
     games
         .iter()
         .map(|g| {
             let broken_color = if g.x == 1 { Color::X } else { Color::O };
             assert_eq!(g.record.ending.offender(), Some(broken_color), "{flags}");
+            // The record names the fault, and reads back with the same result.
+            let pgn = game_record(g, &state.names, &header).to_pgn();
+            let read = &ataxx::pgn::parse_games(&pgn).unwrap()[0];
+            assert_eq!(read.result(), GameResult::Win(!broken_color), "{pgn}");
+            let reason = g.record.ending.to_string();
+            assert_eq!(read.tag("Reason"), Some(reason.as_str()), "{pgn}");
+            assert!(read.termination().is_some(), "{pgn}");
             g.record.ending.clone()
         })
         .collect()

@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use anyhow::{bail, Context};
-use arena::pgn::{game_pgn, today, PgnHeader};
+use arena::pgn::{game_record, today, PgnHeader};
 use arena::stats::{Hypothesis, Sprt};
 use arena::tournament::{PairingStats, SprtState};
 use arena::{
@@ -158,7 +158,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let state = run_match(&settings, |game, state| {
         if let Some(out) = &mut pgn {
             let written = out
-                .write_all(game_pgn(game, &state.names, &header).as_bytes())
+                .write_all(game_record(game, &state.names, &header).to_pgn().as_bytes())
                 .and_then(|()| out.flush());
             if let Err(err) = written {
                 pgn_error.get_or_insert(err);
