@@ -12,6 +12,7 @@ random move under --random. Flags make it misbehave on purpose:
   --noisy          tolerable quirks: a banner before `id`, non-UAI lines, bare `info score N`,
                    CRLF line ends, passes written `a1a1`
   --random         play a random legal move instead of the greedy one
+  --noise P        play a random legal move with probability P percent
   --seed N         seed for tie-breaks and --random
 """
 import random
@@ -31,6 +32,7 @@ HANG_AT = arg("--hang-at")
 JUNK = "--junk" in sys.argv
 NOISY = "--noisy" in sys.argv
 RANDOM = "--random" in sys.argv
+NOISE = arg("--noise", 0)
 rng = random.Random(arg("--seed", 0))
 
 
@@ -91,7 +93,7 @@ def pieces_after(cells, turn, move):
 def choose(fen):
     n, cells, turn = parse_fen(fen)
     moves = legal_moves(n, cells, turn)
-    if RANDOM:
+    if RANDOM or rng.random() * 100 < NOISE:
         return rng.choice(moves)[0]
     scored = [(pieces_after(cells, turn, m), m[0]) for m in moves]
     best = max(score for score, _ in scored)
