@@ -193,10 +193,6 @@ impl Player {
         Player { spec, engine: None }
     }
 
-    pub fn spec(&self) -> &EngineSpec {
-        &self.spec
-    }
-
     /// A ready engine for a new game: the kept one if it still answers, else a new process.
     fn prepare(&mut self, timeout: Duration) -> Result<&mut Engine, EngineError> {
         if let Some(engine) = &mut self.engine {
