@@ -33,9 +33,6 @@ use crate::{Color, FenError, Game, GameResult, MoveError, Position, Termination,
 /// Tags the writer derives from the game itself.
 const DERIVED: [&str; 5] = ["Result", "FEN", "SetUp", "FinalFEN", "PlyCount"];
 
-/// PGN export lines stay under 80 characters.
-const LINE_WIDTH: usize = 79;
-
 impl Game {
     /// The game in the project's PGN dialect (spec 7.3), ending with a blank line so that games
     /// can be concatenated.
@@ -78,7 +75,8 @@ impl Game {
         out
     }
 
-    /// Numbered moves, comments and the result token, wrapped to PGN's line width.
+    /// Numbered moves, comments and the result token, on one line as cuteataxx writes them:
+    /// python-ataxx's reader takes every further line of movetext for a variation.
     fn movetext(&self) -> String {
         let mut words = Vec::new();
         for (index, ply) in self.moves().iter().enumerate() {
@@ -97,20 +95,7 @@ impl Game {
             }
         }
         words.push(self.result().to_string());
-        let mut text = String::new();
-        let mut line_len = 0;
-        for word in words {
-            if line_len > 0 && line_len + 1 + word.len() > LINE_WIDTH {
-                text.push('\n');
-                line_len = 0;
-            } else if line_len > 0 {
-                text.push(' ');
-                line_len += 1;
-            }
-            text.push_str(&word);
-            line_len += word.len();
-        }
-        text
+        words.join(" ")
     }
 }
 

@@ -353,7 +353,7 @@ fn pgn_error(text: &str) -> pgn::PgnError {
 fn pgn_errors_name_the_game_line_and_token() {
     let two = format!("{PGN}\n{}", PGN.replace("21. d7 d5e7", "21. d7 d5e6"));
     let err = pgn_error(&two);
-    assert_eq!((err.game, err.line), (2, 36));
+    assert_eq!((err.game, err.line), (2, 30));
     match &err.kind {
         PgnErrorKind::Move {
             number: 21,
