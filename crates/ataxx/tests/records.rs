@@ -365,7 +365,7 @@ fn pgn_errors_name_the_game_line_and_token() {
     }
     assert!(err
         .to_string()
-        .starts_with("game 2, line 36: move 21... \"d5e6\": "));
+        .starts_with("game 2, line 30: move 21... \"d5e6\": "));
 
     let cases: [(&str, &str, usize); 8] = [
         ("[Site \"By post and e-mail\"]", "[Site \"By post]", 2),
@@ -376,7 +376,7 @@ fn pgn_errors_name_the_game_line_and_token() {
         ),
         ("[PlyCount \"61\"]", "[PlyCount \"60\"]", 10),
         ("[FinalFEN \"2ooox1", "[FinalFEN \"2oooo1", 9),
-        ("31. a6 1-0", "31. a6 0-1", 18),
+        ("31. a6 1-0", "31. a6 0-1", 14),
         ("1. b7 b2", "1. b7 { b2", 14),
         ("1. b7 b2", "1. b7 ( b2", 14),
         ("1. b7 b2", "1. b7 ) b2", 14),
