@@ -27,6 +27,10 @@ enum Command {
     Encode(commands::encode::Args),
     /// Unpack a 14-byte board or 19-byte message from hex: diagram and FEN.
     Decode(commands::decode::Args),
+    /// Run the game server (embedded SQLite database, HTTP and text doors).
+    Serve(commands::serve::Args),
+    /// Send one command to a game server and print the reply.
+    Client(commands::client::Args),
 }
 
 fn main() -> ExitCode {
@@ -38,6 +42,8 @@ fn main() -> ExitCode {
         Command::Blocks(args) => commands::blocks::run(args),
         Command::Encode(args) => commands::encode::run(args),
         Command::Decode(args) => commands::decode::run(args),
+        Command::Serve(args) => commands::serve::run(args),
+        Command::Client(args) => commands::client::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

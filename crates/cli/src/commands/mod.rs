@@ -2,7 +2,9 @@
 
 pub mod levels;
 pub mod blocks;
+pub mod client;
 pub mod decode;
 pub mod encode;
 pub mod perft;
+pub mod serve;
 pub mod stats;
