@@ -5,6 +5,7 @@ pub mod client;
 pub mod decode;
 pub mod encode;
 pub mod levels;
+pub mod loadtest;
 pub mod perft;
 pub mod serve;
 pub mod stats;
