@@ -948,6 +948,44 @@ impl Games {
         })
     }
 
+    /// The board as a game record, for PGN (the project dialect) and the 1995 two-column record:
+    /// x's player is `Black`, o's `White`, as project PGN names them.
+    pub async fn record(&self, board: i64) -> Result<ataxx::Game> {
+        let view = self.view(board).await?;
+        let game = &view.summary;
+        let mut record = ataxx::Game::new(
+            game.start_fen
+                .parse()
+                .expect("stored positions are valid FEN"),
+        );
+        record.set_tag("Event", format!("ataxx server board {board}"));
+        record.set_tag("Site", "ataxx server");
+        if let Some(started) = game.started_ms {
+            record.set_tag(
+                "Date",
+                crate::board::timestamp(started)[..10].replace('-', "."),
+            );
+        }
+        record.set_tag("Black", &game.x);
+        record.set_tag("White", &game.o);
+        for row in &view.moves {
+            let mv: Move = row.mv.parse().expect("stored moves are strict move text");
+            record.push(mv).expect("stored moves replay");
+        }
+        record.set_result(match game.result.as_str() {
+            "1-0" => ataxx::GameResult::Win(Color::X),
+            "0-1" => ataxx::GameResult::Win(Color::O),
+            "1/2-1/2" => ataxx::GameResult::Draw,
+            _ => ataxx::GameResult::Unfinished,
+        });
+        record.set_termination(match game.termination.as_str() {
+            "resignation" => Some(ataxx::Termination::Resignation),
+            "time forfeit" => Some(ataxx::Termination::TimeForfeit),
+            _ => None,
+        });
+        Ok(record)
+    }
+
     pub async fn list(&self, filter: &GameFilter) -> Result<Vec<GameSummary>> {
         let mut conn = self.storage.read().await?;
         let now = self.now_ms();
