@@ -30,6 +30,12 @@ enum Command {
     Encode(commands::encode::Args),
     /// Unpack a 14-byte board or 19-byte message from hex: diagram and FEN.
     Decode(commands::decode::Args),
+    /// Run the game server (embedded SQLite database, HTTP and text doors).
+    Serve(commands::serve::Args),
+    /// Send one command to a game server and print the reply.
+    Client(commands::client::Args),
+    /// Load-test a game server on loopback: concurrent games over WebSocket and the text port.
+    Loadtest(commands::loadtest::Args),
     /// Play UAI engines against each other: head-to-head, gauntlet or round-robin.
     Match(Box<commands::r#match::Args>),
     /// Generate a book of random, near-balanced openings.
@@ -48,6 +54,9 @@ fn main() -> ExitCode {
         Command::Blocks(args) => commands::blocks::run(args),
         Command::Encode(args) => commands::encode::run(args),
         Command::Decode(args) => commands::decode::run(args),
+        Command::Serve(args) => commands::serve::run(args),
+        Command::Client(args) => commands::client::run(args),
+        Command::Loadtest(args) => commands::loadtest::run(args),
         Command::Match(args) => commands::r#match::run(*args),
         Command::Openings(args) => commands::openings::run(args),
         Command::Replay(args) => commands::replay::run(args),

@@ -1,12 +1,15 @@
 //! One module per subcommand: its clap `Args` and a `run` function.
 
 pub mod blocks;
+pub mod client;
 pub mod decode;
 pub mod encode;
 pub mod levels;
+pub mod loadtest;
 pub mod r#match;
 pub mod openings;
 pub mod perft;
 pub mod play;
 pub mod replay;
+pub mod serve;
 pub mod stats;

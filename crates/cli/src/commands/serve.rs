@@ -1,0 +1,99 @@
+//! `ataxx serve`: the game server with an embedded SQLite database by default.
+//!
+//! Prints `http <addr>` and `text <addr>` on stdout once listening (port 0 picks a free port),
+//! logs to stderr, and shuts down gracefully on Ctrl-C or SIGTERM.
+
+use std::net::SocketAddr;
+use std::time::Duration;
+
+use anyhow::Context;
+use ataxx_server::{Config, RateLimits, Server};
+use clap::Args as ClapArgs;
+
+#[derive(ClapArgs)]
+pub struct Args {
+    /// SQLite file path, or a database URL (sqlite://..., postgres://... with the postgres feature).
+    #[arg(long, default_value = "ataxx.db")]
+    db: String,
+    /// Address of the HTTP door (JSON API, WebSocket, POST /api/command), or `off`.
+    #[arg(long, default_value = "127.0.0.1:8080")]
+    http: String,
+    /// Address of the line-based text door, or `off`.
+    #[arg(long, default_value = "127.0.0.1:7070")]
+    text: String,
+    /// Log level: error, warn, info, debug, trace.
+    #[arg(long, default_value = "info")]
+    log: tracing::Level,
+    /// Testing only: allow the command `clock advance <seconds>` to move the server's clock.
+    #[arg(long, hide = true)]
+    test_clock: bool,
+    /// Testing only: no signup or login rate limits (load tests).
+    #[arg(long, hide = true)]
+    no_rate_limits: bool,
+    /// How often deadlines are checked, in milliseconds.
+    #[arg(long, hide = true, default_value_t = 1000)]
+    sweep_ms: u64,
+}
+
+fn address(flag: &str, text: &str) -> anyhow::Result<Option<SocketAddr>> {
+    if text == "off" {
+        return Ok(None);
+    }
+    text.parse()
+        .map(Some)
+        .with_context(|| format!("--{flag} {text:?}: give host:port (e.g. 127.0.0.1:8080) or off"))
+}
+
+pub fn run(args: Args) -> anyhow::Result<()> {
+    tracing_subscriber::fmt()
+        .with_max_level(args.log)
+        .with_writer(std::io::stderr)
+        .init();
+    let config = Config {
+        db: args.db,
+        http: address("http", &args.http)?,
+        text: address("text", &args.text)?,
+        test_clock: args.test_clock,
+        rate_limits: if args.no_rate_limits {
+            RateLimits::OFF
+        } else {
+            RateLimits::DEFAULT
+        },
+        sweep_interval: Duration::from_millis(args.sweep_ms.max(10)),
+    };
+    let runtime = tokio::runtime::Runtime::new().context("starting the async runtime")?;
+    runtime.block_on(async move {
+        let server = Server::start(config).await?;
+        if let Some(addr) = server.http_addr {
+            println!("http {addr}");
+            tracing::info!("http door on http://{addr}/api/");
+        }
+        if let Some(addr) = server.text_addr {
+            println!("text {addr}");
+            tracing::info!(
+                "text door on {addr} (try: telnet {} {})",
+                addr.ip(),
+                addr.port()
+            );
+        }
+        shutdown_signal().await;
+        tracing::info!("shutting down");
+        server.shutdown().await;
+        anyhow::Ok(())
+    })
+}
+
+async fn shutdown_signal() {
+    let ctrl_c = tokio::signal::ctrl_c();
+    #[cfg(unix)]
+    {
+        let mut term = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())
+            .expect("SIGTERM handler");
+        tokio::select! {
+            _ = ctrl_c => {}
+            _ = term.recv() => {}
+        }
+    }
+    #[cfg(not(unix))]
+    let _ = ctrl_c.await;
+}

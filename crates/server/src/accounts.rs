@@ -1,0 +1,394 @@
+//! Accounts: signup, passwords (argon2id), sessions with bearer tokens, rate limits.
+//!
+//! Passwords are hashed with argon2id and never stored or logged in clear. The pbmserv language
+//! types the password in every command, so a successful check is remembered in memory as a keyed
+//! SHA-256 digest (the key is random per process): later commands by the same user cost a digest,
+//! not an argon2 run. Changing or closing the account forgets it.
+
+use std::collections::HashMap;
+use std::net::IpAddr;
+use std::sync::{Arc, Mutex, OnceLock};
+use std::time::{Duration, Instant};
+
+use argon2::password_hash::{
+    rand_core::OsRng, PasswordHash, PasswordHasher, PasswordVerifier, SaltString,
+};
+use argon2::Argon2;
+use rand::Rng;
+use sha2::{Digest, Sha256};
+
+use crate::clock::Clock;
+use crate::error::{Error, Result};
+use crate::ratings;
+use crate::storage::{self, Storage, UserRow};
+
+/// Sessions last 30 days.
+const SESSION_MS: i64 = 30 * 24 * 3600 * 1000;
+/// The longest userid and password.
+pub const MAX_USERID: usize = 32;
+pub const MAX_PASSWORD: usize = 128;
+/// The prefix reserved for the computer players' accounts.
+pub const BOT_PREFIX: &str = "bot-";
+/// A password hash no password matches (bot accounts cannot log in).
+const NO_LOGIN: &str = "!";
+
+/// How many attempts a window allows.
+#[derive(Clone, Copy, Debug)]
+pub struct RateLimits {
+    /// Signups per client address per minute.
+    pub signups_per_minute: u32,
+    /// Failed logins per userid per minute; further attempts wait for the window to end.
+    pub failures_per_minute: u32,
+}
+
+impl RateLimits {
+    pub const DEFAULT: RateLimits = RateLimits {
+        signups_per_minute: 10,
+        failures_per_minute: 10,
+    };
+    /// No limits (load tests).
+    pub const OFF: RateLimits = RateLimits {
+        signups_per_minute: u32::MAX,
+        failures_per_minute: u32::MAX,
+    };
+}
+
+/// Fixed one-minute windows per key.
+#[derive(Default)]
+struct Windows {
+    counts: HashMap<String, (Instant, u32)>,
+}
+
+impl Windows {
+    const WINDOW: Duration = Duration::from_secs(60);
+
+    /// Refuses when `key` already used `limit` in its window.
+    fn check(&mut self, key: &str, limit: u32) -> Result<()> {
+        let now = Instant::now();
+        if let Some((start, count)) = self.counts.get(key) {
+            let elapsed = now.duration_since(*start);
+            if elapsed < Self::WINDOW && *count >= limit {
+                let retry_after_s = (Self::WINDOW - elapsed).as_secs().max(1);
+                return Err(Error::RateLimited { retry_after_s });
+            }
+        }
+        Ok(())
+    }
+
+    fn count(&mut self, key: &str) {
+        let now = Instant::now();
+        if self.counts.len() > 100_000 {
+            self.counts
+                .retain(|_, (start, _)| now.duration_since(*start) < Self::WINDOW);
+        }
+        let entry = self.counts.entry(key.to_string()).or_insert((now, 0));
+        if now.duration_since(entry.0) >= Self::WINDOW {
+            *entry = (now, 0);
+        }
+        entry.1 += 1;
+    }
+}
+
+/// The account service.
+#[derive(Clone)]
+pub struct Accounts {
+    storage: Storage,
+    clock: Arc<Clock>,
+    limits: RateLimits,
+    windows: Arc<Mutex<Windows>>,
+    /// userid -> keyed digest of the password last verified.
+    verified: Arc<Mutex<HashMap<String, [u8; 32]>>>,
+    cache_key: [u8; 32],
+}
+
+/// Checks a userid: 1 to 32 characters from letters, digits, `_`, `.`, `-`, starting with a
+/// letter or digit. Userids are case-insensitive and stored in lower case.
+///
+/// ```
+/// use ataxx_server::accounts::normalize_userid;
+/// assert_eq!(normalize_userid("Alice").unwrap(), "alice");
+/// assert!(normalize_userid("al:ice").is_err());
+/// assert!(normalize_userid("").is_err());
+/// ```
+pub fn normalize_userid(userid: &str) -> Result<String> {
+    let invalid = |reason| Error::InvalidUserid {
+        userid: userid.chars().take(40).collect(),
+        reason,
+    };
+    if userid.is_empty() || userid.len() > MAX_USERID {
+        return Err(invalid("a userid has 1 to 32 characters"));
+    }
+    if !userid
+        .chars()
+        .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '-'))
+    {
+        return Err(invalid(
+            "a userid has only letters, digits, '_', '.' and '-'",
+        ));
+    }
+    if !userid.starts_with(|c: char| c.is_ascii_alphanumeric()) {
+        return Err(invalid("a userid starts with a letter or digit"));
+    }
+    Ok(userid.to_ascii_lowercase())
+}
+
+/// Checks a new password: 1 to 128 bytes, no spaces, quotes or colons (pbmserv's rule, so that
+/// it can be typed in a command line).
+pub fn check_password(password: &str) -> Result<()> {
+    if password.is_empty() || password.len() > MAX_PASSWORD {
+        return Err(Error::InvalidPassword("a password has 1 to 128 characters"));
+    }
+    if password
+        .chars()
+        .any(|c| c.is_whitespace() || c.is_control() || matches!(c, '"' | '\'' | ':'))
+    {
+        return Err(Error::InvalidPassword(
+            "a password has no spaces, quotes or colons",
+        ));
+    }
+    Ok(())
+}
+
+fn hash_password(password: &str) -> String {
+    let salt = SaltString::generate(&mut OsRng);
+    Argon2::default()
+        .hash_password(password.as_bytes(), &salt)
+        .expect("argon2 hashes any password with default parameters")
+        .to_string()
+}
+
+/// Checks a password against a stored hash; an unknown user is checked against a fixed hash so
+/// that both failures take as long.
+fn password_matches(password: &str, stored: Option<&str>) -> bool {
+    static DECOY: OnceLock<String> = OnceLock::new();
+    let decoy = DECOY.get_or_init(|| hash_password("decoy-password"));
+    let (hash, known) = match stored {
+        Some(hash) if hash != NO_LOGIN => (hash, true),
+        _ => (decoy.as_str(), false),
+    };
+    let Ok(parsed) = PasswordHash::new(hash) else {
+        return false;
+    };
+    let matches = Argon2::default()
+        .verify_password(password.as_bytes(), &parsed)
+        .is_ok();
+    matches && known
+}
+
+fn token_hash(token: &str) -> String {
+    hex(&Sha256::digest(token.as_bytes()))
+}
+
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+impl Accounts {
+    pub fn new(storage: Storage, clock: Arc<Clock>, limits: RateLimits) -> Accounts {
+        Accounts {
+            storage,
+            clock,
+            limits,
+            windows: Arc::default(),
+            verified: Arc::default(),
+            cache_key: rand::rng().random(),
+        }
+    }
+
+    fn digest(&self, password: &str) -> [u8; 32] {
+        let mut hasher = Sha256::new();
+        hasher.update(self.cache_key);
+        hasher.update(password.as_bytes());
+        hasher.finalize().into()
+    }
+
+    /// Creates an account. `peer` is the client address the signup limit counts by.
+    pub async fn signup(
+        &self,
+        userid: &str,
+        password: &str,
+        addresses: &[String],
+        peer: Option<IpAddr>,
+    ) -> Result<UserRow> {
+        let name = normalize_userid(userid)?;
+        if name.starts_with(BOT_PREFIX) {
+            return Err(Error::InvalidUserid {
+                userid: userid.to_string(),
+                reason: "userids starting with \"bot-\" belong to the computer players",
+            });
+        }
+        check_password(password)?;
+        let key = format!(
+            "signup:{}",
+            peer.map_or("local".to_string(), |ip| ip.to_string())
+        );
+        self.windows
+            .lock()
+            .expect("rate windows")
+            .check(&key, self.limits.signups_per_minute)?;
+        let password = password.to_string();
+        let hash = tokio::task::spawn_blocking(move || hash_password(&password))
+            .await
+            .expect("hashing does not panic");
+        let user = UserRow {
+            addresses: addresses.join(" "),
+            ..self.new_user(name, hash)
+        };
+        let mut tx = self.storage.write().await?;
+        if storage::user(&mut tx.tx, &user.name).await?.is_some() {
+            return Err(Error::UserExists(user.name));
+        }
+        storage::insert_user(&mut tx.tx, &user).await?;
+        tx.commit().await?;
+        self.windows.lock().expect("rate windows").count(&key);
+        tracing::info!(user = %user.name, "signup");
+        Ok(user)
+    }
+
+    fn new_user(&self, name: String, password_hash: String) -> UserRow {
+        let rating = ratings::initial();
+        UserRow {
+            name,
+            password_hash,
+            addresses: String::new(),
+            bot_level: None,
+            refuses_challenges: false,
+            game_limit: None,
+            rating: rating.rating,
+            deviation: rating.deviation,
+            volatility: rating.volatility,
+            wins: 0,
+            losses: 0,
+            draws: 0,
+            created_ms: self.clock.now_ms(),
+            last_game_ms: None,
+        }
+    }
+
+    /// Creates the account of a computer player if it does not exist yet.
+    pub async fn ensure_bot(&self, name: &str, level: &str) -> Result<()> {
+        let mut tx = self.storage.write().await?;
+        if storage::user(&mut tx.tx, name).await?.is_none() {
+            let user = UserRow {
+                bot_level: Some(level.to_string()),
+                ..self.new_user(name.to_string(), NO_LOGIN.to_string())
+            };
+            storage::insert_user(&mut tx.tx, &user).await?;
+        }
+        tx.commit().await
+    }
+
+    /// Checks a userid and password; returns the stored (lower-case) userid.
+    pub async fn verify(&self, userid: &str, password: &str) -> Result<String> {
+        let name = normalize_userid(userid).map_err(|_| Error::Auth)?;
+        let key = format!("login:{name}");
+        self.windows
+            .lock()
+            .expect("rate windows")
+            .check(&key, self.limits.failures_per_minute)?;
+        let digest = self.digest(password);
+        if self.verified.lock().expect("credential cache").get(&name) == Some(&digest) {
+            return Ok(name);
+        }
+        let stored = {
+            let mut conn = self.storage.read().await?;
+            storage::user(&mut conn, &name)
+                .await?
+                .map(|u| u.password_hash)
+        };
+        let password = password.to_string();
+        let ok =
+            tokio::task::spawn_blocking(move || password_matches(&password, stored.as_deref()))
+                .await
+                .expect("verifying does not panic");
+        if !ok {
+            self.windows.lock().expect("rate windows").count(&key);
+            tracing::info!(user = %name, "authentication failed");
+            return Err(Error::Auth);
+        }
+        self.verified
+            .lock()
+            .expect("credential cache")
+            .insert(name.clone(), digest);
+        Ok(name)
+    }
+
+    fn forget(&self, name: &str) {
+        self.verified.lock().expect("credential cache").remove(name);
+    }
+
+    pub async fn change_password(&self, userid: &str, current: &str, new: &str) -> Result<()> {
+        let name = self.verify(userid, current).await?;
+        check_password(new)?;
+        let new = new.to_string();
+        let hash = tokio::task::spawn_blocking(move || hash_password(&new))
+            .await
+            .expect("hashing does not panic");
+        let mut tx = self.storage.write().await?;
+        storage::set_password_hash(&mut tx.tx, &name, &hash).await?;
+        storage::delete_sessions_of(&mut tx.tx, &name).await?;
+        tx.commit().await?;
+        self.forget(&name);
+        Ok(())
+    }
+
+    pub async fn change_addresses(
+        &self,
+        userid: &str,
+        password: &str,
+        addresses: &[String],
+    ) -> Result<()> {
+        let name = self.verify(userid, password).await?;
+        let mut tx = self.storage.write().await?;
+        storage::set_addresses(&mut tx.tx, &name, &addresses.join(" ")).await?;
+        tx.commit().await
+    }
+
+    /// Closes an account (`signoff`, `delete`): it can no longer log in; the userid stays taken
+    /// so that its games keep their names.
+    pub async fn close(&self, userid: &str, password: &str) -> Result<String> {
+        let name = self.verify(userid, password).await?;
+        let mut tx = self.storage.write().await?;
+        storage::set_password_hash(&mut tx.tx, &name, NO_LOGIN).await?;
+        storage::delete_sessions_of(&mut tx.tx, &name).await?;
+        tx.commit().await?;
+        self.forget(&name);
+        Ok(name)
+    }
+
+    /// Opens a session: returns the bearer token (also the browser cookie's value).
+    pub async fn login(&self, userid: &str, password: &str) -> Result<(String, String)> {
+        let name = self.verify(userid, password).await?;
+        let bytes: [u8; 32] = rand::rng().random();
+        let token = hex(&bytes);
+        let now = self.clock.now_ms();
+        let mut tx = self.storage.write().await?;
+        storage::insert_session(
+            &mut tx.tx,
+            &token_hash(&token),
+            &name,
+            now,
+            now + SESSION_MS,
+        )
+        .await?;
+        tx.commit().await?;
+        Ok((name, token))
+    }
+
+    /// The user a token belongs to.
+    pub async fn token_user(&self, token: &str) -> Result<String> {
+        if token.is_empty() || token.len() > 128 {
+            return Err(Error::Auth);
+        }
+        let mut conn = self.storage.read().await?;
+        storage::session_user(&mut conn, &token_hash(token), self.clock.now_ms())
+            .await?
+            .ok_or(Error::Auth)
+    }
+
+    pub async fn logout(&self, token: &str) -> Result<()> {
+        let mut tx = self.storage.write().await?;
+        storage::delete_session(&mut tx.tx, &token_hash(token)).await?;
+        tx.commit().await
+    }
+}

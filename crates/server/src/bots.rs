@@ -1,0 +1,127 @@
+//! Computer players: one account per named level (`bot-very-easy` ... `bot-master`), each run
+//! by its own task that listens to its account's events, accepts challenges and plays when it is
+//! to move. Thinking runs on the blocking pool, off the request path; the `#N` guard makes a
+//! move computed for a stale position fail harmlessly.
+
+use ataxx::Move;
+use ataxx_players::{Level, Player, Strength, LEVELS};
+use tokio::sync::broadcast::error::RecvError;
+
+use crate::accounts::BOT_PREFIX;
+use crate::error::Result;
+use crate::games::{Action, Answer, Games};
+use crate::storage::{self, Storage};
+use crate::App;
+
+/// The account name of a level.
+pub fn account_name(level: &Level) -> String {
+    format!("{BOT_PREFIX}{}", level.name)
+}
+
+/// The classic player a level plays with. `master` is the engine's level; until the engine
+/// crate is in the workspace it plays as `very-hard`.
+fn player_for(level: &Level, seed: u64) -> impl Player {
+    let spec = match level.strength {
+        Strength::Classic(_) => level.classic(),
+        Strength::Engine { .. } => LEVELS.iter().rev().find_map(|l| l.classic()),
+    }
+    .expect("a classic level exists");
+    spec.build(seed)
+}
+
+/// Creates the bot accounts and starts their tasks.
+pub async fn start(app: &App) -> Result<()> {
+    for level in &LEVELS {
+        let name = account_name(level);
+        app.accounts.ensure_bot(&name, level.name).await?;
+        let events = app.hub.user(&name);
+        let bot = Bot {
+            name,
+            level,
+            games: app.games.clone(),
+            storage: app.storage.clone(),
+        };
+        tokio::spawn(bot.run(events));
+    }
+    Ok(())
+}
+
+struct Bot {
+    name: String,
+    level: &'static Level,
+    games: Games,
+    storage: Storage,
+}
+
+impl Bot {
+    async fn run(self, mut events: tokio::sync::broadcast::Receiver<crate::events::Event>) {
+        // Boards left waiting before a restart.
+        self.rescan().await;
+        loop {
+            match events.recv().await {
+                Ok(event) => self.attend(event.board).await,
+                Err(RecvError::Lagged(_)) => self.rescan().await,
+                Err(RecvError::Closed) => return,
+            }
+        }
+    }
+
+    async fn rescan(&self) {
+        let boards = match self.storage.read().await {
+            Ok(mut conn) => storage::open_boards(&mut conn).await.unwrap_or_default(),
+            Err(_) => vec![],
+        };
+        for game in boards.iter().filter(|g| g.color_of(&self.name).is_some()) {
+            self.attend(game.board).await;
+        }
+    }
+
+    /// Does what the board needs from this bot, if anything.
+    async fn attend(&self, board: i64) {
+        if let Err(err) = self.try_attend(board).await {
+            tracing::debug!(bot = %self.name, board, %err, "bot action refused");
+        }
+    }
+
+    async fn try_attend(&self, board: i64) -> Result<()> {
+        let game = self.games.row(board).await?;
+        let Some(color) = game.color_of(&self.name) else {
+            return Ok(());
+        };
+        let accepted = match color {
+            ataxx::Color::X => game.x_accepted,
+            ataxx::Color::O => game.o_accepted,
+        };
+        if game.status == "challenge" && !accepted {
+            self.games.answer(board, &self.name, Answer::Accept).await?;
+            return Ok(());
+        }
+        if game.status != "active" {
+            return Ok(());
+        }
+        if !game.proposal.is_empty() && game.proposal_by != self.name {
+            self.games
+                .act(board, &self.name, &Action::Reject, None)
+                .await?;
+            return Ok(());
+        }
+        let pos = game.position();
+        if pos.turn() != color {
+            return Ok(());
+        }
+        let seed = (board as u64) << 16 ^ game.plies as u64;
+        let level = self.level;
+        let mv = tokio::task::spawn_blocking(move || player_for(level, seed).choose(&pos))
+            .await
+            .ok()
+            .flatten();
+        let Some(mv) = mv.filter(|mv| *mv != Move::Pass) else {
+            return Ok(());
+        };
+        let action = Action::Play(mv.to_string());
+        self.games
+            .act(board, &self.name, &action, Some(game.plies + 1))
+            .await?;
+        Ok(())
+    }
+}

@@ -1,0 +1,101 @@
+//! What can go wrong, for every door: each variant says what was wrong in words a player reads.
+
+use thiserror::Error;
+
+/// A refused request or a server failure.
+#[derive(Debug, Error)]
+pub enum Error {
+    /// Unknown userid, wrong password, bad or expired token: one answer for all of them.
+    #[error("authentication failed: unknown userid, wrong password or invalid token")]
+    Auth,
+    #[error("too many attempts; try again in {retry_after_s} s")]
+    RateLimited { retry_after_s: u64 },
+    #[error("userid {0:?} is taken")]
+    UserExists(String),
+    #[error("invalid userid {userid:?}: {reason}")]
+    InvalidUserid {
+        userid: String,
+        reason: &'static str,
+    },
+    #[error("invalid password: {0}")]
+    InvalidPassword(&'static str),
+    #[error("no user {0:?}")]
+    UnknownUser(String),
+    #[error("no board {0}")]
+    UnknownBoard(i64),
+    #[error("{user} does not play on board {board}")]
+    NotAPlayer { board: i64, user: String },
+    #[error("it is {to_move}'s move on board {board}, not {user}'s")]
+    NotYourTurn {
+        board: i64,
+        user: String,
+        to_move: String,
+    },
+    #[error("board {board} is {status}, not in play")]
+    NotInPlay { board: i64, status: String },
+    #[error("board {board} is not an open challenge (it is {status})")]
+    NotAChallenge { board: i64, status: String },
+    #[error("move number #{given} is stale: board {board} expects #{expected}")]
+    Guard {
+        board: i64,
+        given: i64,
+        expected: i64,
+    },
+    #[error("{0}")]
+    Move(#[from] ataxx::MoveError),
+    #[error("a pass is never chosen in Ataxx: the server passes for a player who cannot move")]
+    PassRefused,
+    #[error("invalid challenge: {0}")]
+    InvalidChallenge(String),
+    #[error("{0}")]
+    Proposal(&'static str),
+    #[error("{0}")]
+    Command(String),
+    #[error("{what} is too long (at most {max} bytes)")]
+    TooLong { what: &'static str, max: usize },
+    #[error("configuration: {0}")]
+    Config(String),
+    #[error("internal database error")]
+    Database(#[from] sqlx::Error),
+}
+
+impl Error {
+    /// The board the error concerns, so that replies can show it.
+    pub fn board(&self) -> Option<i64> {
+        match self {
+            Error::NotAPlayer { board, .. }
+            | Error::NotYourTurn { board, .. }
+            | Error::NotInPlay { board, .. }
+            | Error::Guard { board, .. } => Some(*board),
+            _ => None,
+        }
+    }
+
+    /// A short machine-readable name (JSON replies).
+    pub fn code(&self) -> &'static str {
+        match self {
+            Error::Auth => "auth",
+            Error::RateLimited { .. } => "rate_limited",
+            Error::UserExists(_) => "user_exists",
+            Error::InvalidUserid { .. } => "invalid_userid",
+            Error::InvalidPassword(_) => "invalid_password",
+            Error::UnknownUser(_) => "unknown_user",
+            Error::UnknownBoard(_) => "unknown_board",
+            Error::NotAPlayer { .. } => "not_a_player",
+            Error::NotYourTurn { .. } => "not_your_turn",
+            Error::NotInPlay { .. } => "not_in_play",
+            Error::NotAChallenge { .. } => "not_a_challenge",
+            Error::Guard { .. } => "stale_move_number",
+            Error::Move(_) => "illegal_move",
+            Error::PassRefused => "pass_refused",
+            Error::InvalidChallenge(_) => "invalid_challenge",
+            Error::Proposal(_) => "proposal",
+            Error::Command(_) => "bad_command",
+            Error::TooLong { .. } => "too_long",
+            Error::Config(_) => "config",
+            Error::Database(_) => "internal",
+        }
+    }
+}
+
+pub type Result<T, E = Error> = std::result::Result<T, E>;

@@ -1,0 +1,139 @@
+//! Live events: one broadcast stream per board and one per user, fed after each commit.
+//!
+//! Every event carries the board's `version` (bumped by each change) and `ply` (moves recorded,
+//! automatic passes included), and the board's summary after the change, so a client applies
+//! events in version order and, after a gap, asks for a snapshot instead.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+
+use serde::Serialize;
+use tokio::sync::broadcast;
+
+use crate::games::GameSummary;
+use crate::storage::{ChatRow, MoveRow};
+
+/// What happened on a board.
+#[derive(Clone, Debug, Serialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum EventKind {
+    /// A new board waiting for its players to accept.
+    Challenge,
+    /// Every player accepted: the game began.
+    Started,
+    /// The challenge was declined or withdrawn.
+    Cancelled,
+    /// Moves were recorded (a player's move and the automatic passes after it).
+    Moves {
+        moves: Vec<MoveRow>,
+    },
+    /// A draw or undo proposal was made, accepted or rejected (see the summary's `proposal`).
+    Proposal,
+    /// An accepted undo took moves back: the board now has `ply` moves.
+    Undone,
+    Chat {
+        chat: ChatRow,
+    },
+    /// The game ended (see the summary's result and termination).
+    Ended,
+    /// The player to move was reminded (correspondence nag time passed).
+    Nag {
+        user: String,
+    },
+}
+
+/// One event, serialized once for every listener.
+#[derive(Clone, Debug)]
+pub struct Event {
+    pub board: i64,
+    pub version: i64,
+    pub kind: EventKind,
+    pub game: Arc<GameSummary>,
+    /// The JSON text sent to clients: `{"type":..., "board":..., "version":..., "ply":...,
+    /// "game":{...}, ...}`.
+    pub json: Arc<str>,
+}
+
+#[derive(Serialize)]
+struct Wire<'a> {
+    board: i64,
+    version: i64,
+    ply: i64,
+    #[serde(flatten)]
+    kind: &'a EventKind,
+    game: &'a GameSummary,
+}
+
+impl Event {
+    pub fn new(kind: EventKind, game: GameSummary) -> Event {
+        let json = serde_json::to_string(&Wire {
+            board: game.board,
+            version: game.version,
+            ply: game.ply,
+            kind: &kind,
+            game: &game,
+        })
+        .expect("events serialize");
+        Event {
+            board: game.board,
+            version: game.version,
+            kind,
+            game: Arc::new(game),
+            json: json.into(),
+        }
+    }
+}
+
+/// Streams per board and per user. Senders are made when someone listens and dropped when
+/// nobody does any more.
+#[derive(Clone, Default)]
+pub struct Hub {
+    boards: Arc<Mutex<HashMap<i64, broadcast::Sender<Event>>>>,
+    users: Arc<Mutex<HashMap<String, broadcast::Sender<Event>>>>,
+}
+
+/// Events a slow listener may fall behind by before it is told to resync.
+const BACKLOG: usize = 256;
+
+fn subscribe<K: std::hash::Hash + Eq>(
+    map: &Mutex<HashMap<K, broadcast::Sender<Event>>>,
+    key: K,
+) -> broadcast::Receiver<Event> {
+    map.lock()
+        .expect("event hub")
+        .entry(key)
+        .or_insert_with(|| broadcast::channel(BACKLOG).0)
+        .subscribe()
+}
+
+fn send<K: std::hash::Hash + Eq>(
+    map: &Mutex<HashMap<K, broadcast::Sender<Event>>>,
+    key: &K,
+    event: &Event,
+) {
+    let mut map = map.lock().expect("event hub");
+    if let Some(sender) = map.get(key) {
+        if sender.send(event.clone()).is_err() {
+            map.remove(key);
+        }
+    }
+}
+
+impl Hub {
+    pub fn board(&self, board: i64) -> broadcast::Receiver<Event> {
+        subscribe(&self.boards, board)
+    }
+
+    pub fn user(&self, name: &str) -> broadcast::Receiver<Event> {
+        subscribe(&self.users, name.to_string())
+    }
+
+    /// Sends an event to the board's listeners and to both players'.
+    pub fn publish(&self, event: Event) {
+        send(&self.boards, &event.board, &event);
+        send(&self.users, &event.game.x, &event);
+        if event.game.o != event.game.x {
+            send(&self.users, &event.game.o, &event);
+        }
+    }
+}

@@ -1,0 +1,732 @@
+//! The HTTP door: a JSON API over the same services as the command language, `POST
+//! /api/command` for the language itself, WebSocket event streams per board and per user, and
+//! the OpenAPI document. docs/server.md describes every endpoint.
+
+use std::collections::HashMap;
+use std::net::SocketAddr;
+
+use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
+use axum::extract::{ConnectInfo, DefaultBodyLimit, Path, Query, State};
+use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use axum::{Json, Router};
+use futures_util::{SinkExt, StreamExt};
+use serde::Deserialize;
+use serde_json::{json, Value};
+use tokio::net::TcpListener;
+use tokio::sync::broadcast::error::RecvError;
+use tokio::sync::watch;
+
+use crate::command::{self, Request};
+use crate::error::Error;
+use crate::events::Event;
+use crate::games::{Action, Answer, ChallengeOptions};
+use crate::storage::{self, GameFilter};
+use crate::{board, App};
+
+/// The largest request body and WebSocket message.
+pub const MAX_BODY: usize = 64 * 1024;
+/// The cookie that carries a browser's session token.
+pub const SESSION_COOKIE: &str = "ataxx_session";
+
+#[derive(Clone)]
+struct HttpState {
+    app: App,
+    stopped: watch::Receiver<bool>,
+}
+
+/// An error as the API answers it: a status and `{"error": {"code", "message"}}`.
+struct ApiError(Error);
+
+impl From<Error> for ApiError {
+    fn from(err: Error) -> Self {
+        ApiError(err)
+    }
+}
+
+fn status_of(err: &Error) -> StatusCode {
+    match err {
+        Error::Auth => StatusCode::UNAUTHORIZED,
+        Error::RateLimited { .. } => StatusCode::TOO_MANY_REQUESTS,
+        Error::UnknownUser(_) | Error::UnknownBoard(_) => StatusCode::NOT_FOUND,
+        Error::NotAPlayer { .. } => StatusCode::FORBIDDEN,
+        Error::UserExists(_)
+        | Error::NotYourTurn { .. }
+        | Error::NotInPlay { .. }
+        | Error::NotAChallenge { .. }
+        | Error::Guard { .. }
+        | Error::Proposal(_) => StatusCode::CONFLICT,
+        Error::TooLong { .. } => StatusCode::PAYLOAD_TOO_LARGE,
+        Error::Config(_) | Error::Database(_) => StatusCode::INTERNAL_SERVER_ERROR,
+        _ => StatusCode::BAD_REQUEST,
+    }
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        if let Error::Database(err) = &self.0 {
+            tracing::error!(%err, "database");
+        }
+        let body = json!({"error": {"code": self.0.code(), "message": self.0.to_string()}});
+        (status_of(&self.0), Json(body)).into_response()
+    }
+}
+
+type ApiResult<T = Json<Value>> = Result<T, ApiError>;
+
+fn bad(message: impl Into<String>) -> ApiError {
+    ApiError(Error::Command(message.into()))
+}
+
+/// Reads a JSON body, answering malformed bodies with the API's error shape.
+struct Body<T>(T);
+
+impl<S: Send + Sync, T: serde::de::DeserializeOwned> axum::extract::FromRequest<S> for Body<T> {
+    type Rejection = ApiError;
+
+    async fn from_request(req: axum::extract::Request, state: &S) -> Result<Self, ApiError> {
+        match Json::<T>::from_request(req, state).await {
+            Ok(Json(value)) => Ok(Body(value)),
+            Err(rejection) if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE => {
+                Err(ApiError(Error::TooLong {
+                    what: "a request body",
+                    max: MAX_BODY,
+                }))
+            }
+            Err(rejection) => Err(bad(format!("bad request body: {}", rejection.body_text()))),
+        }
+    }
+}
+
+pub async fn serve(app: App, listener: TcpListener, stopped: watch::Receiver<bool>) {
+    let state = HttpState {
+        app,
+        stopped: stopped.clone(),
+    };
+    let router = router(state);
+    let mut stop = stopped;
+    let served = axum::serve(
+        listener,
+        router.into_make_service_with_connect_info::<SocketAddr>(),
+    )
+    .with_graceful_shutdown(async move {
+        let _ = stop.changed().await;
+    })
+    .await;
+    if let Err(err) = served {
+        tracing::error!(%err, "http door");
+    }
+}
+
+fn router(state: HttpState) -> Router {
+    Router::new()
+        .route("/api/openapi.json", get(openapi))
+        .route("/api/command", post(command_door))
+        .route("/api/signup", post(signup))
+        .route("/api/login", post(login))
+        .route("/api/logout", post(logout))
+        .route("/api/me", get(me))
+        .route("/api/password", post(change_password))
+        .route("/api/users/{name}", get(user))
+        .route("/api/standings", get(standings))
+        .route("/api/bots", get(bots))
+        .route("/api/games", get(list_games).post(challenge))
+        .route("/api/games/{board}", get(game))
+        .route("/api/games/{board}/text", get(game_text))
+        .route("/api/games/{board}/pgn", get(game_pgn))
+        .route("/api/games/{board}/record", get(game_record))
+        .route("/api/games/{board}/accept", post(accept))
+        .route("/api/games/{board}/decline", post(decline))
+        .route("/api/games/{board}/withdraw", post(withdraw))
+        .route("/api/games/{board}/move", post(play))
+        .route("/api/games/{board}/chat", post(chat))
+        .route("/api/games/{board}/ws", get(game_socket))
+        .route("/api/ws", get(user_socket))
+        .layer(DefaultBodyLimit::max(MAX_BODY))
+        .with_state(state)
+}
+
+async fn openapi() -> impl IntoResponse {
+    (
+        [(header::CONTENT_TYPE, "application/json")],
+        include_str!("openapi.json"),
+    )
+}
+
+/// The token of a request: `Authorization: Bearer`, the session cookie, or `?token=`.
+fn token<'a>(headers: &'a HeaderMap, query: Option<&'a str>) -> Option<&'a str> {
+    if let Some(value) = headers
+        .get(header::AUTHORIZATION)
+        .and_then(|v| v.to_str().ok())
+    {
+        return value.strip_prefix("Bearer ").map(str::trim);
+    }
+    let cookie = headers
+        .get_all(header::COOKIE)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(';'))
+        .find_map(|pair| pair.trim().strip_prefix(SESSION_COOKIE)?.strip_prefix('='));
+    cookie.or(query)
+}
+
+async fn authenticated(
+    state: &HttpState,
+    headers: &HeaderMap,
+    query: Option<&str>,
+) -> Result<String, ApiError> {
+    let token = token(headers, query).ok_or(ApiError(Error::Auth))?;
+    Ok(state.app.accounts.token_user(token).await?)
+}
+
+/// `POST /api/command`: the first line is the command, the rest the body (a chat message).
+async fn command_door(
+    State(state): State<HttpState>,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    headers: HeaderMap,
+    text: String,
+) -> Response {
+    let (line, body) = match text.split_once('\n') {
+        Some((line, body)) => (line.trim().to_string(), Some(body.to_string())),
+        None => (text.trim().to_string(), None),
+    };
+    let json = command::wants_json(&line)
+        || headers
+            .get(header::ACCEPT)
+            .and_then(|v| v.to_str().ok())
+            .is_some_and(|v| v.contains("application/json"));
+    let request = Request {
+        line,
+        body,
+        peer: Some(peer.ip()),
+    };
+    let reply = command::execute(&state.app, &request).await;
+    let status = if reply.ok {
+        StatusCode::OK
+    } else {
+        StatusCode::BAD_REQUEST
+    };
+    match json {
+        true => (
+            status,
+            [(header::CONTENT_TYPE, "application/json")],
+            reply.to_json(),
+        )
+            .into_response(),
+        false => (
+            status,
+            [(header::CONTENT_TYPE, "text/plain; charset=utf-8")],
+            reply.text,
+        )
+            .into_response(),
+    }
+}
+
+#[derive(Deserialize)]
+struct SignupBody {
+    userid: String,
+    password: String,
+    #[serde(default)]
+    addresses: Vec<String>,
+}
+
+async fn signup(
+    State(state): State<HttpState>,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    Body(body): Body<SignupBody>,
+) -> ApiResult<(StatusCode, Json<Value>)> {
+    let user = state
+        .app
+        .accounts
+        .signup(
+            &body.userid,
+            &body.password,
+            &body.addresses,
+            Some(peer.ip()),
+        )
+        .await?;
+    Ok((StatusCode::CREATED, Json(json!({"userid": user.name}))))
+}
+
+#[derive(Deserialize)]
+struct LoginBody {
+    userid: String,
+    password: String,
+}
+
+async fn login(State(state): State<HttpState>, Body(body): Body<LoginBody>) -> ApiResult<Response> {
+    let (name, token) = state
+        .app
+        .accounts
+        .login(&body.userid, &body.password)
+        .await?;
+    let cookie =
+        format!("{SESSION_COOKIE}={token}; Path=/; HttpOnly; SameSite=Strict; Max-Age=2592000");
+    let mut response = Json(json!({"userid": name, "token": token})).into_response();
+    response.headers_mut().insert(
+        header::SET_COOKIE,
+        HeaderValue::from_str(&cookie).expect("hex token is a valid header"),
+    );
+    Ok(response)
+}
+
+async fn logout(State(state): State<HttpState>, headers: HeaderMap) -> ApiResult<Response> {
+    let token = token(&headers, None).ok_or(ApiError(Error::Auth))?;
+    state.app.accounts.logout(token).await?;
+    let mut response = Json(json!({})).into_response();
+    response.headers_mut().insert(
+        header::SET_COOKIE,
+        HeaderValue::from_static("ataxx_session=; Path=/; HttpOnly; SameSite=Strict; Max-Age=0"),
+    );
+    Ok(response)
+}
+
+async fn me(State(state): State<HttpState>, headers: HeaderMap) -> ApiResult {
+    let name = authenticated(&state, &headers, None).await?;
+    user_json(&state.app, &name).await.map(Json)
+}
+
+#[derive(Deserialize)]
+struct PasswordBody {
+    current: String,
+    new: String,
+}
+
+async fn change_password(
+    State(state): State<HttpState>,
+    headers: HeaderMap,
+    Body(body): Body<PasswordBody>,
+) -> ApiResult {
+    let name = authenticated(&state, &headers, None).await?;
+    state
+        .app
+        .accounts
+        .change_password(&name, &body.current, &body.new)
+        .await?;
+    Ok(Json(json!({"userid": name})))
+}
+
+fn user_summary(user: &storage::UserRow) -> Value {
+    json!({
+        "userid": user.name,
+        "rating": user.rating,
+        "deviation": user.deviation,
+        "provisional": user.is_provisional(),
+        "rating_text": user.rating_text(),
+        "wins": user.wins,
+        "losses": user.losses,
+        "draws": user.draws,
+        "bot": user.bot_level,
+        "accepts_challenges": !user.refuses_challenges,
+        "game_limit": user.game_limit,
+    })
+}
+
+async fn user_json(app: &App, name: &str) -> Result<Value, ApiError> {
+    let mut conn = app.storage.read().await.map_err(ApiError)?;
+    let user = storage::user(&mut conn, name)
+        .await?
+        .ok_or_else(|| Error::UnknownUser(name.to_string()))?;
+    let history = storage::rating_history(&mut conn, name).await?;
+    let mut value = user_summary(&user);
+    value["rating_history"] = json!(history);
+    Ok(value)
+}
+
+async fn user(State(state): State<HttpState>, Path(name): Path<String>) -> ApiResult {
+    user_json(&state.app, &name.to_ascii_lowercase())
+        .await
+        .map(Json)
+}
+
+async fn standings(State(state): State<HttpState>) -> ApiResult {
+    let mut conn = state.app.storage.read().await?;
+    let users = storage::users(&mut conn).await?;
+    let rows: Vec<Value> = users
+        .iter()
+        .filter(|u| u.games_played() > 0)
+        .map(user_summary)
+        .collect();
+    Ok(Json(json!(rows)))
+}
+
+async fn bots(State(state): State<HttpState>) -> ApiResult {
+    let mut conn = state.app.storage.read().await?;
+    let mut rows = vec![];
+    for level in &ataxx_players::LEVELS {
+        let name = crate::bots::account_name(level);
+        if let Some(user) = storage::user(&mut conn, &name).await? {
+            let mut value = user_summary(&user);
+            value["level"] = json!(level.name);
+            value["description"] = json!(level.description);
+            rows.push(value);
+        }
+    }
+    Ok(Json(json!(rows)))
+}
+
+#[derive(Deserialize)]
+struct ListQuery {
+    player: Option<String>,
+    /// `challenge`, `active`, `finished` (comma-separated), or all.
+    status: Option<String>,
+    limit: Option<i64>,
+}
+
+async fn list_games(State(state): State<HttpState>, Query(query): Query<ListQuery>) -> ApiResult {
+    let mut statuses = vec![];
+    for status in query.status.iter().flat_map(|s| s.split(',')) {
+        statuses.push(match status.trim() {
+            "challenge" => "challenge",
+            "active" => "active",
+            "finished" => "finished",
+            "declined" => "declined",
+            "withdrawn" => "withdrawn",
+            other => {
+                return Err(bad(format!(
+                    "unknown status {other:?}: challenge, active, finished, declined, withdrawn"
+                )))
+            }
+        });
+    }
+    let filter = GameFilter {
+        player: query.player.map(|p| p.to_ascii_lowercase()),
+        statuses,
+        limit: query.limit.unwrap_or(100).clamp(1, 500),
+    };
+    Ok(Json(json!(state.app.games.list(&filter).await?)))
+}
+
+#[derive(Deserialize)]
+struct ChallengeBody {
+    opponent: String,
+    /// `x` (the challenger moves first, the default), `o`, or `random`.
+    #[serde(default)]
+    color: Option<String>,
+    /// Options as the command language writes them, without dashes: `{"blocks": "h",
+    /// "clock": "5+3", "nagtime": "3"}`.
+    #[serde(default)]
+    options: HashMap<String, Value>,
+}
+
+async fn challenge(
+    State(state): State<HttpState>,
+    headers: HeaderMap,
+    Body(body): Body<ChallengeBody>,
+) -> ApiResult<(StatusCode, Json<Value>)> {
+    let me = authenticated(&state, &headers, None).await?;
+    let mut options = ChallengeOptions::default();
+    let mut names: Vec<&String> = body.options.keys().collect();
+    names.sort();
+    for name in names {
+        let value = match &body.options[name] {
+            Value::String(s) => s.clone(),
+            Value::Number(n) => n.to_string(),
+            other => {
+                return Err(bad(format!(
+                    "option {name}: {other} is not a string or number"
+                )))
+            }
+        };
+        options.set(&name.to_ascii_lowercase(), Some(&value))?;
+    }
+    let me_first = match body.color.as_deref().unwrap_or("x") {
+        "x" => true,
+        "o" => false,
+        "random" => rand::random(),
+        other => return Err(bad(format!("color {other:?}: x, o or random"))),
+    };
+    let (x, o) = match me_first {
+        true => (me.clone(), body.opponent),
+        false => (body.opponent, me.clone()),
+    };
+    let game = state
+        .app
+        .games
+        .challenge(&x, &o, &options, Some(&me))
+        .await?;
+    Ok((StatusCode::CREATED, Json(json!(game))))
+}
+
+async fn game(State(state): State<HttpState>, Path(board): Path<i64>) -> ApiResult {
+    Ok(Json(json!(state.app.games.view(board).await?)))
+}
+
+#[derive(Deserialize)]
+struct AtQuery {
+    /// Show the board as it was after this many moves.
+    at: Option<usize>,
+}
+
+async fn game_text(
+    State(state): State<HttpState>,
+    Path(board): Path<i64>,
+    Query(query): Query<AtQuery>,
+) -> ApiResult<Response> {
+    let view = state.app.games.view(board).await?;
+    let text = board::mail(&view, query.at, state.app.games.now_ms());
+    Ok(([(header::CONTENT_TYPE, "text/plain; charset=utf-8")], text).into_response())
+}
+
+async fn game_pgn(State(state): State<HttpState>, Path(board): Path<i64>) -> ApiResult<Response> {
+    let pgn = state.app.games.record(board).await?.to_pgn();
+    Ok((
+        [(
+            header::CONTENT_TYPE,
+            "application/x-chess-pgn; charset=utf-8",
+        )],
+        pgn,
+    )
+        .into_response())
+}
+
+async fn game_record(
+    State(state): State<HttpState>,
+    Path(board): Path<i64>,
+) -> ApiResult<Response> {
+    let record = state.app.games.record(board).await?;
+    let text = record.to_record(Some(ataxx::DiagramStyle::FEN));
+    Ok(([(header::CONTENT_TYPE, "text/plain; charset=utf-8")], text).into_response())
+}
+
+async fn answer(state: HttpState, headers: HeaderMap, board: i64, answer: Answer) -> ApiResult {
+    let me = authenticated(&state, &headers, None).await?;
+    Ok(Json(json!(
+        state.app.games.answer(board, &me, answer).await?
+    )))
+}
+
+async fn accept(
+    State(state): State<HttpState>,
+    headers: HeaderMap,
+    Path(board): Path<i64>,
+) -> ApiResult {
+    answer(state, headers, board, Answer::Accept).await
+}
+
+async fn decline(
+    State(state): State<HttpState>,
+    headers: HeaderMap,
+    Path(board): Path<i64>,
+) -> ApiResult {
+    answer(state, headers, board, Answer::Decline).await
+}
+
+async fn withdraw(
+    State(state): State<HttpState>,
+    headers: HeaderMap,
+    Path(board): Path<i64>,
+) -> ApiResult {
+    answer(state, headers, board, Answer::Withdraw).await
+}
+
+#[derive(Deserialize)]
+struct MoveBody {
+    /// Move text, or one of the words resign, propose, undo, accept, reject.
+    #[serde(rename = "move")]
+    mv: String,
+    /// The number this move gets (the board's `ply` + 1); a stale number is refused.
+    guard: Option<i64>,
+}
+
+async fn play(
+    State(state): State<HttpState>,
+    headers: HeaderMap,
+    Path(board): Path<i64>,
+    Body(body): Body<MoveBody>,
+) -> ApiResult {
+    let me = authenticated(&state, &headers, None).await?;
+    let action = Action::parse(&body.mv);
+    Ok(Json(json!(
+        state.app.games.act(board, &me, &action, body.guard).await?
+    )))
+}
+
+#[derive(Deserialize)]
+struct ChatBody {
+    text: String,
+}
+
+async fn chat(
+    State(state): State<HttpState>,
+    headers: HeaderMap,
+    Path(board): Path<i64>,
+    Body(body): Body<ChatBody>,
+) -> ApiResult {
+    let me = authenticated(&state, &headers, None).await?;
+    Ok(Json(json!(
+        state.app.games.chat(board, &me, &body.text).await?
+    )))
+}
+
+// ---------------------------------------------------------------------------------------------
+// WebSockets
+
+#[derive(Deserialize)]
+struct SocketQuery {
+    token: Option<String>,
+    /// The last board version the client has: a snapshot is sent only when it is behind.
+    since: Option<i64>,
+}
+
+/// A message from a WebSocket client.
+#[derive(Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+enum ClientMessage {
+    /// A move or move word (resign, propose, undo, accept, reject), with the `#N` guard.
+    Move {
+        id: Option<Value>,
+        board: Option<i64>,
+        #[serde(rename = "move")]
+        mv: String,
+        guard: Option<i64>,
+    },
+    /// Send the board's snapshot again.
+    Resync {
+        board: Option<i64>,
+    },
+    Ping {
+        id: Option<Value>,
+    },
+}
+
+async fn snapshot(app: &App, board: i64) -> Result<String, Error> {
+    let view = app.games.view(board).await?;
+    Ok(json!({
+        "type": "snapshot",
+        "board": board,
+        "version": view.summary.version,
+        "ply": view.summary.ply,
+        "game": view,
+    })
+    .to_string())
+}
+
+async fn game_socket(
+    State(state): State<HttpState>,
+    headers: HeaderMap,
+    Path(board): Path<i64>,
+    Query(query): Query<SocketQuery>,
+    upgrade: WebSocketUpgrade,
+) -> ApiResult<Response> {
+    // Anyone may watch; a signed-in player may also move.
+    let user = match token(&headers, query.token.as_deref()) {
+        Some(_) => Some(authenticated(&state, &headers, query.token.as_deref()).await?),
+        None => None,
+    };
+    let current = state.app.games.summary(board).await?;
+    let events = state.app.hub.board(board);
+    let greeting = match query.since {
+        Some(since) if since >= current.version => None,
+        _ => Some(snapshot(&state.app, board).await?),
+    };
+    Ok(upgrade
+        .max_message_size(MAX_BODY)
+        .max_frame_size(MAX_BODY)
+        .on_upgrade(move |socket| stream(state, socket, user, Some(board), greeting, events)))
+}
+
+async fn user_socket(
+    State(state): State<HttpState>,
+    headers: HeaderMap,
+    Query(query): Query<SocketQuery>,
+    upgrade: WebSocketUpgrade,
+) -> ApiResult<Response> {
+    let user = authenticated(&state, &headers, query.token.as_deref()).await?;
+    let events = state.app.hub.user(&user);
+    let greeting = json!({"type": "hello", "user": user}).to_string();
+    Ok(upgrade
+        .max_message_size(MAX_BODY)
+        .max_frame_size(MAX_BODY)
+        .on_upgrade(move |socket| stream(state, socket, Some(user), None, Some(greeting), events)))
+}
+
+/// Runs one socket: forwards events, answers client messages, ends on close or shutdown.
+async fn stream(
+    mut state: HttpState,
+    socket: WebSocket,
+    user: Option<String>,
+    board: Option<i64>,
+    greeting: Option<String>,
+    mut events: tokio::sync::broadcast::Receiver<Event>,
+) {
+    let (mut sink, mut incoming) = socket.split();
+    if let Some(greeting) = greeting {
+        if sink.send(Message::Text(greeting.into())).await.is_err() {
+            return;
+        }
+    }
+    loop {
+        let out: Option<String> = tokio::select! {
+            event = events.recv() => match event {
+                Ok(event) => Some(event.json.to_string()),
+                // Fell behind: a board stream gets a fresh snapshot, a user stream is told to resync.
+                Err(RecvError::Lagged(_)) => match board {
+                    Some(board) => snapshot(&state.app, board).await.ok(),
+                    None => Some(json!({"type": "resync"}).to_string()),
+                },
+                Err(RecvError::Closed) => return,
+            },
+            message = incoming.next() => match message {
+                Some(Ok(Message::Text(text))) => Some(client_message(&state.app, user.as_deref(), board, &text).await),
+                Some(Ok(Message::Close(_))) | None | Some(Err(_)) => return,
+                Some(Ok(_)) => None,
+            },
+            _ = state.stopped.changed() => {
+                let _ = sink.send(Message::Close(None)).await;
+                return;
+            }
+        };
+        if let Some(out) = out {
+            if sink.send(Message::Text(out.into())).await.is_err() {
+                return;
+            }
+        }
+    }
+}
+
+async fn client_message(
+    app: &App,
+    user: Option<&str>,
+    stream_board: Option<i64>,
+    text: &str,
+) -> String {
+    let message: ClientMessage = match serde_json::from_str(text) {
+        Ok(message) => message,
+        Err(err) => {
+            return json!({"type": "error", "code": "bad_message", "message": format!("bad message: {err}")})
+                .to_string()
+        }
+    };
+    match message {
+        ClientMessage::Ping { id } => json!({"type": "pong", "id": id}).to_string(),
+        ClientMessage::Resync { board } => match board.or(stream_board) {
+            Some(board) => snapshot(app, board)
+                .await
+                .unwrap_or_else(|err| error_message(None, &err)),
+            None => error_message(None, &Error::Command("resync needs a board".into())),
+        },
+        ClientMessage::Move {
+            id,
+            board,
+            mv,
+            guard,
+        } => {
+            let Some(user) = user else {
+                return error_message(id, &Error::Auth);
+            };
+            let Some(board) = board.or(stream_board) else {
+                return error_message(id, &Error::Command("move needs a board".into()));
+            };
+            match app.games.act(board, user, &Action::parse(&mv), guard).await {
+                Ok(game) => json!({"type": "ack", "id": id, "board": board, "version": game.version, "ply": game.ply, "game": game}).to_string(),
+                Err(err) => error_message(id, &err),
+            }
+        }
+    }
+}
+
+fn error_message(id: Option<Value>, err: &Error) -> String {
+    json!({"type": "error", "id": id, "code": err.code(), "message": err.to_string()}).to_string()
+}

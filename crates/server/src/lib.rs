@@ -1,0 +1,186 @@
+//! The Ataxx game server: accounts, challenges, correspondence and live games, ratings, computer
+//! players, and the doors people use: the pbmserv command language over a line-based TCP port
+//! and `POST /api/command`, a JSON API with WebSocket events.
+//!
+//! Domain modules ([`accounts`], [`games`], [`ratings`], [`bots`]) hold the rules of the service
+//! and talk to [`storage`]; the doors ([`command`], [`text`], [`http`]) only translate.
+//!
+//! ```no_run
+//! # async fn run() -> Result<(), ataxx_server::Error> {
+//! let server = ataxx_server::Server::start(ataxx_server::Config::default()).await?;
+//! println!("http {:?}, text {:?}", server.http_addr, server.text_addr);
+//! server.shutdown().await;
+//! # Ok(()) }
+//! ```
+
+pub mod accounts;
+pub mod board;
+pub mod bots;
+mod clock;
+pub mod command;
+mod error;
+pub mod events;
+pub mod games;
+pub mod http;
+pub mod ratings;
+pub mod storage;
+pub mod text;
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::time::Duration;
+
+use tokio::sync::watch;
+use tokio::task::JoinHandle;
+
+pub use accounts::{Accounts, RateLimits};
+pub use clock::{Clock, FixedClock};
+pub use error::{Error, Result};
+use events::Hub;
+use games::Games;
+use storage::Storage;
+
+/// How to run a server.
+#[derive(Clone, Debug)]
+pub struct Config {
+    /// SQLite file path or database URL.
+    pub db: String,
+    /// HTTP (JSON API, WebSocket, `POST /api/command`) address; None = no HTTP door.
+    pub http: Option<SocketAddr>,
+    /// Text port address; None = no text door.
+    pub text: Option<SocketAddr>,
+    /// Let `clock advance <seconds>` move the server's clock (tests of deadlines).
+    pub test_clock: bool,
+    pub rate_limits: RateLimits,
+    /// How often the sweeper looks for passed deadlines.
+    pub sweep_interval: Duration,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Config {
+            db: "ataxx.db".into(),
+            http: Some(SocketAddr::from(([127, 0, 0, 1], 8080))),
+            text: Some(SocketAddr::from(([127, 0, 0, 1], 7070))),
+            test_clock: false,
+            rate_limits: RateLimits::DEFAULT,
+            sweep_interval: Duration::from_secs(1),
+        }
+    }
+}
+
+/// Everything a door needs.
+#[derive(Clone)]
+pub struct App {
+    pub storage: Storage,
+    pub accounts: Accounts,
+    pub games: Games,
+    pub clock: Arc<Clock>,
+    pub hub: Hub,
+}
+
+impl App {
+    /// Opens the database (applying migrations) and builds the services.
+    pub async fn open(config: &Config) -> Result<App> {
+        let url = storage::database_url(&config.db).map_err(Error::Config)?;
+        let storage = Storage::open(&url).await?;
+        let clock = Arc::new(if config.test_clock {
+            Clock::adjustable()
+        } else {
+            Clock::system()
+        });
+        let hub = Hub::default();
+        Ok(App {
+            accounts: Accounts::new(storage.clone(), clock.clone(), config.rate_limits),
+            games: Games::new(storage.clone(), clock.clone(), hub.clone()),
+            storage,
+            clock,
+            hub,
+        })
+    }
+}
+
+/// A running server.
+pub struct Server {
+    pub http_addr: Option<SocketAddr>,
+    pub text_addr: Option<SocketAddr>,
+    pub app: App,
+    stop: watch::Sender<bool>,
+    tasks: Vec<JoinHandle<()>>,
+}
+
+impl Server {
+    /// Opens the database, creates the bot accounts, binds the doors and starts serving.
+    pub async fn start(config: Config) -> Result<Server> {
+        let app = App::open(&config).await?;
+        bots::start(&app).await?;
+        let (stop, stopped) = watch::channel(false);
+        let mut tasks = vec![];
+        let mut http_addr = None;
+        let mut text_addr = None;
+        if let Some(addr) = config.http {
+            let listener = bind(addr).await?;
+            http_addr = Some(listener.local_addr().map_err(io_error)?);
+            tasks.push(tokio::spawn(http::serve(
+                app.clone(),
+                listener,
+                stopped.clone(),
+            )));
+        }
+        if let Some(addr) = config.text {
+            let listener = bind(addr).await?;
+            text_addr = Some(listener.local_addr().map_err(io_error)?);
+            tasks.push(tokio::spawn(text::serve(
+                app.clone(),
+                listener,
+                stopped.clone(),
+            )));
+        }
+        tasks.push(tokio::spawn(sweeper(
+            app.games.clone(),
+            config.sweep_interval,
+            stopped,
+        )));
+        Ok(Server {
+            http_addr,
+            text_addr,
+            app,
+            stop,
+            tasks,
+        })
+    }
+
+    /// Stops accepting, lets the doors finish their current requests, closes the database.
+    pub async fn shutdown(self) {
+        let _ = self.stop.send(true);
+        for task in self.tasks {
+            let _ = task.await;
+        }
+        self.app.storage.close().await;
+    }
+}
+
+fn io_error(err: std::io::Error) -> Error {
+    Error::Config(err.to_string())
+}
+
+async fn bind(addr: SocketAddr) -> Result<tokio::net::TcpListener> {
+    tokio::net::TcpListener::bind(addr)
+        .await
+        .map_err(|err| Error::Config(format!("cannot listen on {addr}: {err}")))
+}
+
+/// Applies passed deadlines (nag, forfeit, clocks) every `interval` until stopped.
+async fn sweeper(games: Games, interval: Duration, mut stopped: watch::Receiver<bool>) {
+    let mut ticker = tokio::time::interval(interval);
+    loop {
+        tokio::select! {
+            _ = ticker.tick() => {
+                if let Err(err) = games.sweep().await {
+                    tracing::warn!(%err, "sweeper");
+                }
+            }
+            _ = stopped.changed() => return,
+        }
+    }
+}

@@ -1,0 +1,691 @@
+//! The database: one pool, migrations at start, and every query the server runs.
+//!
+//! SQL here is portable (SQLite and PostgreSQL): `$n` parameters (bound, never spliced), no
+//! autoincrement, BIGINT flags. Writers take one process-wide lock before their transaction, so
+//! SQLite never sees two writers (its WAL mode would refuse the second with a busy snapshot);
+//! PostgreSQL would add row locks for several processes (a later issue).
+
+use std::borrow::Cow;
+use std::sync::Arc;
+
+use sqlx::any::{AnyConnectOptions, AnyPoolOptions};
+use sqlx::migrate::{Migration, MigrationType, Migrator};
+use sqlx::{Any, AnyConnection, AnyPool, Executor, Row, Transaction};
+use tokio::sync::{Mutex, OwnedMutexGuard};
+
+use crate::error::{Error, Result};
+
+/// The database and its write lock.
+#[derive(Clone)]
+pub struct Storage {
+    pool: AnyPool,
+    writer: Arc<Mutex<()>>,
+}
+
+/// A write transaction holding the write lock until it commits or drops (rolls back).
+pub struct WriteTx {
+    pub tx: Transaction<'static, Any>,
+    _lock: OwnedMutexGuard<()>,
+}
+
+impl WriteTx {
+    pub async fn commit(self) -> Result<()> {
+        self.tx.commit().await?;
+        Ok(())
+    }
+}
+
+/// Turns a `--db` argument into a database URL: URLs pass through, anything else is a SQLite
+/// file path (created if missing).
+pub fn database_url(db: &str) -> std::result::Result<String, String> {
+    if db.contains("://") {
+        return Ok(db.to_string());
+    }
+    if db.contains(['?', '#']) {
+        return Err(format!(
+            "database path {db:?} contains '?' or '#'; rename the file or pass a sqlite:// URL"
+        ));
+    }
+    Ok(format!("sqlite://{db}?mode=rwc"))
+}
+
+fn migrations() -> Migrator {
+    let files: [(i64, &str, &str); 1] = [(1, "init", include_str!("../migrations/0001_init.sql"))];
+    Migrator {
+        migrations: Cow::Owned(
+            files
+                .iter()
+                .map(|&(version, name, sql)| {
+                    Migration::new(
+                        version,
+                        name.into(),
+                        MigrationType::Simple,
+                        sql.into(),
+                        false,
+                    )
+                })
+                .collect(),
+        ),
+        ignore_missing: false,
+        locking: true,
+        no_tx: false,
+    }
+}
+
+impl Storage {
+    /// Connects (creating a SQLite file if needed) and applies pending migrations.
+    pub async fn open(url: &str) -> Result<Storage> {
+        sqlx::any::install_default_drivers();
+        let options: AnyConnectOptions = url
+            .parse()
+            .map_err(|err| Error::Config(format!("database URL {url:?}: {err}")))?;
+        let sqlite = url.starts_with("sqlite:");
+        let pool = AnyPoolOptions::new()
+            .max_connections(if sqlite { 4 } else { 16 })
+            .after_connect(move |conn, _meta| {
+                Box::pin(async move {
+                    if sqlite {
+                        // WAL lets readers run beside the writer; FULL makes every commit
+                        // durable before the move it carries is acknowledged.
+                        conn.execute("PRAGMA journal_mode = WAL").await?;
+                        conn.execute("PRAGMA synchronous = FULL").await?;
+                        conn.execute("PRAGMA foreign_keys = ON").await?;
+                        conn.execute("PRAGMA busy_timeout = 5000").await?;
+                    }
+                    Ok(())
+                })
+            })
+            .connect_with(options)
+            .await
+            .map_err(|err| Error::Config(format!("cannot open database {url:?}: {err}")))?;
+        migrations()
+            .run(&pool)
+            .await
+            .map_err(|err| Error::Config(format!("database migration failed: {err}")))?;
+        Ok(Storage {
+            pool,
+            writer: Arc::new(Mutex::new(())),
+        })
+    }
+
+    /// A connection for reads.
+    pub async fn read(&self) -> Result<sqlx::pool::PoolConnection<Any>> {
+        Ok(self.pool.acquire().await?)
+    }
+
+    /// Starts a write transaction (waiting for the write lock).
+    pub async fn write(&self) -> Result<WriteTx> {
+        let lock = self.writer.clone().lock_owned().await;
+        let tx = self.pool.begin().await?;
+        Ok(WriteTx { tx, _lock: lock })
+    }
+
+    pub async fn close(&self) {
+        self.pool.close().await;
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Users
+
+/// A user row.
+#[derive(Clone, Debug)]
+pub struct UserRow {
+    pub name: String,
+    pub password_hash: String,
+    pub addresses: String,
+    pub bot_level: Option<String>,
+    pub refuses_challenges: bool,
+    pub game_limit: Option<i64>,
+    pub rating: f64,
+    pub deviation: f64,
+    pub volatility: f64,
+    pub wins: i64,
+    pub losses: i64,
+    pub draws: i64,
+    pub created_ms: i64,
+    pub last_game_ms: Option<i64>,
+}
+
+const USER_COLUMNS: &str = "name, password_hash, addresses, bot_level, refuses_challenges, \
+     game_limit, rating, deviation, volatility, wins, losses, draws, created_ms, last_game_ms";
+
+fn user_from_row(row: &sqlx::any::AnyRow) -> Result<UserRow> {
+    Ok(UserRow {
+        name: row.try_get("name")?,
+        password_hash: row.try_get("password_hash")?,
+        addresses: row.try_get("addresses")?,
+        bot_level: row.try_get("bot_level")?,
+        refuses_challenges: row.try_get::<i64, _>("refuses_challenges")? != 0,
+        game_limit: row.try_get("game_limit")?,
+        rating: row.try_get("rating")?,
+        deviation: row.try_get("deviation")?,
+        volatility: row.try_get("volatility")?,
+        wins: row.try_get("wins")?,
+        losses: row.try_get("losses")?,
+        draws: row.try_get("draws")?,
+        created_ms: row.try_get("created_ms")?,
+        last_game_ms: row.try_get("last_game_ms")?,
+    })
+}
+
+pub async fn user(conn: &mut AnyConnection, name: &str) -> Result<Option<UserRow>> {
+    let sql = format!("SELECT {USER_COLUMNS} FROM users WHERE name = $1");
+    let row = sqlx::query(&sql).bind(name).fetch_optional(conn).await?;
+    row.as_ref().map(user_from_row).transpose()
+}
+
+pub async fn users(conn: &mut AnyConnection) -> Result<Vec<UserRow>> {
+    let sql = format!("SELECT {USER_COLUMNS} FROM users ORDER BY rating DESC, name");
+    let rows = sqlx::query(&sql).fetch_all(conn).await?;
+    rows.iter().map(user_from_row).collect()
+}
+
+pub async fn insert_user(conn: &mut AnyConnection, user: &UserRow) -> Result<()> {
+    sqlx::query(
+        "INSERT INTO users (name, password_hash, addresses, bot_level, refuses_challenges, \
+         game_limit, rating, deviation, volatility, wins, losses, draws, created_ms, last_game_ms) \
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)",
+    )
+    .bind(&user.name)
+    .bind(&user.password_hash)
+    .bind(&user.addresses)
+    .bind(&user.bot_level)
+    .bind(user.refuses_challenges as i64)
+    .bind(user.game_limit)
+    .bind(user.rating)
+    .bind(user.deviation)
+    .bind(user.volatility)
+    .bind(user.wins)
+    .bind(user.losses)
+    .bind(user.draws)
+    .bind(user.created_ms)
+    .bind(user.last_game_ms)
+    .execute(conn)
+    .await?;
+    Ok(())
+}
+
+pub async fn set_password_hash(conn: &mut AnyConnection, name: &str, hash: &str) -> Result<()> {
+    sqlx::query("UPDATE users SET password_hash = $1 WHERE name = $2")
+        .bind(hash)
+        .bind(name)
+        .execute(conn)
+        .await?;
+    Ok(())
+}
+
+pub async fn set_addresses(conn: &mut AnyConnection, name: &str, addresses: &str) -> Result<()> {
+    sqlx::query("UPDATE users SET addresses = $1 WHERE name = $2")
+        .bind(addresses)
+        .bind(name)
+        .execute(conn)
+        .await?;
+    Ok(())
+}
+
+pub async fn set_challenge_policy(
+    conn: &mut AnyConnection,
+    name: &str,
+    refuses: bool,
+    limit: Option<i64>,
+) -> Result<()> {
+    sqlx::query("UPDATE users SET refuses_challenges = $1, game_limit = $2 WHERE name = $3")
+        .bind(refuses as i64)
+        .bind(limit)
+        .bind(name)
+        .execute(conn)
+        .await?;
+    Ok(())
+}
+
+/// Stores a user's rating and record after a game.
+pub async fn update_rating(conn: &mut AnyConnection, user: &UserRow) -> Result<()> {
+    sqlx::query(
+        "UPDATE users SET rating = $1, deviation = $2, volatility = $3, wins = $4, losses = $5, \
+         draws = $6, last_game_ms = $7 WHERE name = $8",
+    )
+    .bind(user.rating)
+    .bind(user.deviation)
+    .bind(user.volatility)
+    .bind(user.wins)
+    .bind(user.losses)
+    .bind(user.draws)
+    .bind(user.last_game_ms)
+    .bind(&user.name)
+    .execute(conn)
+    .await?;
+    Ok(())
+}
+
+/// One point of a user's rating history.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct RatingPoint {
+    pub board: i64,
+    pub at_ms: i64,
+    pub rating: f64,
+    pub deviation: f64,
+}
+
+pub async fn insert_rating_point(
+    conn: &mut AnyConnection,
+    name: &str,
+    point: &RatingPoint,
+) -> Result<()> {
+    sqlx::query(
+        "INSERT INTO rating_history (name, board, at_ms, rating, deviation) \
+         VALUES ($1, $2, $3, $4, $5)",
+    )
+    .bind(name)
+    .bind(point.board)
+    .bind(point.at_ms)
+    .bind(point.rating)
+    .bind(point.deviation)
+    .execute(conn)
+    .await?;
+    Ok(())
+}
+
+pub async fn rating_history(conn: &mut AnyConnection, name: &str) -> Result<Vec<RatingPoint>> {
+    let rows = sqlx::query(
+        "SELECT board, at_ms, rating, deviation FROM rating_history WHERE name = $1 \
+         ORDER BY at_ms, board",
+    )
+    .bind(name)
+    .fetch_all(conn)
+    .await?;
+    rows.iter()
+        .map(|row| {
+            Ok(RatingPoint {
+                board: row.try_get("board")?,
+                at_ms: row.try_get("at_ms")?,
+                rating: row.try_get("rating")?,
+                deviation: row.try_get("deviation")?,
+            })
+        })
+        .collect()
+}
+
+// ---------------------------------------------------------------------------------------------
+// Sessions
+
+pub async fn insert_session(
+    conn: &mut AnyConnection,
+    token_hash: &str,
+    name: &str,
+    created_ms: i64,
+    expires_ms: i64,
+) -> Result<()> {
+    sqlx::query(
+        "INSERT INTO sessions (token_hash, name, created_ms, expires_ms) VALUES ($1, $2, $3, $4)",
+    )
+    .bind(token_hash)
+    .bind(name)
+    .bind(created_ms)
+    .bind(expires_ms)
+    .execute(conn)
+    .await?;
+    Ok(())
+}
+
+/// The user a live session token belongs to.
+pub async fn session_user(
+    conn: &mut AnyConnection,
+    token_hash: &str,
+    now_ms: i64,
+) -> Result<Option<String>> {
+    let row = sqlx::query("SELECT name FROM sessions WHERE token_hash = $1 AND expires_ms > $2")
+        .bind(token_hash)
+        .bind(now_ms)
+        .fetch_optional(conn)
+        .await?;
+    Ok(row.map(|row| row.try_get("name")).transpose()?)
+}
+
+pub async fn delete_session(conn: &mut AnyConnection, token_hash: &str) -> Result<()> {
+    sqlx::query("DELETE FROM sessions WHERE token_hash = $1")
+        .bind(token_hash)
+        .execute(conn)
+        .await?;
+    Ok(())
+}
+
+pub async fn delete_sessions_of(conn: &mut AnyConnection, name: &str) -> Result<()> {
+    sqlx::query("DELETE FROM sessions WHERE name = $1")
+        .bind(name)
+        .execute(conn)
+        .await?;
+    Ok(())
+}
+
+// ---------------------------------------------------------------------------------------------
+// Games
+
+/// A game row: a challenge, a game in play or a finished game.
+#[derive(Clone, Debug)]
+pub struct GameRow {
+    pub board: i64,
+    pub x_name: String,
+    pub o_name: String,
+    pub x_accepted: bool,
+    pub o_accepted: bool,
+    pub status: String,
+    pub layout: String,
+    pub start_fen: String,
+    pub fen: String,
+    pub plies: i64,
+    pub version: i64,
+    pub result: String,
+    pub termination: String,
+    pub rated: bool,
+    pub nag_days: i64,
+    pub forfeit_days: i64,
+    pub total_days: Option<i64>,
+    pub clock_base_ms: Option<i64>,
+    pub clock_increment_ms: Option<i64>,
+    pub x_remaining_ms: Option<i64>,
+    pub o_remaining_ms: Option<i64>,
+    pub x_used_ms: i64,
+    pub o_used_ms: i64,
+    pub proposal: String,
+    pub proposal_by: String,
+    pub nagged_ply: i64,
+    pub created_ms: i64,
+    pub started_ms: Option<i64>,
+    pub last_move_ms: Option<i64>,
+    pub finished_ms: Option<i64>,
+    pub x_rating_change: Option<f64>,
+    pub o_rating_change: Option<f64>,
+}
+
+const GAME_COLUMNS: &str = "board, x_name, o_name, x_accepted, o_accepted, status, layout, \
+     start_fen, fen, plies, version, result, termination, rated, nag_days, forfeit_days, \
+     total_days, clock_base_ms, clock_increment_ms, x_remaining_ms, o_remaining_ms, x_used_ms, \
+     o_used_ms, proposal, proposal_by, nagged_ply, created_ms, started_ms, last_move_ms, \
+     finished_ms, x_rating_change, o_rating_change";
+
+fn game_from_row(row: &sqlx::any::AnyRow) -> Result<GameRow> {
+    Ok(GameRow {
+        board: row.try_get("board")?,
+        x_name: row.try_get("x_name")?,
+        o_name: row.try_get("o_name")?,
+        x_accepted: row.try_get::<i64, _>("x_accepted")? != 0,
+        o_accepted: row.try_get::<i64, _>("o_accepted")? != 0,
+        status: row.try_get("status")?,
+        layout: row.try_get("layout")?,
+        start_fen: row.try_get("start_fen")?,
+        fen: row.try_get("fen")?,
+        plies: row.try_get("plies")?,
+        version: row.try_get("version")?,
+        result: row.try_get("result")?,
+        termination: row.try_get("termination")?,
+        rated: row.try_get::<i64, _>("rated")? != 0,
+        nag_days: row.try_get("nag_days")?,
+        forfeit_days: row.try_get("forfeit_days")?,
+        total_days: row.try_get("total_days")?,
+        clock_base_ms: row.try_get("clock_base_ms")?,
+        clock_increment_ms: row.try_get("clock_increment_ms")?,
+        x_remaining_ms: row.try_get("x_remaining_ms")?,
+        o_remaining_ms: row.try_get("o_remaining_ms")?,
+        x_used_ms: row.try_get("x_used_ms")?,
+        o_used_ms: row.try_get("o_used_ms")?,
+        proposal: row.try_get("proposal")?,
+        proposal_by: row.try_get("proposal_by")?,
+        nagged_ply: row.try_get("nagged_ply")?,
+        created_ms: row.try_get("created_ms")?,
+        started_ms: row.try_get("started_ms")?,
+        last_move_ms: row.try_get("last_move_ms")?,
+        finished_ms: row.try_get("finished_ms")?,
+        x_rating_change: row.try_get("x_rating_change")?,
+        o_rating_change: row.try_get("o_rating_change")?,
+    })
+}
+
+pub async fn game(conn: &mut AnyConnection, board: i64) -> Result<Option<GameRow>> {
+    let sql = format!("SELECT {GAME_COLUMNS} FROM games WHERE board = $1");
+    let row = sqlx::query(&sql).bind(board).fetch_optional(conn).await?;
+    row.as_ref().map(game_from_row).transpose()
+}
+
+/// Which games a listing wants.
+#[derive(Clone, Debug, Default)]
+pub struct GameFilter {
+    /// Games where this user plays.
+    pub player: Option<String>,
+    /// Games in one of these states (`challenge`, `active`, `finished`, ...); empty = any.
+    pub statuses: Vec<&'static str>,
+    pub limit: i64,
+}
+
+/// Games matching the filter, newest first.
+pub async fn games(conn: &mut AnyConnection, filter: &GameFilter) -> Result<Vec<GameRow>> {
+    let mut sql = format!("SELECT {GAME_COLUMNS} FROM games WHERE 1 = 1");
+    let mut next = 1;
+    if filter.player.is_some() {
+        sql.push_str(&format!(" AND (x_name = ${next} OR o_name = ${next})"));
+        next += 1;
+    }
+    if !filter.statuses.is_empty() {
+        let slots: Vec<String> = (0..filter.statuses.len())
+            .map(|i| format!("${}", next + i))
+            .collect();
+        sql.push_str(&format!(" AND status IN ({})", slots.join(", ")));
+        next += filter.statuses.len();
+    }
+    sql.push_str(&format!(
+        " ORDER BY COALESCE(finished_ms, last_move_ms, created_ms) DESC, board DESC LIMIT ${next}"
+    ));
+    let mut query = sqlx::query(&sql);
+    if let Some(player) = &filter.player {
+        query = query.bind(player);
+    }
+    for status in &filter.statuses {
+        query = query.bind(*status);
+    }
+    let rows = query.bind(filter.limit).fetch_all(conn).await?;
+    rows.iter().map(game_from_row).collect()
+}
+
+/// Boards in play or waiting for acceptance (for the sweeper and the bots).
+pub async fn open_boards(conn: &mut AnyConnection) -> Result<Vec<GameRow>> {
+    let sql = format!(
+        "SELECT {GAME_COLUMNS} FROM games WHERE status IN ('challenge', 'active') ORDER BY board"
+    );
+    let rows = sqlx::query(&sql).fetch_all(conn).await?;
+    rows.iter().map(game_from_row).collect()
+}
+
+pub async fn active_game_count(conn: &mut AnyConnection, name: &str) -> Result<i64> {
+    let row = sqlx::query(
+        "SELECT COUNT(*) AS n FROM games WHERE status IN ('challenge', 'active') \
+         AND (x_name = $1 OR o_name = $1)",
+    )
+    .bind(name)
+    .fetch_one(conn)
+    .await?;
+    Ok(row.try_get("n")?)
+}
+
+/// The number the next board gets: boards count from 101.
+pub async fn next_board(conn: &mut AnyConnection) -> Result<i64> {
+    let row = sqlx::query("SELECT COALESCE(MAX(board), 100) AS top FROM games")
+        .fetch_one(conn)
+        .await?;
+    Ok(row.try_get::<i64, _>("top")? + 1)
+}
+
+pub async fn insert_game(conn: &mut AnyConnection, game: &GameRow) -> Result<()> {
+    let slots: Vec<String> = (1..=32).map(|i| format!("${i}")).collect();
+    let sql = format!(
+        "INSERT INTO games ({GAME_COLUMNS}) VALUES ({})",
+        slots.join(", ")
+    );
+    bind_game(sqlx::query(&sql), game).execute(conn).await?;
+    Ok(())
+}
+
+/// Writes every column of a game row back.
+pub async fn update_game(conn: &mut AnyConnection, game: &GameRow) -> Result<()> {
+    let sets: Vec<String> = GAME_COLUMNS
+        .split(", ")
+        .enumerate()
+        .skip(1)
+        .map(|(i, column)| format!("{column} = ${}", i + 1))
+        .collect();
+    let sql = format!("UPDATE games SET {} WHERE board = $1", sets.join(", "));
+    bind_game(sqlx::query(&sql), game).execute(conn).await?;
+    Ok(())
+}
+
+type AnyQuery<'q> = sqlx::query::Query<'q, Any, sqlx::any::AnyArguments<'q>>;
+
+/// Binds a game's columns in `GAME_COLUMNS` order.
+fn bind_game<'q>(query: AnyQuery<'q>, game: &'q GameRow) -> AnyQuery<'q> {
+    query
+        .bind(game.board)
+        .bind(&game.x_name)
+        .bind(&game.o_name)
+        .bind(game.x_accepted as i64)
+        .bind(game.o_accepted as i64)
+        .bind(&game.status)
+        .bind(&game.layout)
+        .bind(&game.start_fen)
+        .bind(&game.fen)
+        .bind(game.plies)
+        .bind(game.version)
+        .bind(&game.result)
+        .bind(&game.termination)
+        .bind(game.rated as i64)
+        .bind(game.nag_days)
+        .bind(game.forfeit_days)
+        .bind(game.total_days)
+        .bind(game.clock_base_ms)
+        .bind(game.clock_increment_ms)
+        .bind(game.x_remaining_ms)
+        .bind(game.o_remaining_ms)
+        .bind(game.x_used_ms)
+        .bind(game.o_used_ms)
+        .bind(&game.proposal)
+        .bind(&game.proposal_by)
+        .bind(game.nagged_ply)
+        .bind(game.created_ms)
+        .bind(game.started_ms)
+        .bind(game.last_move_ms)
+        .bind(game.finished_ms)
+        .bind(game.x_rating_change)
+        .bind(game.o_rating_change)
+}
+
+// ---------------------------------------------------------------------------------------------
+// Moves and chat
+
+/// One recorded ply.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct MoveRow {
+    pub ply: i64,
+    /// Strict move text (`0000` for a pass).
+    #[serde(rename = "move")]
+    pub mv: String,
+    /// Inserted by the server (a forced pass).
+    pub auto: bool,
+    pub flips: i64,
+    pub at_ms: i64,
+}
+
+pub async fn moves(conn: &mut AnyConnection, board: i64) -> Result<Vec<MoveRow>> {
+    let rows =
+        sqlx::query("SELECT ply, mv, auto, flips, at_ms FROM moves WHERE board = $1 ORDER BY ply")
+            .bind(board)
+            .fetch_all(conn)
+            .await?;
+    rows.iter()
+        .map(|row| {
+            Ok(MoveRow {
+                ply: row.try_get("ply")?,
+                mv: row.try_get("mv")?,
+                auto: row.try_get::<i64, _>("auto")? != 0,
+                flips: row.try_get("flips")?,
+                at_ms: row.try_get("at_ms")?,
+            })
+        })
+        .collect()
+}
+
+pub async fn insert_move(conn: &mut AnyConnection, board: i64, mv: &MoveRow) -> Result<()> {
+    sqlx::query(
+        "INSERT INTO moves (board, ply, mv, auto, flips, at_ms) VALUES ($1, $2, $3, $4, $5, $6)",
+    )
+    .bind(board)
+    .bind(mv.ply)
+    .bind(&mv.mv)
+    .bind(mv.auto as i64)
+    .bind(mv.flips)
+    .bind(mv.at_ms)
+    .execute(conn)
+    .await?;
+    Ok(())
+}
+
+/// Removes the plies from `ply` on (an accepted undo).
+pub async fn delete_moves_from(conn: &mut AnyConnection, board: i64, ply: i64) -> Result<()> {
+    sqlx::query("DELETE FROM moves WHERE board = $1 AND ply >= $2")
+        .bind(board)
+        .bind(ply)
+        .execute(conn)
+        .await?;
+    Ok(())
+}
+
+/// One chat line of a board.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct ChatRow {
+    pub seq: i64,
+    pub name: String,
+    pub at_ms: i64,
+    pub body: String,
+}
+
+pub async fn chat(conn: &mut AnyConnection, board: i64) -> Result<Vec<ChatRow>> {
+    let rows = sqlx::query("SELECT seq, name, at_ms, body FROM chat WHERE board = $1 ORDER BY seq")
+        .bind(board)
+        .fetch_all(conn)
+        .await?;
+    rows.iter()
+        .map(|row| {
+            Ok(ChatRow {
+                seq: row.try_get("seq")?,
+                name: row.try_get("name")?,
+                at_ms: row.try_get("at_ms")?,
+                body: row.try_get("body")?,
+            })
+        })
+        .collect()
+}
+
+pub async fn insert_chat(
+    conn: &mut AnyConnection,
+    board: i64,
+    name: &str,
+    at_ms: i64,
+    body: &str,
+) -> Result<ChatRow> {
+    let row = sqlx::query("SELECT COALESCE(MAX(seq), 0) AS top FROM chat WHERE board = $1")
+        .bind(board)
+        .fetch_one(&mut *conn)
+        .await?;
+    let seq = row.try_get::<i64, _>("top")? + 1;
+    sqlx::query("INSERT INTO chat (board, seq, name, at_ms, body) VALUES ($1, $2, $3, $4, $5)")
+        .bind(board)
+        .bind(seq)
+        .bind(name)
+        .bind(at_ms)
+        .bind(body)
+        .execute(conn)
+        .await?;
+    Ok(ChatRow {
+        seq,
+        name: name.to_string(),
+        at_ms,
+        body: body.to_string(),
+    })
+}
