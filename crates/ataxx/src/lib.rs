@@ -17,8 +17,10 @@
 //! plugs in beside [`Bitboard`]'s shift routines.
 
 mod bitboard;
+mod blocks;
 mod color;
 mod diagram;
+mod encoding;
 mod fen;
 mod moves;
 mod perft;
@@ -27,8 +29,12 @@ mod square;
 mod zobrist;
 
 pub use bitboard::Bitboard;
+pub use blocks::{Layout, LayoutFromBoardError, MaskError, ParseCodeError};
 pub use color::Color;
 pub use diagram::DiagramStyle;
+pub use encoding::{
+    DecodeError, EncodeError, PackedBoard, PositionMessage, BOARD_BYTES, MESSAGE_BYTES,
+};
 pub use fen::FenError;
 pub use moves::{Move, MoveList, MoveTextError, ParseMoveError, MAX_MOVES};
 pub use perft::{divide, perft};

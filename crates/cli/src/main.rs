@@ -17,6 +17,16 @@ struct Cli {
 enum Command {
     /// Count the leaves of the legal-move tree (bulk counting at the last ply).
     Perft(commands::perft::Args),
+    /// Print the named difficulty levels.
+    Levels(commands::levels::Args),
+    /// Reproduce seed 003's measurements of the game by self-play.
+    Stats(commands::stats::Args),
+    /// Blocks-Config codes and wall masks of mirror-symmetric blocked layouts.
+    Blocks(commands::blocks::Args),
+    /// Pack a 7x7 position into the 14-byte board (or 19-byte message) as hex.
+    Encode(commands::encode::Args),
+    /// Unpack a 14-byte board or 19-byte message from hex: diagram and FEN.
+    Decode(commands::decode::Args),
     /// Run the engine over the UAI protocol on stdin/stdout.
     Uai(commands::uai::Args),
     /// Search the fixed benchmark positions: node signature and nodes/s.
@@ -29,6 +39,11 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Perft(args) => commands::perft::run(args),
+        Command::Levels(args) => commands::levels::run(args),
+        Command::Stats(args) => commands::stats::run(args),
+        Command::Blocks(args) => commands::blocks::run(args),
+        Command::Encode(args) => commands::encode::run(args),
+        Command::Decode(args) => commands::decode::run(args),
         Command::Uai(args) => commands::uai::run(args),
         Command::Bench(args) => commands::bench::run(args),
         Command::Analyze(args) => commands::analyze::run(args),

@@ -2,5 +2,10 @@
 
 pub mod analyze;
 pub mod bench;
+pub mod blocks;
+pub mod decode;
+pub mod encode;
+pub mod levels;
 pub mod perft;
+pub mod stats;
 pub mod uai;

@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# Installs what the tests need, then runs every test of the workspace.
+#   - python-ataxx (PyPI `ataxx`) in .venv: the second implementation the rules are compared with.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+if [ ! -x .venv/bin/python ] || ! .venv/bin/python -c "import ataxx" 2>/dev/null; then
+  echo "== installing python-ataxx into .venv"
+  python3 -m venv .venv
+  .venv/bin/pip install --quiet --disable-pip-version-check "ataxx==2.2.0"
+fi
+export ATAXX_PYTHON="$PWD/.venv/bin/python"
+
+echo "== cargo fmt --check"
+cargo fmt --all -- --check
+echo "== cargo clippy"
+cargo clippy --workspace --all-targets --quiet -- -D warnings
+echo "== cargo test"
+cargo test --workspace
