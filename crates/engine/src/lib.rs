@@ -13,4 +13,5 @@ pub mod score;
 pub mod search;
 pub mod time;
 pub mod tt;
+pub mod tune;
 pub mod uai;
