@@ -5,6 +5,7 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 mod commands;
+mod opponent;
 
 #[derive(Parser)]
 #[command(name = "ataxx", version, about = "Ataxx rules, tools and engine")]
@@ -17,6 +18,8 @@ struct Cli {
 enum Command {
     /// Count the leaves of the legal-move tree (bulk counting at the last ply).
     Perft(commands::perft::Args),
+    /// Play against the computer in the terminal.
+    Play(commands::play::Args),
     /// Print the named difficulty levels.
     Levels(commands::levels::Args),
     /// Reproduce seed 003's measurements of the game by self-play.
@@ -33,12 +36,15 @@ enum Command {
     Bench(commands::bench::Args),
     /// Search one position and print the best line and score.
     Analyze(commands::analyze::Args),
+    /// Replay a game record (PGN or the 1995 two-column record), checking every flip count.
+    Replay(commands::replay::Args),
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Perft(args) => commands::perft::run(args),
+        Command::Play(args) => commands::play::run(args),
         Command::Levels(args) => commands::levels::run(args),
         Command::Stats(args) => commands::stats::run(args),
         Command::Blocks(args) => commands::blocks::run(args),
@@ -47,6 +53,7 @@ fn main() -> ExitCode {
         Command::Uai(args) => commands::uai::run(args),
         Command::Bench(args) => commands::bench::run(args),
         Command::Analyze(args) => commands::analyze::run(args),
+        Command::Replay(args) => commands::replay::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -7,5 +7,7 @@ pub mod decode;
 pub mod encode;
 pub mod levels;
 pub mod perft;
+pub mod play;
+pub mod replay;
 pub mod stats;
 pub mod uai;
