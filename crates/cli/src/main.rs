@@ -36,6 +36,8 @@ enum Command {
     Bench(commands::bench::Args),
     /// Search one position and print the best line and score.
     Analyze(commands::analyze::Args),
+    /// Fit the evaluation weights to game results from PGN files (Texel tuning).
+    Tune(commands::tune::Args),
     /// Replay a game record (PGN or the 1995 two-column record), checking every flip count.
     Replay(commands::replay::Args),
 }
@@ -53,6 +55,7 @@ fn main() -> ExitCode {
         Command::Uai(args) => commands::uai::run(args),
         Command::Bench(args) => commands::bench::run(args),
         Command::Analyze(args) => commands::analyze::run(args),
+        Command::Tune(args) => commands::tune::run(args),
         Command::Replay(args) => commands::replay::run(args),
     };
     match result {

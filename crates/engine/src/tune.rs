@@ -136,13 +136,19 @@ impl Tuner {
         let n = self.samples.len().max(1) as f64;
         let (beta1, beta2) = (0.9, 0.999);
         self.steps += 1;
-        for i in 0..FEATURES {
-            let g = gradient[i] / n;
-            self.moment[i] = beta1 * self.moment[i] + (1.0 - beta1) * g;
-            self.velocity[i] = beta2 * self.velocity[i] + (1.0 - beta2) * g * g;
-            let m = self.moment[i] / (1.0 - beta1.powi(self.steps));
-            let v = self.velocity[i] / (1.0 - beta2.powi(self.steps));
-            self.weights[i] -= self.learning_rate * m / (v.sqrt() + 1e-12);
+        let adam = self
+            .weights
+            .iter_mut()
+            .zip(&mut self.moment)
+            .zip(&mut self.velocity)
+            .zip(gradient);
+        for (((weight, moment), velocity), sum) in adam {
+            let g = sum / n;
+            *moment = beta1 * *moment + (1.0 - beta1) * g;
+            *velocity = beta2 * *velocity + (1.0 - beta2) * g * g;
+            let m = *moment / (1.0 - beta1.powi(self.steps));
+            let v = *velocity / (1.0 - beta2.powi(self.steps));
+            *weight -= self.learning_rate * m / (v.sqrt() + 1e-12);
         }
         total / n
     }

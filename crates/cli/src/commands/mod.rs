@@ -10,4 +10,5 @@ pub mod perft;
 pub mod play;
 pub mod replay;
 pub mod stats;
+pub mod tune;
 pub mod uai;
