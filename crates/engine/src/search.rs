@@ -72,7 +72,10 @@ impl Reductions {
         let mut table = [[0u8; 64]; 64];
         for (depth, row) in table.iter_mut().enumerate().skip(1) {
             for (moves, r) in row.iter_mut().enumerate().skip(1) {
-                *r = (0.5 + (depth as f64).ln() * (moves as f64).ln() / 2.5) as u8;
+                let raw = (0.5 + (depth as f64).ln() * (moves as f64).ln() / 2.5) as u8;
+                // Even reductions only: the evaluation swings with the side to move, so a
+                // search one ply shorter returns a score of the other parity.
+                *r = (raw + 1) & !1;
             }
         }
         Reductions(table)
@@ -92,6 +95,7 @@ struct Searcher<'a, E: Evaluator> {
     time: TimeManager,
     node_limit: u64,
     nodes: u64,
+    next_check: u64,
     seldepth: usize,
     aborted: bool,
     reductions: &'a Reductions,
@@ -101,12 +105,13 @@ struct Searcher<'a, E: Evaluator> {
 
 impl<E: Evaluator> Searcher<'_, E> {
     fn check_abort(&mut self) -> bool {
-        if !self.aborted
-            && (self.nodes >= self.node_limit
-                || (self.nodes & 1023 == 0
-                    && (self.stop.load(Relaxed) || self.time.hard_expired())))
-        {
+        if !self.aborted && self.nodes >= self.node_limit {
             self.aborted = true;
+        }
+        if !self.aborted && self.nodes >= self.next_check {
+            // The clock and the flag are read every 1024 nodes, well under a millisecond.
+            self.next_check = self.nodes + 1024;
+            self.aborted = self.stop.load(Relaxed) || self.time.hard_expired();
         }
         self.aborted
     }
@@ -191,7 +196,8 @@ impl<E: Evaluator> Searcher<'_, E> {
                 -self.negamax(&child, new_depth, ply + 1, -beta, -alpha)
             } else {
                 let reduction = if depth >= LMR_MIN_DEPTH && index >= LMR_MIN_MOVES {
-                    (self.reductions.get(depth, index) - i32::from(pv_node)).clamp(0, new_depth - 1)
+                    (self.reductions.get(depth, index) - 2 * i32::from(pv_node))
+                        .clamp(0, new_depth - 1)
                 } else {
                     0
                 };
@@ -359,6 +365,7 @@ impl<E: Evaluator> Engine<E> {
             time,
             node_limit: limits.nodes.unwrap_or(u64::MAX).max(1),
             nodes: 0,
+            next_check: 0,
             seldepth: 0,
             aborted: false,
             reductions: &self.reductions,

@@ -26,7 +26,7 @@ pub struct Clock {
 }
 
 /// Kept back from every clock for process and pipe latency.
-const MOVE_OVERHEAD: Duration = Duration::from_millis(15);
+const MOVE_OVERHEAD: Duration = Duration::from_millis(25);
 /// Moves the remaining time is spread over when the GUI does not say.
 const DEFAULT_MOVES_TO_GO: u32 = 25;
 
@@ -140,7 +140,7 @@ mod tests {
             },
             Instant::now(),
         );
-        assert_eq!(tm.hard, Some(ms(85)));
+        assert_eq!(tm.hard, Some(ms(75)));
         let infinite = Limits {
             movetime: Some(ms(100)),
             infinite: true,
