@@ -27,6 +27,8 @@ pub struct Clock {
 
 /// Kept back from every clock for process and pipe latency.
 const MOVE_OVERHEAD: Duration = Duration::from_millis(25);
+/// The most of a clock that is kept back from planning (half of it when the clock is short).
+const CLOCK_RESERVE: Duration = Duration::from_millis(150);
 /// Moves the remaining time is spread over when the GUI does not say.
 const DEFAULT_MOVES_TO_GO: u32 = 25;
 
@@ -83,9 +85,12 @@ impl TimeManager {
 /// Soft and hard limits for a clock: a share of what is left plus most of the increment, and
 /// never more than a fraction of the clock itself.
 fn clock_budget(clock: &Clock) -> (Duration, Duration) {
+    // Part of the clock is never planned for, so that a stalled process (a loaded machine)
+    // still has time in hand; once the clock is down to it, moves live on the increment.
+    let reserve = (clock.remaining / 2).min(CLOCK_RESERVE);
     let available = clock
         .remaining
-        .saturating_sub(MOVE_OVERHEAD)
+        .saturating_sub(MOVE_OVERHEAD + reserve)
         .max(Duration::from_millis(1));
     let moves = clock
         .moves_to_go
