@@ -11,7 +11,7 @@ use crate::search::{Engine, Report};
 use crate::time::Limits;
 
 /// Depth searched when the caller does not choose one.
-pub const DEFAULT_DEPTH: i32 = 8;
+pub const DEFAULT_DEPTH: i32 = 11;
 /// Hash size of the benchmark, fixed so that the signature does not depend on options.
 pub const HASH_MIB: usize = 16;
 
