@@ -5,7 +5,7 @@ use std::str::FromStr;
 
 use thiserror::Error;
 
-use crate::PlayerSpec;
+use crate::{EnginePlayer, Player, PlayerSpec};
 
 /// What plays at a level.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -93,6 +93,23 @@ impl Level {
                 Some(spec.parse().expect("level table holds valid player specs"))
             }
             Strength::Engine { .. } => None,
+        }
+    }
+}
+
+impl Level {
+    /// A player of this level whose random choices follow `seed`.
+    pub fn player(&self, seed: u64) -> Box<dyn Player> {
+        match self.strength {
+            Strength::Classic(_) => Box::new(
+                self.classic()
+                    .expect("classic level")
+                    .build(seed)
+                    .named(self.name),
+            ),
+            Strength::Engine { movetime_ms } => Box::new(EnginePlayer::new(
+                std::time::Duration::from_millis(movetime_ms),
+            )),
         }
     }
 }

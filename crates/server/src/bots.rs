@@ -4,7 +4,7 @@
 //! move computed for a stale position fail harmlessly.
 
 use ataxx::Move;
-use ataxx_players::{Level, Player, Strength, LEVELS};
+use ataxx_players::{Level, LEVELS};
 use tokio::sync::broadcast::error::RecvError;
 
 use crate::accounts::BOT_PREFIX;
@@ -16,17 +16,6 @@ use crate::App;
 /// The account name of a level.
 pub fn account_name(level: &Level) -> String {
     format!("{BOT_PREFIX}{}", level.name)
-}
-
-/// The classic player a level plays with. `master` is the engine's level; until the engine
-/// crate is in the workspace it plays as `very-hard`.
-fn player_for(level: &Level, seed: u64) -> impl Player {
-    let spec = match level.strength {
-        Strength::Classic(_) => level.classic(),
-        Strength::Engine { .. } => LEVELS.iter().rev().find_map(|l| l.classic()),
-    }
-    .expect("a classic level exists");
-    spec.build(seed)
 }
 
 /// Creates the bot accounts and starts their tasks.
@@ -111,7 +100,7 @@ impl Bot {
         }
         let seed = (board as u64) << 16 ^ game.plies as u64;
         let level = self.level;
-        let mv = tokio::task::spawn_blocking(move || player_for(level, seed).choose(&pos))
+        let mv = tokio::task::spawn_blocking(move || level.player(seed).choose(&pos))
             .await
             .ok()
             .flatten();
