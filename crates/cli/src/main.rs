@@ -31,6 +31,8 @@ enum Command {
     Serve(commands::serve::Args),
     /// Send one command to a game server and print the reply.
     Client(commands::client::Args),
+    /// Load-test a game server on loopback: concurrent games over WebSocket and the text port.
+    Loadtest(commands::loadtest::Args),
 }
 
 fn main() -> ExitCode {
@@ -44,6 +46,7 @@ fn main() -> ExitCode {
         Command::Decode(args) => commands::decode::run(args),
         Command::Serve(args) => commands::serve::run(args),
         Command::Client(args) => commands::client::run(args),
+        Command::Loadtest(args) => commands::loadtest::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -10,7 +10,9 @@ use std::net::IpAddr;
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
-use argon2::password_hash::{rand_core::OsRng, PasswordHash, PasswordHasher, PasswordVerifier, SaltString};
+use argon2::password_hash::{
+    rand_core::OsRng, PasswordHash, PasswordHasher, PasswordVerifier, SaltString,
+};
 use argon2::Argon2;
 use rand::Rng;
 use sha2::{Digest, Sha256};
@@ -120,7 +122,9 @@ pub fn normalize_userid(userid: &str) -> Result<String> {
         .chars()
         .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '-'))
     {
-        return Err(invalid("a userid has only letters, digits, '_', '.' and '-'"));
+        return Err(invalid(
+            "a userid has only letters, digits, '_', '.' and '-'",
+        ));
     }
     if !userid.starts_with(|c: char| c.is_ascii_alphanumeric()) {
         return Err(invalid("a userid starts with a letter or digit"));
@@ -214,7 +218,10 @@ impl Accounts {
             });
         }
         check_password(password)?;
-        let key = format!("signup:{}", peer.map_or("local".to_string(), |ip| ip.to_string()));
+        let key = format!(
+            "signup:{}",
+            peer.map_or("local".to_string(), |ip| ip.to_string())
+        );
         self.windows
             .lock()
             .expect("rate windows")
@@ -285,12 +292,15 @@ impl Accounts {
         }
         let stored = {
             let mut conn = self.storage.read().await?;
-            storage::user(&mut conn, &name).await?.map(|u| u.password_hash)
+            storage::user(&mut conn, &name)
+                .await?
+                .map(|u| u.password_hash)
         };
         let password = password.to_string();
-        let ok = tokio::task::spawn_blocking(move || password_matches(&password, stored.as_deref()))
-            .await
-            .expect("verifying does not panic");
+        let ok =
+            tokio::task::spawn_blocking(move || password_matches(&password, stored.as_deref()))
+                .await
+                .expect("verifying does not panic");
         if !ok {
             self.windows.lock().expect("rate windows").count(&key);
             tracing::info!(user = %name, "authentication failed");
@@ -322,7 +332,12 @@ impl Accounts {
         Ok(())
     }
 
-    pub async fn change_addresses(&self, userid: &str, password: &str, addresses: &[String]) -> Result<()> {
+    pub async fn change_addresses(
+        &self,
+        userid: &str,
+        password: &str,
+        addresses: &[String],
+    ) -> Result<()> {
         let name = self.verify(userid, password).await?;
         let mut tx = self.storage.write().await?;
         storage::set_addresses(&mut tx.tx, &name, &addresses.join(" ")).await?;
@@ -348,8 +363,14 @@ impl Accounts {
         let token = hex(&bytes);
         let now = self.clock.now_ms();
         let mut tx = self.storage.write().await?;
-        storage::insert_session(&mut tx.tx, &token_hash(&token), &name, now, now + SESSION_MS)
-            .await?;
+        storage::insert_session(
+            &mut tx.tx,
+            &token_hash(&token),
+            &name,
+            now,
+            now + SESSION_MS,
+        )
+        .await?;
         tx.commit().await?;
         Ok((name, token))
     }

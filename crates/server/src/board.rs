@@ -137,7 +137,10 @@ pub fn diagram(pos: &Position) -> String {
 
 /// The position after the first `plies` moves of a board.
 pub fn position_at(game: &GameSummary, moves: &[MoveRow], plies: usize) -> Position {
-    let mut pos: Position = game.start_fen.parse().expect("stored positions are valid FEN");
+    let mut pos: Position = game
+        .start_fen
+        .parse()
+        .expect("stored positions are valid FEN");
     for row in moves.iter().take(plies) {
         pos.play_unchecked(row.mv.parse().expect("stored moves are strict move text"));
     }
@@ -149,17 +152,31 @@ pub fn mail(view: &GameView, at: Option<usize>, now_ms: i64) -> String {
     let game = &view.summary;
     let mut out = String::new();
     let shown = at.unwrap_or(view.moves.len()).min(view.moves.len());
-    writeln!(out, "Ataxx Board {}: {} (x) vs {} (o)", game.board, game.x, game.o).unwrap();
+    writeln!(
+        out,
+        "Ataxx Board {}: {} (x) vs {} (o)",
+        game.board, game.x, game.o
+    )
+    .unwrap();
     writeln!(out, "{}", status(game)).unwrap();
     if let (Some(dx), Some(dy)) = (game.x_rating_change, game.o_rating_change) {
-        writeln!(out, "Rating changes: {} {dx:+.0}, {} {dy:+.0}", game.x, game.o).unwrap();
+        writeln!(
+            out,
+            "Rating changes: {} {dx:+.0}, {} {dy:+.0}",
+            game.x, game.o
+        )
+        .unwrap();
     }
     if let Some(proposal) = &game.proposal {
         writeln!(
             out,
             "{} proposes {}: answer with the move word accept or reject",
             proposal.by,
-            if proposal.kind == "draw" { "a draw" } else { "to undo the last move" }
+            if proposal.kind == "draw" {
+                "a draw"
+            } else {
+                "to undo the last move"
+            }
         )
         .unwrap();
     }
@@ -186,8 +203,14 @@ pub fn mail(view: &GameView, at: Option<usize>, now_ms: i64) -> String {
     if !view.chat.is_empty() {
         out.push('\n');
         for line in &view.chat {
-            writeln!(out, "{} writes ({}):\n  {}", line.name, timestamp(line.at_ms), line.body)
-                .unwrap();
+            writeln!(
+                out,
+                "{} writes ({}):\n  {}",
+                line.name,
+                timestamp(line.at_ms),
+                line.body
+            )
+            .unwrap();
         }
     }
     out.push('\n');

@@ -23,10 +23,7 @@ pub fn account_name(level: &Level) -> String {
 fn player_for(level: &Level, seed: u64) -> impl Player {
     let spec = match level.strength {
         Strength::Classic(_) => level.classic(),
-        Strength::Engine { .. } => LEVELS
-            .iter()
-            .rev()
-            .find_map(|l| l.classic()),
+        Strength::Engine { .. } => LEVELS.iter().rev().find_map(|l| l.classic()),
     }
     .expect("a classic level exists");
     spec.build(seed)
@@ -103,7 +100,9 @@ impl Bot {
             return Ok(());
         }
         if !game.proposal.is_empty() && game.proposal_by != self.name {
-            self.games.act(board, &self.name, &Action::Reject, None).await?;
+            self.games
+                .act(board, &self.name, &Action::Reject, None)
+                .await?;
             return Ok(());
         }
         let pos = game.position();

@@ -108,30 +108,88 @@ impl Selection {
 /// A parsed command.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Command {
-    Signup { userid: String, password: String, addresses: Vec<String> },
-    ChangePassword { userid: String, current: String, new: String },
-    ChangeAddress { userid: String, password: String, addresses: Vec<String> },
+    Signup {
+        userid: String,
+        password: String,
+        addresses: Vec<String>,
+    },
+    ChangePassword {
+        userid: String,
+        current: String,
+        new: String,
+    },
+    ChangeAddress {
+        userid: String,
+        password: String,
+        addresses: Vec<String>,
+    },
     /// `signoff` and `delete`.
-    Close { userid: String, password: String },
-    Help { subjects: Vec<String> },
+    Close {
+        userid: String,
+        password: String,
+    },
+    Help {
+        subjects: Vec<String>,
+    },
     List,
     /// Moves a test server's clock (`clock advance <seconds>`), then runs the sweeper.
-    ClockAdvance { seconds: i64 },
+    ClockAdvance {
+        seconds: i64,
+    },
     GameHelp,
-    Challenge { options: ChallengeOptions, x: String, o: String },
+    Challenge {
+        options: ChallengeOptions,
+        x: String,
+        o: String,
+    },
     /// `move`/`board`/`mvoe` and `resign`.
-    Act { board: i64, userid: String, password: String, action: Action, guard: Option<i64> },
-    Answer { board: i64, userid: String, password: String, answer: Answer },
+    Act {
+        board: i64,
+        userid: String,
+        password: String,
+        action: Action,
+        guard: Option<i64>,
+    },
+    Answer {
+        board: i64,
+        userid: String,
+        password: String,
+        answer: Answer,
+    },
     /// `accept`/`reject <userid> <password>`: take or refuse challenges.
-    Policy { userid: String, password: String, accept: bool },
-    Limit { userid: String, password: String, limit: i64 },
-    Chat { board: i64, userid: String, password: String, message: String },
-    ShowBoards { boards: Vec<(i64, Option<usize>)> },
-    ShowUsers { users: Vec<String>, selection: Selection },
-    Games { users: Vec<String>, selection: Selection },
+    Policy {
+        userid: String,
+        password: String,
+        accept: bool,
+    },
+    Limit {
+        userid: String,
+        password: String,
+        limit: i64,
+    },
+    Chat {
+        board: i64,
+        userid: String,
+        password: String,
+        message: String,
+    },
+    ShowBoards {
+        boards: Vec<(i64, Option<usize>)>,
+    },
+    ShowUsers {
+        users: Vec<String>,
+        selection: Selection,
+    },
+    Games {
+        users: Vec<String>,
+        selection: Selection,
+    },
     History,
     Standings,
-    Preview { board: i64, moves: Vec<String> },
+    Preview {
+        board: i64,
+        moves: Vec<String>,
+    },
 }
 
 /// The command words and options of a line.
@@ -236,7 +294,13 @@ pub fn parse(line: &str) -> Result<Command> {
     };
     let first = first.to_ascii_lowercase();
     let s = |i: usize| w[i].to_string();
-    let rest = |i: usize| w.get(i..).unwrap_or(&[]).iter().map(|s| s.to_string()).collect();
+    let rest = |i: usize| {
+        w.get(i..)
+            .unwrap_or(&[])
+            .iter()
+            .map(|s| s.to_string())
+            .collect()
+    };
     let no_options = |what: &str| -> Result<()> {
         match options.first().or(framework.first()) {
             Some((name, _)) => Err(Error::Command(format!("{what} takes no option -{name}"))),
@@ -308,7 +372,9 @@ fn parse_game(
     let s = |i: usize| w[i].to_string();
     if !abbreviates(&word, "challenge", 5) {
         if let Some((name, _)) = options.first().or(framework.first()) {
-            return Err(Error::Command(format!("ataxx {word} takes no option -{name}")));
+            return Err(Error::Command(format!(
+                "ataxx {word} takes no option -{name}"
+            )));
         }
     }
     let user_filter = |args: &[&str]| -> Result<(Vec<String>, Selection)> {
@@ -542,8 +608,14 @@ async fn run(app: &App, request: &Request, command: &Command) -> Result<Reply> {
             password,
             addresses,
         } => {
-            accounts.change_addresses(userid, password, addresses).await?;
-            Reply::ok("address changed", "Addresses changed.\n", json!({"addresses": addresses}))
+            accounts
+                .change_addresses(userid, password, addresses)
+                .await?;
+            Reply::ok(
+                "address changed",
+                "Addresses changed.\n",
+                json!({"addresses": addresses}),
+            )
         }
         Command::Close { userid, password } => {
             let name = accounts.close(userid, password).await?;
@@ -680,7 +752,11 @@ async fn run(app: &App, request: &Request, command: &Command) -> Result<Reply> {
                 [(board, _)] => board::subject(&games.summary(*board).await?),
                 _ => format!("ataxx boards {}", boards.len()),
             };
-            Reply::ok(subject, texts.join("\n----------------------------------------\n\n"), json!(data))
+            Reply::ok(
+                subject,
+                texts.join("\n----------------------------------------\n\n"),
+                json!(data),
+            )
         }
         Command::ShowUsers { users, selection } => {
             let list = listing(app, users, *selection).await?;
@@ -694,7 +770,11 @@ async fn run(app: &App, request: &Request, command: &Command) -> Result<Reply> {
             if texts.is_empty() {
                 texts.push("No boards.\n".into());
             }
-            Reply::ok("ataxx show", texts.join("\n----------------------------------------\n\n"), json!(data))
+            Reply::ok(
+                "ataxx show",
+                texts.join("\n----------------------------------------\n\n"),
+                json!(data),
+            )
         }
         Command::Games { users, selection } => {
             let list = listing(app, users, *selection).await?;
@@ -716,7 +796,9 @@ async fn run(app: &App, request: &Request, command: &Command) -> Result<Reply> {
             for g in &list {
                 text.push_str(&format!(
                     "{}  {:>5}  {:<10}  {:>2}-{:<2}   {} {}\n",
-                    board::timestamp(g.finished_ms.unwrap_or(0)).get(..10).unwrap_or(""),
+                    board::timestamp(g.finished_ms.unwrap_or(0))
+                        .get(..10)
+                        .unwrap_or(""),
                     g.board,
                     g.winner.as_deref().unwrap_or("(draw)"),
                     g.x_pieces,
@@ -763,7 +845,11 @@ async fn current_user(app: &App, name: &str) -> Result<storage::UserRow> {
 
 /// Boards of some users (or everyone's) that a selection picks.
 async fn listing(app: &App, users: &[String], selection: Selection) -> Result<Vec<GameSummary>> {
-    let limit = if selection == Selection::Recent { 20 } else { 500 };
+    let limit = if selection == Selection::Recent {
+        20
+    } else {
+        500
+    };
     let players: Vec<Option<String>> = match users.is_empty() {
         true => vec![None],
         false => users.iter().cloned().map(Some).collect(),
@@ -777,7 +863,9 @@ async fn listing(app: &App, users: &[String], selection: Selection) -> Result<Ve
         };
         for game in app.games.list(&filter).await? {
             let next = selection != Selection::Next
-                || player.as_ref().is_none_or(|p| game.to_move.as_ref() == Some(p));
+                || player
+                    .as_ref()
+                    .is_none_or(|p| game.to_move.as_ref() == Some(p));
             if next && !out.iter().any(|g| g.board == game.board) {
                 out.push(game);
             }
@@ -795,8 +883,11 @@ async fn standings(app: &App) -> Result<Reply> {
         storage::users(&mut conn).await?
     };
     let now = app.clock.now_ms();
-    let mut groups: [(&str, Vec<&storage::UserRow>); 3] =
-        [("Established", vec![]), ("Provisional", vec![]), ("Inactive", vec![])];
+    let mut groups: [(&str, Vec<&storage::UserRow>); 3] = [
+        ("Established", vec![]),
+        ("Provisional", vec![]),
+        ("Inactive", vec![]),
+    ];
     for user in users.iter().filter(|u| u.games_played() > 0) {
         let inactive = user
             .last_game_ms
@@ -813,7 +904,9 @@ async fn standings(app: &App) -> Result<Reply> {
     let mut text = String::new();
     let mut data = serde_json::Map::new();
     for (name, members) in &groups {
-        text.push_str(&format!("{name} players\n  Rating  Won Lost Drawn  Userid\n"));
+        text.push_str(&format!(
+            "{name} players\n  Rating  Won Lost Drawn  Userid\n"
+        ));
         let mut rows = vec![];
         for u in members {
             text.push_str(&format!(
@@ -909,10 +1002,16 @@ mod tests {
         assert!(err.to_string().contains("unknown option -colour"), "{err}");
         assert!(err.to_string().contains("-blocks="), "{err}");
         let err = parse("ataxx move x101 alice pw c3").unwrap_err();
-        assert!(err.to_string().contains("\"x101\" is not a board number"), "{err}");
+        assert!(
+            err.to_string().contains("\"x101\" is not a board number"),
+            "{err}"
+        );
         let err = parse("ataxx move 101 alice pw c3#x").unwrap_err();
         assert!(err.to_string().contains("#N"), "{err}");
-        assert!(parse("frobnicate").unwrap_err().to_string().contains("unknown command"));
+        assert!(parse("frobnicate")
+            .unwrap_err()
+            .to_string()
+            .contains("unknown command"));
         assert!(parse(&"a".repeat(MAX_LINE + 1)).is_err());
     }
 
@@ -920,7 +1019,11 @@ mod tests {
     fn board_accept_and_policy_accept_are_told_apart_by_their_arguments() {
         assert!(matches!(
             parse("ataxx accept 101 bob pw").unwrap(),
-            Command::Answer { board: 101, answer: Answer::Accept, .. }
+            Command::Answer {
+                board: 101,
+                answer: Answer::Accept,
+                ..
+            }
         ));
         assert!(matches!(
             parse("ataxx reject bob pw").unwrap(),

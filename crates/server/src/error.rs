@@ -13,7 +13,10 @@ pub enum Error {
     #[error("userid {0:?} is taken")]
     UserExists(String),
     #[error("invalid userid {userid:?}: {reason}")]
-    InvalidUserid { userid: String, reason: &'static str },
+    InvalidUserid {
+        userid: String,
+        reason: &'static str,
+    },
     #[error("invalid password: {0}")]
     InvalidPassword(&'static str),
     #[error("no user {0:?}")]
@@ -23,13 +26,21 @@ pub enum Error {
     #[error("{user} does not play on board {board}")]
     NotAPlayer { board: i64, user: String },
     #[error("it is {to_move}'s move on board {board}, not {user}'s")]
-    NotYourTurn { board: i64, user: String, to_move: String },
+    NotYourTurn {
+        board: i64,
+        user: String,
+        to_move: String,
+    },
     #[error("board {board} is {status}, not in play")]
     NotInPlay { board: i64, status: String },
     #[error("board {board} is not an open challenge (it is {status})")]
     NotAChallenge { board: i64, status: String },
     #[error("move number #{given} is stale: board {board} expects #{expected}")]
-    Guard { board: i64, given: i64, expected: i64 },
+    Guard {
+        board: i64,
+        given: i64,
+        expected: i64,
+    },
     #[error("{0}")]
     Move(#[from] ataxx::MoveError),
     #[error("a pass is never chosen in Ataxx: the server passes for a player who cannot move")]

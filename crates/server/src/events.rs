@@ -24,16 +24,22 @@ pub enum EventKind {
     /// The challenge was declined or withdrawn.
     Cancelled,
     /// Moves were recorded (a player's move and the automatic passes after it).
-    Moves { moves: Vec<MoveRow> },
+    Moves {
+        moves: Vec<MoveRow>,
+    },
     /// A draw or undo proposal was made, accepted or rejected (see the summary's `proposal`).
     Proposal,
     /// An accepted undo took moves back: the board now has `ply` moves.
     Undone,
-    Chat { chat: ChatRow },
+    Chat {
+        chat: ChatRow,
+    },
     /// The game ended (see the summary's result and termination).
     Ended,
     /// The player to move was reminded (correspondence nag time passed).
-    Nag { user: String },
+    Nag {
+        user: String,
+    },
 }
 
 /// One event, serialized once for every listener.

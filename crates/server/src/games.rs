@@ -67,7 +67,9 @@ impl ChallengeOptions {
     /// Sets one option by name (without its dashes), as `-name=value` gives it.
     pub fn set(&mut self, name: &str, value: Option<&str>) -> Result<()> {
         let value_of = || {
-            value.ok_or_else(|| Error::InvalidChallenge(format!("-{name} needs a value (-{name}=...)")))
+            value.ok_or_else(|| {
+                Error::InvalidChallenge(format!("-{name} needs a value (-{name}=...)"))
+            })
         };
         match name {
             "size" => {
@@ -84,7 +86,8 @@ impl ChallengeOptions {
             "blocks" => {
                 let v = value_of()?;
                 let layout = if v.starts_with("0x") || v.starts_with("0X") {
-                    Layout::parse_mask(v).map_err(|e| Error::InvalidChallenge(format!("-blocks={v}: {e}")))?
+                    Layout::parse_mask(v)
+                        .map_err(|e| Error::InvalidChallenge(format!("-blocks={v}: {e}")))?
                 } else {
                     v.parse::<Layout>()
                         .map_err(|e| Error::InvalidChallenge(format!("-blocks={v}: {e}")))?
@@ -194,6 +197,8 @@ pub struct GameSummary {
     pub proposal: Option<Proposal>,
     pub clock: Option<LiveClock>,
     pub correspondence: Correspondence,
+    /// The player to move was reminded at the nag time (correspondence games).
+    pub reminded: bool,
     pub x_used_ms: i64,
     pub o_used_ms: i64,
     pub created_ms: i64,
@@ -296,7 +301,9 @@ impl GameRow {
     }
 
     pub fn start_position(&self) -> Position {
-        self.start_fen.parse().expect("stored positions are valid FEN")
+        self.start_fen
+            .parse()
+            .expect("stored positions are valid FEN")
     }
 
     pub fn name_of(&self, color: Color) -> &str {
@@ -394,6 +401,7 @@ impl GameRow {
                 forfeit_days: self.forfeit_days,
                 total_days: self.total_days,
             },
+            reminded: active && self.nagged_ply == self.plies,
             x_used_ms: self.x_used_ms,
             o_used_ms: self.o_used_ms,
             created_ms: self.created_ms,
@@ -467,7 +475,9 @@ impl Games {
                 .await?
                 .ok_or_else(|| Error::InvalidChallenge(format!("no user {name:?}")))?;
             if user.refuses_challenges {
-                return Err(Error::InvalidChallenge(format!("{name} refuses challenges")));
+                return Err(Error::InvalidChallenge(format!(
+                    "{name} refuses challenges"
+                )));
             }
             if let Some(limit) = user.game_limit {
                 if storage::active_game_count(&mut tx.tx, name).await? >= limit {
@@ -635,10 +645,10 @@ impl Games {
                         to_move: game.name_of(pos.turn()).to_string(),
                     });
                 }
-                let mv = pos.parse_move(text)?;
-                if mv == Move::Pass {
+                if Move::parse_tolerant(text) == Ok(Move::Pass) {
                     return Err(Error::PassRefused);
                 }
+                let mv = pos.parse_move(text)?;
                 let moves = Self::play_with_passes(&mut tx.tx, &mut game, mv, now).await?;
                 changes.push(Change {
                     kind: EventKind::Moves { moves },
@@ -649,13 +659,22 @@ impl Games {
                 Self::finish(&mut tx.tx, &mut game, Some(!color), "resignation", now).await?;
             }
             Action::Propose | Action::Undo => {
-                let kind = if *action == Action::Propose { "draw" } else { "undo" };
+                let kind = if *action == Action::Propose {
+                    "draw"
+                } else {
+                    "undo"
+                };
                 if !game.proposal.is_empty() {
                     return Err(Error::Proposal(
                         "a proposal is pending: accept or reject it first",
                     ));
                 }
-                if kind == "undo" && storage::moves(&mut tx.tx, board).await?.iter().all(|m| m.auto) {
+                if kind == "undo"
+                    && storage::moves(&mut tx.tx, board)
+                        .await?
+                        .iter()
+                        .all(|m| m.auto)
+                {
                     return Err(Error::Proposal("there is no move to take back"));
                 }
                 game.proposal = kind.into();
@@ -822,7 +841,9 @@ impl Games {
             Color::X => game.x_used_ms,
             Color::O => game.o_used_ms,
         };
-        let total_spent = game.total_days.is_some_and(|days| used + idle > days * DAY_MS);
+        let total_spent = game
+            .total_days
+            .is_some_and(|days| used + idle > days * DAY_MS);
         let correspondence = game.clock_base_ms.is_none();
         let forfeit = correspondence && idle >= game.forfeit_days * DAY_MS;
         if flag_fell || total_spent || forfeit {

@@ -88,6 +88,12 @@ impl<S: Send + Sync, T: serde::de::DeserializeOwned> axum::extract::FromRequest<
     async fn from_request(req: axum::extract::Request, state: &S) -> Result<Self, ApiError> {
         match Json::<T>::from_request(req, state).await {
             Ok(Json(value)) => Ok(Body(value)),
+            Err(rejection) if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE => {
+                Err(ApiError(Error::TooLong {
+                    what: "a request body",
+                    max: MAX_BODY,
+                }))
+            }
             Err(rejection) => Err(bad(format!("bad request body: {}", rejection.body_text()))),
         }
     }
@@ -149,7 +155,10 @@ async fn openapi() -> impl IntoResponse {
 
 /// The token of a request: `Authorization: Bearer`, the session cookie, or `?token=`.
 fn token<'a>(headers: &'a HeaderMap, query: Option<&'a str>) -> Option<&'a str> {
-    if let Some(value) = headers.get(header::AUTHORIZATION).and_then(|v| v.to_str().ok()) {
+    if let Some(value) = headers
+        .get(header::AUTHORIZATION)
+        .and_then(|v| v.to_str().ok())
+    {
         return value.strip_prefix("Bearer ").map(str::trim);
     }
     let cookie = headers
@@ -161,7 +170,11 @@ fn token<'a>(headers: &'a HeaderMap, query: Option<&'a str>) -> Option<&'a str> 
     cookie.or(query)
 }
 
-async fn authenticated(state: &HttpState, headers: &HeaderMap, query: Option<&str>) -> Result<String, ApiError> {
+async fn authenticated(
+    state: &HttpState,
+    headers: &HeaderMap,
+    query: Option<&str>,
+) -> Result<String, ApiError> {
     let token = token(headers, query).ok_or(ApiError(Error::Auth))?;
     Ok(state.app.accounts.token_user(token).await?)
 }
@@ -188,10 +201,24 @@ async fn command_door(
         peer: Some(peer.ip()),
     };
     let reply = command::execute(&state.app, &request).await;
-    let status = if reply.ok { StatusCode::OK } else { StatusCode::BAD_REQUEST };
+    let status = if reply.ok {
+        StatusCode::OK
+    } else {
+        StatusCode::BAD_REQUEST
+    };
     match json {
-        true => (status, [(header::CONTENT_TYPE, "application/json")], reply.to_json()).into_response(),
-        false => (status, [(header::CONTENT_TYPE, "text/plain; charset=utf-8")], reply.text).into_response(),
+        true => (
+            status,
+            [(header::CONTENT_TYPE, "application/json")],
+            reply.to_json(),
+        )
+            .into_response(),
+        false => (
+            status,
+            [(header::CONTENT_TYPE, "text/plain; charset=utf-8")],
+            reply.text,
+        )
+            .into_response(),
     }
 }
 
@@ -211,7 +238,12 @@ async fn signup(
     let user = state
         .app
         .accounts
-        .signup(&body.userid, &body.password, &body.addresses, Some(peer.ip()))
+        .signup(
+            &body.userid,
+            &body.password,
+            &body.addresses,
+            Some(peer.ip()),
+        )
         .await?;
     Ok((StatusCode::CREATED, Json(json!({"userid": user.name}))))
 }
@@ -223,8 +255,13 @@ struct LoginBody {
 }
 
 async fn login(State(state): State<HttpState>, Body(body): Body<LoginBody>) -> ApiResult<Response> {
-    let (name, token) = state.app.accounts.login(&body.userid, &body.password).await?;
-    let cookie = format!("{SESSION_COOKIE}={token}; Path=/; HttpOnly; SameSite=Strict; Max-Age=2592000");
+    let (name, token) = state
+        .app
+        .accounts
+        .login(&body.userid, &body.password)
+        .await?;
+    let cookie =
+        format!("{SESSION_COOKIE}={token}; Path=/; HttpOnly; SameSite=Strict; Max-Age=2592000");
     let mut response = Json(json!({"userid": name, "token": token})).into_response();
     response.headers_mut().insert(
         header::SET_COOKIE,
@@ -297,7 +334,9 @@ async fn user_json(app: &App, name: &str) -> Result<Value, ApiError> {
 }
 
 async fn user(State(state): State<HttpState>, Path(name): Path<String>) -> ApiResult {
-    user_json(&state.app, &name.to_ascii_lowercase()).await.map(Json)
+    user_json(&state.app, &name.to_ascii_lowercase())
+        .await
+        .map(Json)
 }
 
 async fn standings(State(state): State<HttpState>) -> ApiResult {
@@ -343,7 +382,11 @@ async fn list_games(State(state): State<HttpState>, Query(query): Query<ListQuer
             "finished" => "finished",
             "declined" => "declined",
             "withdrawn" => "withdrawn",
-            other => return Err(bad(format!("unknown status {other:?}: challenge, active, finished, declined, withdrawn"))),
+            other => {
+                return Err(bad(format!(
+                    "unknown status {other:?}: challenge, active, finished, declined, withdrawn"
+                )))
+            }
         });
     }
     let filter = GameFilter {
@@ -379,7 +422,11 @@ async fn challenge(
         let value = match &body.options[name] {
             Value::String(s) => s.clone(),
             Value::Number(n) => n.to_string(),
-            other => return Err(bad(format!("option {name}: {other} is not a string or number"))),
+            other => {
+                return Err(bad(format!(
+                    "option {name}: {other} is not a string or number"
+                )))
+            }
         };
         options.set(&name.to_ascii_lowercase(), Some(&value))?;
     }
@@ -393,7 +440,11 @@ async fn challenge(
         true => (me.clone(), body.opponent),
         false => (body.opponent, me.clone()),
     };
-    let game = state.app.games.challenge(&x, &o, &options, Some(&me)).await?;
+    let game = state
+        .app
+        .games
+        .challenge(&x, &o, &options, Some(&me))
+        .await?;
     Ok((StatusCode::CREATED, Json(json!(game))))
 }
 
@@ -419,18 +470,32 @@ async fn game_text(
 
 async fn answer(state: HttpState, headers: HeaderMap, board: i64, answer: Answer) -> ApiResult {
     let me = authenticated(&state, &headers, None).await?;
-    Ok(Json(json!(state.app.games.answer(board, &me, answer).await?)))
+    Ok(Json(json!(
+        state.app.games.answer(board, &me, answer).await?
+    )))
 }
 
-async fn accept(State(state): State<HttpState>, headers: HeaderMap, Path(board): Path<i64>) -> ApiResult {
+async fn accept(
+    State(state): State<HttpState>,
+    headers: HeaderMap,
+    Path(board): Path<i64>,
+) -> ApiResult {
     answer(state, headers, board, Answer::Accept).await
 }
 
-async fn decline(State(state): State<HttpState>, headers: HeaderMap, Path(board): Path<i64>) -> ApiResult {
+async fn decline(
+    State(state): State<HttpState>,
+    headers: HeaderMap,
+    Path(board): Path<i64>,
+) -> ApiResult {
     answer(state, headers, board, Answer::Decline).await
 }
 
-async fn withdraw(State(state): State<HttpState>, headers: HeaderMap, Path(board): Path<i64>) -> ApiResult {
+async fn withdraw(
+    State(state): State<HttpState>,
+    headers: HeaderMap,
+    Path(board): Path<i64>,
+) -> ApiResult {
     answer(state, headers, board, Answer::Withdraw).await
 }
 
@@ -451,7 +516,9 @@ async fn play(
 ) -> ApiResult {
     let me = authenticated(&state, &headers, None).await?;
     let action = Action::parse(&body.mv);
-    Ok(Json(json!(state.app.games.act(board, &me, &action, body.guard).await?)))
+    Ok(Json(json!(
+        state.app.games.act(board, &me, &action, body.guard).await?
+    )))
 }
 
 #[derive(Deserialize)]
@@ -466,7 +533,9 @@ async fn chat(
     Body(body): Body<ChatBody>,
 ) -> ApiResult {
     let me = authenticated(&state, &headers, None).await?;
-    Ok(Json(json!(state.app.games.chat(board, &me, &body.text).await?)))
+    Ok(Json(json!(
+        state.app.games.chat(board, &me, &body.text).await?
+    )))
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -492,8 +561,12 @@ enum ClientMessage {
         guard: Option<i64>,
     },
     /// Send the board's snapshot again.
-    Resync { board: Option<i64> },
-    Ping { id: Option<Value> },
+    Resync {
+        board: Option<i64>,
+    },
+    Ping {
+        id: Option<Value>,
+    },
 }
 
 async fn snapshot(app: &App, board: i64) -> Result<String, Error> {
@@ -591,7 +664,12 @@ async fn stream(
     }
 }
 
-async fn client_message(app: &App, user: Option<&str>, stream_board: Option<i64>, text: &str) -> String {
+async fn client_message(
+    app: &App,
+    user: Option<&str>,
+    stream_board: Option<i64>,
+    text: &str,
+) -> String {
     let message: ClientMessage = match serde_json::from_str(text) {
         Ok(message) => message,
         Err(err) => {
@@ -602,10 +680,17 @@ async fn client_message(app: &App, user: Option<&str>, stream_board: Option<i64>
     match message {
         ClientMessage::Ping { id } => json!({"type": "pong", "id": id}).to_string(),
         ClientMessage::Resync { board } => match board.or(stream_board) {
-            Some(board) => snapshot(app, board).await.unwrap_or_else(|err| error_message(None, &err)),
+            Some(board) => snapshot(app, board)
+                .await
+                .unwrap_or_else(|err| error_message(None, &err)),
             None => error_message(None, &Error::Command("resync needs a board".into())),
         },
-        ClientMessage::Move { id, board, mv, guard } => {
+        ClientMessage::Move {
+            id,
+            board,
+            mv,
+            guard,
+        } => {
             let Some(user) = user else {
                 return error_message(id, &Error::Auth);
             };

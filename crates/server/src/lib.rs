@@ -122,12 +122,20 @@ impl Server {
         if let Some(addr) = config.http {
             let listener = bind(addr).await?;
             http_addr = Some(listener.local_addr().map_err(io_error)?);
-            tasks.push(tokio::spawn(http::serve(app.clone(), listener, stopped.clone())));
+            tasks.push(tokio::spawn(http::serve(
+                app.clone(),
+                listener,
+                stopped.clone(),
+            )));
         }
         if let Some(addr) = config.text {
             let listener = bind(addr).await?;
             text_addr = Some(listener.local_addr().map_err(io_error)?);
-            tasks.push(tokio::spawn(text::serve(app.clone(), listener, stopped.clone())));
+            tasks.push(tokio::spawn(text::serve(
+                app.clone(),
+                listener,
+                stopped.clone(),
+            )));
         }
         tasks.push(tokio::spawn(sweeper(
             app.games.clone(),

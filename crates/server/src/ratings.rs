@@ -109,7 +109,12 @@ mod tests {
 
     #[test]
     fn a_win_between_new_players_moves_both_ratings_symmetrically() {
-        let (winner, loser) = glicko2(&initial(), &initial(), &Outcomes::WIN, &Glicko2Config::new());
+        let (winner, loser) = glicko2(
+            &initial(),
+            &initial(),
+            &Outcomes::WIN,
+            &Glicko2Config::new(),
+        );
         // Glickman's example scale: two new players, one game, about +/-162.
         assert!((winner.rating - 1662.3).abs() < 1.0, "{}", winner.rating);
         assert!((loser.rating - 1337.7).abs() < 1.0, "{}", loser.rating);

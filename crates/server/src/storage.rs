@@ -50,14 +50,19 @@ pub fn database_url(db: &str) -> std::result::Result<String, String> {
 }
 
 fn migrations() -> Migrator {
-    let files: [(i64, &str, &str); 1] =
-        [(1, "init", include_str!("../migrations/0001_init.sql"))];
+    let files: [(i64, &str, &str); 1] = [(1, "init", include_str!("../migrations/0001_init.sql"))];
     Migrator {
         migrations: Cow::Owned(
             files
                 .iter()
                 .map(|&(version, name, sql)| {
-                    Migration::new(version, name.into(), MigrationType::Simple, sql.into(), false)
+                    Migration::new(
+                        version,
+                        name.into(),
+                        MigrationType::Simple,
+                        sql.into(),
+                        false,
+                    )
                 })
                 .collect(),
         ),
@@ -588,12 +593,11 @@ pub struct MoveRow {
 }
 
 pub async fn moves(conn: &mut AnyConnection, board: i64) -> Result<Vec<MoveRow>> {
-    let rows = sqlx::query(
-        "SELECT ply, mv, auto, flips, at_ms FROM moves WHERE board = $1 ORDER BY ply",
-    )
-    .bind(board)
-    .fetch_all(conn)
-    .await?;
+    let rows =
+        sqlx::query("SELECT ply, mv, auto, flips, at_ms FROM moves WHERE board = $1 ORDER BY ply")
+            .bind(board)
+            .fetch_all(conn)
+            .await?;
     rows.iter()
         .map(|row| {
             Ok(MoveRow {
@@ -642,11 +646,10 @@ pub struct ChatRow {
 }
 
 pub async fn chat(conn: &mut AnyConnection, board: i64) -> Result<Vec<ChatRow>> {
-    let rows =
-        sqlx::query("SELECT seq, name, at_ms, body FROM chat WHERE board = $1 ORDER BY seq")
-            .bind(board)
-            .fetch_all(conn)
-            .await?;
+    let rows = sqlx::query("SELECT seq, name, at_ms, body FROM chat WHERE board = $1 ORDER BY seq")
+        .bind(board)
+        .fetch_all(conn)
+        .await?;
     rows.iter()
         .map(|row| {
             Ok(ChatRow {
@@ -659,7 +662,13 @@ pub async fn chat(conn: &mut AnyConnection, board: i64) -> Result<Vec<ChatRow>> 
         .collect()
 }
 
-pub async fn insert_chat(conn: &mut AnyConnection, board: i64, name: &str, at_ms: i64, body: &str) -> Result<ChatRow> {
+pub async fn insert_chat(
+    conn: &mut AnyConnection,
+    board: i64,
+    name: &str,
+    at_ms: i64,
+    body: &str,
+) -> Result<ChatRow> {
     let row = sqlx::query("SELECT COALESCE(MAX(seq), 0) AS top FROM chat WHERE board = $1")
         .bind(board)
         .fetch_one(&mut *conn)

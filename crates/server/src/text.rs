@@ -15,7 +15,8 @@ use crate::command::{self, Reply, Request, MAX_LINE};
 use crate::error::Error;
 use crate::App;
 
-const GREETING: &str = "ataxx server: one command per line (help lists them); replies end with a line \".\"";
+const GREETING: &str =
+    "ataxx server: one command per line (help lists them); replies end with a line \".\"";
 
 /// Writes a reply in the text door's framing.
 pub fn frame(text: &str) -> String {
@@ -71,7 +72,10 @@ async fn read_line<R: tokio::io::AsyncBufRead + Unpin>(
     buf: &mut Vec<u8>,
 ) -> std::io::Result<Option<Result<String, Error>>> {
     buf.clear();
-    let n = (&mut *reader).take(MAX_LINE as u64 + 1).read_until(b'\n', buf).await?;
+    let n = (&mut *reader)
+        .take(MAX_LINE as u64 + 1)
+        .read_until(b'\n', buf)
+        .await?;
     if n == 0 {
         return Ok(None);
     }
@@ -79,7 +83,10 @@ async fn read_line<R: tokio::io::AsyncBufRead + Unpin>(
         // Skip the rest of the long line, a bounded piece at a time.
         loop {
             buf.clear();
-            let n = (&mut *reader).take(MAX_LINE as u64).read_until(b'\n', buf).await?;
+            let n = (&mut *reader)
+                .take(MAX_LINE as u64)
+                .read_until(b'\n', buf)
+                .await?;
             if n == 0 || buf.ends_with(b"\n") {
                 break;
             }
@@ -95,7 +102,12 @@ async fn read_line<R: tokio::io::AsyncBufRead + Unpin>(
     }))
 }
 
-async fn connection(app: App, stream: TcpStream, peer: SocketAddr, mut stopped: watch::Receiver<bool>) {
+async fn connection(
+    app: App,
+    stream: TcpStream,
+    peer: SocketAddr,
+    mut stopped: watch::Receiver<bool>,
+) {
     let _ = stream.set_nodelay(true);
     let (read, mut write) = stream.into_split();
     let mut reader = BufReader::new(read);

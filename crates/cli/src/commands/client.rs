@@ -58,7 +58,10 @@ fn over_http(server: &str, line: &str, body: Option<&str>) -> anyhow::Result<(bo
         .send(&text)
         .with_context(|| format!("cannot reach {url}"))?;
     let ok = response.status().is_success();
-    let reply = response.body_mut().read_to_string().context("reading the reply")?;
+    let reply = response
+        .body_mut()
+        .read_to_string()
+        .context("reading the reply")?;
     Ok((ok, reply))
 }
 

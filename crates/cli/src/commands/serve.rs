@@ -54,7 +54,11 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         http: address("http", &args.http)?,
         text: address("text", &args.text)?,
         test_clock: args.test_clock,
-        rate_limits: if args.no_rate_limits { RateLimits::OFF } else { RateLimits::DEFAULT },
+        rate_limits: if args.no_rate_limits {
+            RateLimits::OFF
+        } else {
+            RateLimits::DEFAULT
+        },
         sweep_interval: Duration::from_millis(args.sweep_ms.max(10)),
     };
     let runtime = tokio::runtime::Runtime::new().context("starting the async runtime")?;
@@ -66,7 +70,11 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         }
         if let Some(addr) = server.text_addr {
             println!("text {addr}");
-            tracing::info!("text door on {addr} (try: telnet {} {})", addr.ip(), addr.port());
+            tracing::info!(
+                "text door on {addr} (try: telnet {} {})",
+                addr.ip(),
+                addr.port()
+            );
         }
         shutdown_signal().await;
         tracing::info!("shutting down");

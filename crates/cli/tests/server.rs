@@ -1,0 +1,694 @@
+//! End-to-end tests of `ataxx serve`: a real server process with a SQLite file in a temporary
+//! directory, driven through real sockets (the text port, HTTP and WebSocket).
+
+use std::io::{BufRead, BufReader, Write};
+use std::net::TcpStream;
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use ataxx::Position;
+use futures_util::{SinkExt, StreamExt};
+use serde_json::{json, Value};
+use tokio_tungstenite::tungstenite::Message;
+
+/// A running `ataxx serve`, killed when dropped.
+struct Served {
+    child: Child,
+    http: String,
+    text: String,
+}
+
+impl Served {
+    fn start(db: &Path, extra: &[&str]) -> Served {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_ataxx"))
+            .args([
+                "serve",
+                "--http",
+                "127.0.0.1:0",
+                "--text",
+                "127.0.0.1:0",
+                "--log",
+                "warn",
+            ])
+            .arg("--db")
+            .arg(db)
+            .args(extra)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .expect("ataxx serve starts");
+        let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
+        let mut addr = |door: &str| {
+            let line = lines
+                .next()
+                .expect("the server prints its addresses")
+                .unwrap();
+            line.strip_prefix(door)
+                .unwrap_or_else(|| panic!("expected {door:?}, got {line:?}"))
+                .to_string()
+        };
+        let http = addr("http ");
+        let text = addr("text ");
+        Served { child, http, text }
+    }
+
+    fn text(&self) -> TextDoor {
+        TextDoor::connect(&self.text)
+    }
+
+    fn url(&self, path: &str) -> String {
+        format!("http://{}{path}", self.http)
+    }
+}
+
+impl Drop for Served {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// A connection to the text port.
+struct TextDoor {
+    stream: TcpStream,
+    reader: BufReader<TcpStream>,
+}
+
+impl TextDoor {
+    fn connect(addr: &str) -> TextDoor {
+        let stream = TcpStream::connect(addr).expect("text port accepts");
+        stream
+            .set_read_timeout(Some(Duration::from_secs(20)))
+            .unwrap();
+        let reader = BufReader::new(stream.try_clone().unwrap());
+        let mut door = TextDoor { stream, reader };
+        let greeting = door.reply();
+        assert!(greeting.contains("one command per line"), "{greeting}");
+        door
+    }
+
+    fn reply(&mut self) -> String {
+        let mut lines = vec![];
+        loop {
+            let mut line = String::new();
+            assert!(
+                self.reader.read_line(&mut line).unwrap() > 0,
+                "connection closed"
+            );
+            if line.trim_end() == "." {
+                return ataxx_server::text::unframe(lines.iter().map(String::as_str).chain(["."]))
+                    .unwrap();
+            }
+            lines.push(line);
+        }
+    }
+
+    fn send_bytes(&mut self, bytes: &[u8]) -> String {
+        self.stream.write_all(bytes).unwrap();
+        self.reply()
+    }
+
+    fn send(&mut self, line: &str) -> String {
+        self.send_bytes(format!("{line}\r\n").as_bytes())
+    }
+
+    /// Sends a command that must succeed.
+    fn ok(&mut self, line: &str) -> String {
+        let reply = self.send(line);
+        assert!(!reply.starts_with("error"), "{line}: {reply}");
+        reply
+    }
+
+    /// Sends a command with `--json` and returns the reply's JSON.
+    fn json(&mut self, line: &str) -> Value {
+        serde_json::from_str(&self.send(&format!("{line} --json"))).unwrap()
+    }
+
+    /// The board's summary.
+    fn board(&mut self, board: i64) -> Value {
+        self.json(&format!("ataxx show {board}"))["data"][0].clone()
+    }
+}
+
+fn agent() -> ureq::Agent {
+    ureq::Agent::config_builder()
+        .http_status_as_error(false)
+        .build()
+        .into()
+}
+
+/// An API call: (status, JSON body).
+fn api(method: &str, url: &str, token: Option<&str>, body: Option<Value>) -> (u16, Value) {
+    let agent = agent();
+    let auth = token.map(|t| format!("Bearer {t}"));
+    let mut response = match (method, body) {
+        ("GET", _) => {
+            let mut req = agent.get(url);
+            if let Some(auth) = &auth {
+                req = req.header("Authorization", auth);
+            }
+            req.call().unwrap()
+        }
+        (_, body) => {
+            let mut req = agent.post(url).header("Content-Type", "application/json");
+            if let Some(auth) = &auth {
+                req = req.header("Authorization", auth);
+            }
+            req.send(body.unwrap_or(json!({})).to_string()).unwrap()
+        }
+    };
+    let status = response.status().as_u16();
+    let text = response.body_mut().read_to_string().unwrap();
+    (
+        status,
+        serde_json::from_str(&text).unwrap_or(Value::String(text)),
+    )
+}
+
+fn signup_and_login(server: &Served, userid: &str, password: &str) -> String {
+    let (status, _) = api(
+        "POST",
+        &server.url("/api/signup"),
+        None,
+        Some(json!({"userid": userid, "password": password})),
+    );
+    assert_eq!(status, 201);
+    let (status, body) = api(
+        "POST",
+        &server.url("/api/login"),
+        None,
+        Some(json!({"userid": userid, "password": password})),
+    );
+    assert_eq!(status, 200, "{body}");
+    body["token"].as_str().unwrap().to_string()
+}
+
+/// The test's own choice of move: the first legal one, which fills the board quickly.
+fn first_move(pos: &Position) -> ataxx::Move {
+    pos.legal_moves()[0]
+}
+
+/// The fifth legal move (cyclically): on the 5x5 board this line needs a forced pass and ends
+/// after 42 plies with o winning.
+fn fifth_move(pos: &Position) -> ataxx::Move {
+    let moves = pos.legal_moves();
+    moves[4 % moves.len()]
+}
+
+/// Plays `mv` on the test's copy and the forced passes after it; returns how many passes.
+fn play_with_passes(pos: &mut Position, mv: ataxx::Move) -> usize {
+    pos.play(mv).unwrap();
+    let mut passes = 0;
+    while !pos.is_game_over() && pos.must_pass() {
+        pos.play(ataxx::Move::Pass).unwrap();
+        passes += 1;
+    }
+    passes
+}
+
+#[test]
+fn a_full_game_by_text_commands_ends_in_a_result_and_rating_change() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = Served::start(&dir.path().join("ataxx.db"), &[]);
+    let mut door = server.text();
+    door.ok("signup Alice secret1 alice@example.org");
+    door.ok("signup bob secret2");
+    let reply = door.ok("ataxx challenge -size=5 alice bob");
+    assert!(
+        reply.contains("waiting for alice and bob to accept"),
+        "{reply}"
+    );
+    door.ok("ataxx accept 101 alice secret1");
+    let reply = door.ok("ataxx accept 101 bob secret2");
+    assert!(reply.starts_with("Ataxx Board 101"), "{reply}");
+
+    let mut pos: Position = door.board(101)["fen"].as_str().unwrap().parse().unwrap();
+    let mut number = 1;
+    let mut passes = 0;
+    while !pos.is_game_over() {
+        let (user, password) = match pos.turn() {
+            ataxx::Color::X => ("alice", "secret1"),
+            ataxx::Color::O => ("bob", "secret2"),
+        };
+        let mv = fifth_move(&pos);
+        let reply = door.ok(&format!("ataxx move 101 {user} {password} {mv}#{number}"));
+        let added = play_with_passes(&mut pos, mv);
+        passes += added;
+        number += 1 + added;
+        if added > 0 {
+            assert!(reply.contains("--(Auto)"), "{reply}");
+        }
+        // A resent command cannot play twice.
+        let again = door.send(&format!(
+            "ataxx move 101 {user} {password} {mv}#{}",
+            number - 1 - added
+        ));
+        assert!(
+            again.contains("is stale") || again.contains("not in play"),
+            "{again}"
+        );
+    }
+    assert!(passes > 0, "the game should have needed an automatic pass");
+    let game = door.board(101);
+    assert_eq!(game["status"], "finished");
+    assert_eq!(game["fen"].as_str().unwrap(), pos.to_string());
+    assert_eq!(game["ply"].as_u64().unwrap() as usize, number - 1);
+    let outcome = pos.outcome().unwrap();
+    let expected = ataxx_result(outcome);
+    assert_eq!(game["result"], expected);
+    let shown = door.ok("ataxx show 101");
+    assert!(shown.contains("Rating changes: alice"), "{shown}");
+
+    let standings = door.json("ataxx standings");
+    let provisional = standings["data"]["provisional"].as_array().unwrap();
+    let rating = |name: &str| {
+        provisional.iter().find(|u| u["userid"] == name).unwrap()["rating"]
+            .as_f64()
+            .unwrap()
+    };
+    match outcome {
+        ataxx::Outcome::Win(ataxx::Color::X) => {
+            assert!(rating("alice") > 1500.0 && rating("bob") < 1500.0)
+        }
+        ataxx::Outcome::Win(ataxx::Color::O) => {
+            assert!(rating("alice") < 1500.0 && rating("bob") > 1500.0)
+        }
+        ataxx::Outcome::Draw => assert!((rating("alice") - 1500.0).abs() < 1e-9),
+    }
+    let history = door.ok("ataxx history");
+    assert!(history.contains("  101  "), "{history}");
+}
+
+fn ataxx_result(outcome: ataxx::Outcome) -> &'static str {
+    match outcome {
+        ataxx::Outcome::Win(ataxx::Color::X) => "1-0",
+        ataxx::Outcome::Win(ataxx::Color::O) => "0-1",
+        ataxx::Outcome::Draw => "1/2-1/2",
+    }
+}
+
+type Socket =
+    tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
+
+async fn socket(url: &str) -> Socket {
+    tokio_tungstenite::connect_async(url)
+        .await
+        .expect("websocket opens")
+        .0
+}
+
+/// Reads messages until one satisfies `want`.
+async fn next_where(ws: &mut Socket, want: impl Fn(&Value) -> bool) -> Value {
+    let deadline = Instant::now() + Duration::from_secs(10);
+    loop {
+        let left = deadline.saturating_duration_since(Instant::now());
+        let message = tokio::time::timeout(left, ws.next())
+            .await
+            .expect("an awaited message arrives")
+            .expect("socket open")
+            .unwrap();
+        if let Message::Text(text) = message {
+            let value: Value = serde_json::from_str(&text).unwrap();
+            if want(&value) {
+                return value;
+            }
+        }
+    }
+}
+
+async fn send(ws: &mut Socket, value: Value) {
+    ws.send(Message::Text(value.to_string().into()))
+        .await
+        .unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_game_over_http_and_websocket_with_resync_and_resent_moves() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = Served::start(&dir.path().join("ataxx.db"), &[]);
+    let alice = signup_and_login(&server, "alice", "secret1");
+    let bob = signup_and_login(&server, "bob", "secret2");
+    let (status, game) = api(
+        "POST",
+        &server.url("/api/games"),
+        Some(&alice),
+        Some(json!({"opponent": "bob", "color": "x", "options": {"blocks": "h"}})),
+    );
+    assert_eq!(status, 201, "{game}");
+    let board = game["board"].as_i64().unwrap();
+    assert_eq!(game["accepted"], json!({"x": true, "o": false}));
+    assert_eq!(game["fen"], "x5o/7/2-1-2/7/2-1-2/7/o5x x 0 1");
+
+    let ws_base = format!("ws://{}", server.http);
+    let mut alice_ws = socket(&format!("{ws_base}/api/ws?token={alice}")).await;
+    let mut bob_ws = socket(&format!("{ws_base}/api/ws?token={bob}")).await;
+    next_where(&mut alice_ws, |v| v["type"] == "hello").await;
+    next_where(&mut bob_ws, |v| v["type"] == "hello").await;
+
+    let (status, started) = api(
+        "POST",
+        &server.url(&format!("/api/games/{board}/accept")),
+        Some(&bob),
+        None,
+    );
+    assert_eq!(status, 200);
+    assert_eq!(started["status"], "active");
+    let event = next_where(&mut alice_ws, |v| v["type"] == "started").await;
+    assert_eq!(event["board"], board);
+
+    let mut pos: Position = started["fen"].as_str().unwrap().parse().unwrap();
+    let mut version_after_two = 0;
+    for ply in 1..=6 {
+        let (mover, waiter) = match pos.turn() {
+            ataxx::Color::X => (&mut alice_ws, &mut bob_ws),
+            ataxx::Color::O => (&mut bob_ws, &mut alice_ws),
+        };
+        let mv = first_move(&pos);
+        send(mover, json!({"type": "move", "id": ply, "board": board, "move": mv.to_string(), "guard": ply})).await;
+        let ack = next_where(mover, |v| v["type"] == "ack" || v["type"] == "error").await;
+        assert_eq!(ack["type"], "ack", "{ack}");
+        let event = next_where(waiter, |v| v["type"] == "moves").await;
+        assert_eq!(event["ply"], ply);
+        assert_eq!(event["moves"][0]["ply"], ply);
+        assert_eq!(event["moves"][0]["move"], mv.to_string());
+        play_with_passes(&mut pos, mv);
+        assert_eq!(event["game"]["fen"], pos.to_string());
+        if ply == 2 {
+            version_after_two = event["version"].as_i64().unwrap();
+        }
+        // Resending the same move with its old guard is refused.
+        send(
+            mover,
+            json!({"type": "move", "board": board, "move": mv.to_string(), "guard": ply}),
+        )
+        .await;
+        let refused = next_where(mover, |v| v["type"] == "error").await;
+        assert_eq!(refused["code"], "stale_move_number");
+    }
+
+    // A client that was away since ply 2 gets a snapshot with everything it missed.
+    let mut watcher = socket(&format!(
+        "{ws_base}/api/games/{board}/ws?since={version_after_two}"
+    ))
+    .await;
+    let snapshot = next_where(&mut watcher, |_| true).await;
+    assert_eq!(snapshot["type"], "snapshot");
+    assert_eq!(snapshot["ply"], 6);
+    assert_eq!(snapshot["game"]["moves"].as_array().unwrap().len(), 6);
+    assert_eq!(snapshot["game"]["fen"], pos.to_string());
+    // An up-to-date client gets no snapshot, only new events.
+    let current = snapshot["version"].as_i64().unwrap();
+    let mut fresh = socket(&format!("{ws_base}/api/games/{board}/ws?since={current}")).await;
+
+    let (status, game) = api(
+        "POST",
+        &server.url(&format!("/api/games/{board}/move")),
+        Some(&alice),
+        Some(json!({"move": "resign"})),
+    );
+    assert_eq!(status, 200, "{game}");
+    assert_eq!(game["result"], "0-1");
+    assert_eq!(game["termination"], "resignation");
+    let ended = next_where(&mut fresh, |_| true).await;
+    assert_eq!(ended["type"], "ended");
+    assert_eq!(ended["version"].as_i64().unwrap(), current + 1);
+
+    let (_, user) = api("GET", &server.url("/api/users/alice"), None, None);
+    assert!(user["rating"].as_f64().unwrap() < 1500.0, "{user}");
+    assert_eq!(user["losses"], 1);
+    assert_eq!(user["rating_history"][0]["board"], board);
+    let (_, me) = api("GET", &server.url("/api/me"), Some(&bob), None);
+    assert_eq!(me["wins"], 1);
+    let (status, openapi) = api("GET", &server.url("/api/openapi.json"), None, None);
+    assert_eq!(status, 200);
+    assert!(openapi["paths"]["/api/games/{board}/move"].is_object());
+}
+
+#[test]
+fn a_bot_accepts_a_challenge_and_answers_moves() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = Served::start(&dir.path().join("ataxx.db"), &[]);
+    let mut door = server.text();
+    door.ok("signup alice secret1");
+    door.ok("ataxx challenge alice bot-very-easy");
+    door.ok("ataxx accept 101 alice secret1");
+    let mut number = 1;
+    for _ in 0..5 {
+        let game = wait_for(&mut door, 101, |g| {
+            g["to_move"] == "alice" && g["ply"].as_i64() == Some(number - 1)
+        });
+        let pos: Position = game["fen"].as_str().unwrap().parse().unwrap();
+        door.ok(&format!(
+            "ataxx move 101 alice secret1 {}#{number}",
+            first_move(&pos)
+        ));
+        number += 2;
+    }
+    wait_for(&mut door, 101, |g| g["ply"].as_i64() == Some(10));
+    door.ok("ataxx resign 101 alice secret1");
+    let game = door.board(101);
+    assert_eq!(game["winner"], "bot-very-easy");
+}
+
+/// Polls a board until `done` holds (a few seconds at most).
+fn wait_for(door: &mut TextDoor, board: i64, done: impl Fn(&Value) -> bool) -> Value {
+    let deadline = Instant::now() + Duration::from_secs(10);
+    loop {
+        let game = door.board(board);
+        if done(&game) {
+            return game;
+        }
+        assert!(Instant::now() < deadline, "board never got there: {game}");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+#[test]
+fn correspondence_and_live_deadlines_with_a_test_clock() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = Served::start(
+        &dir.path().join("ataxx.db"),
+        &["--test-clock", "--sweep-ms", "50"],
+    );
+    let mut door = server.text();
+    door.ok("signup alice secret1");
+    door.ok("signup bob secret2");
+    door.ok("ataxx challenge alice bob --nagtime=1 --forfeittime=3");
+    door.ok("ataxx challenge -clock=1+0 alice bob");
+    for board in [101, 102] {
+        door.ok(&format!("ataxx accept {board} alice secret1"));
+        door.ok(&format!("ataxx accept {board} bob secret2"));
+        door.ok(&format!("ataxx move {board} alice secret1 b6#1"));
+    }
+    // 61 s: bob's live clock (one minute) has fallen; the correspondence game goes on.
+    door.ok("clock advance 61");
+    let live = door.board(102);
+    assert_eq!(
+        (live["result"].as_str(), live["termination"].as_str()),
+        (Some("1-0"), Some("time forfeit"))
+    );
+    assert_eq!(door.board(101)["status"], "active");
+    // One day and an hour: bob is reminded, not yet forfeited.
+    door.ok("clock advance 90000");
+    let game = door.board(101);
+    assert_eq!(game["status"], "active");
+    assert_eq!(game["reminded"], true);
+    // Past three days without a move: bob forfeits.
+    door.ok("clock advance 180000");
+    let game = door.board(101);
+    assert_eq!(game["status"], "finished");
+    assert_eq!(game["result"], "1-0");
+    assert_eq!(game["termination"], "time forfeit");
+    let reply = door.send("ataxx move 101 bob secret2 f6#2");
+    assert!(reply.contains("board 101 is finished"), "{reply}");
+}
+
+#[test]
+fn a_server_killed_with_sigkill_loses_no_acknowledged_move() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("ataxx.db");
+    let mut played: Vec<Vec<String>> = vec![vec![], vec![]];
+    let mut positions = [Position::startpos(); 2];
+    {
+        let server = Served::start(&db, &[]);
+        let mut door = server.text();
+        door.ok("signup alice secret1");
+        door.ok("signup bob secret2");
+        for _ in 0..2 {
+            door.ok("ataxx challenge alice bob");
+        }
+        door.ok("ataxx challenge bob alice");
+        for board in [101, 102] {
+            door.ok(&format!("ataxx accept {board} alice secret1"));
+            door.ok(&format!("ataxx accept {board} bob secret2"));
+        }
+        for ply in 1..=5 {
+            for (i, board) in [101, 102].into_iter().enumerate() {
+                let user = if ply % 2 == 1 {
+                    "alice secret1"
+                } else {
+                    "bob secret2"
+                };
+                let mv = positions[i].legal_moves()[ply + i];
+                door.ok(&format!("ataxx move {board} {user} {mv}#{ply}"));
+                play_with_passes(&mut positions[i], mv);
+                played[i].push(mv.to_string());
+            }
+        }
+        // Dropping the server kills it with SIGKILL right after the last acknowledgement.
+    }
+    let server = Served::start(&db, &[]);
+    let mut door = server.text();
+    for (i, board) in [101, 102].into_iter().enumerate() {
+        let view = door.json(&format!("ataxx show {board}"))["data"][0].clone();
+        let moves: Vec<&str> = view["moves"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|m| m["move"].as_str().unwrap())
+            .collect();
+        assert_eq!(moves, played[i]);
+        assert_eq!(view["fen"], positions[i].to_string());
+        // The game goes on where it stopped.
+        let mv = positions[i].legal_moves()[0];
+        door.ok(&format!("ataxx move {board} bob secret2 {mv}#6"));
+    }
+    assert_eq!(door.board(103)["status"], "challenge");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn nobody_acts_in_another_name_and_bad_input_gets_clear_errors() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = Served::start(&dir.path().join("ataxx.db"), &[]);
+    let mut door = server.text();
+    door.ok("signup alice secret1");
+    door.ok("signup bob secret2");
+    door.ok("signup carol secret3");
+    door.ok("ataxx challenge alice bob");
+    door.ok("ataxx accept 101 alice secret1");
+    door.ok("ataxx accept 101 bob secret2");
+
+    // Wrong password, unknown user, bad token: one answer.
+    let wrong_password = door.send("ataxx move 101 alice secret2 b6#1");
+    let unknown_user = door.send("ataxx move 101 mallory secret2 b6#1");
+    let first_line = |s: &str| s.lines().next().unwrap().to_string();
+    assert_eq!(first_line(&wrong_password), first_line(&unknown_user));
+    assert!(
+        wrong_password.starts_with("error: authentication failed"),
+        "{wrong_password}"
+    );
+    assert!(
+        wrong_password.contains("Ataxx Board 101"),
+        "errors show the board: {wrong_password}"
+    );
+    let (status, body) = api(
+        "POST",
+        &server.url("/api/games/101/move"),
+        Some("0123abcd"),
+        Some(json!({"move": "b6"})),
+    );
+    assert_eq!(status, 401);
+    assert_eq!(
+        format!("error: {}", body["error"]["message"].as_str().unwrap()),
+        first_line(&wrong_password)
+    );
+
+    // Bob's own credentials cannot move on alice's turn; carol cannot act on board 101.
+    let reply = door.send("ataxx move 101 bob secret2 f6#1");
+    assert!(
+        reply.starts_with("error: it is alice's move on board 101, not bob's"),
+        "{reply}"
+    );
+    let reply = door.send("ataxx resign 101 carol secret3");
+    assert!(
+        reply.starts_with("error: carol does not play on board 101"),
+        "{reply}"
+    );
+    let carol = {
+        let (_, body) = api(
+            "POST",
+            &server.url("/api/login"),
+            None,
+            Some(json!({"userid": "carol", "password": "secret3"})),
+        );
+        body["token"].as_str().unwrap().to_string()
+    };
+    let (status, body) = api(
+        "POST",
+        &server.url("/api/games/101/move"),
+        Some(&carol),
+        Some(json!({"move": "resign"})),
+    );
+    assert_eq!(
+        (status, body["error"]["code"].as_str()),
+        (403, Some("not_a_player"))
+    );
+    assert_eq!(door.board(101)["status"], "active");
+
+    // Bad moves and commands name what was wrong.
+    let reply = door.send("ataxx move 101 alice secret1 z9#1");
+    assert!(reply.starts_with("error: "), "{reply}");
+    assert!(reply.contains("z9"), "{reply}");
+    let reply = door.send("ataxx move 101 alice secret1 pass#1");
+    assert!(reply.contains("a pass is never chosen"), "{reply}");
+    let reply = door.send("ataxx challenge -blocks=q alice bob");
+    assert!(
+        reply.starts_with("error: invalid challenge: -blocks=q"),
+        "{reply}"
+    );
+    let reply = door.send("clock advance 100");
+    assert!(reply.contains("cannot be moved"), "{reply}");
+
+    // Oversized and non-UTF-8 lines are refused; the connection stays usable.
+    let long = format!("ataxx show {}\r\n", "1".repeat(5000));
+    let reply = door.send_bytes(long.as_bytes());
+    assert!(reply.contains("too long"), "{reply}");
+    let reply = door.send_bytes(b"ataxx show \xff\xfe\r\n");
+    assert!(reply.contains("not UTF-8"), "{reply}");
+    door.ok("ataxx show 101");
+
+    // HTTP: malformed and oversized bodies.
+    let (status, body) = api(
+        "POST",
+        &server.url("/api/signup"),
+        None,
+        Some(json!({"user": "x"})),
+    );
+    assert_eq!(status, 400);
+    assert!(
+        body["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("bad request body"),
+        "{body}"
+    );
+    let huge = json!({"text": "x".repeat(100_000)});
+    let (status, _) = api(
+        "POST",
+        &server.url("/api/games/101/chat"),
+        Some(&carol),
+        Some(huge),
+    );
+    assert_eq!(status, 413);
+    let (status, body) = api("GET", &server.url("/api/games/999"), None, None);
+    assert_eq!(
+        (status, body["error"]["code"].as_str()),
+        (404, Some("unknown_board"))
+    );
+
+    // WebSocket: a garbled message gets an error and the socket stays open.
+    let mut ws = socket(&format!("ws://{}/api/games/101/ws", server.http)).await;
+    next_where(&mut ws, |v| v["type"] == "snapshot").await;
+    ws.send(Message::Text("{not json".into())).await.unwrap();
+    let error = next_where(&mut ws, |_| true).await;
+    assert_eq!(error["code"], "bad_message");
+    send(&mut ws, json!({"type": "move", "move": "b6", "guard": 1})).await;
+    let error = next_where(&mut ws, |_| true).await;
+    assert_eq!(
+        error["code"], "auth",
+        "a watcher without a token cannot move"
+    );
+    send(&mut ws, json!({"type": "ping", "id": 7})).await;
+    assert_eq!(next_where(&mut ws, |_| true).await["type"], "pong");
+}
