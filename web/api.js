@@ -32,6 +32,9 @@ export async function api(path, { method = 'GET', body } = {}) {
   return data;
 }
 
+const PING_MS = 15000;
+const SILENCE_MS = 40000;
+
 /**
  * A WebSocket that reconnects after a lost connection (with growing delays) and tells its
  * owner through onStatus. `url()` is asked again before each connection, so that it can carry
@@ -45,6 +48,13 @@ export class LiveSocket {
     this.delay = 500;
     this.closed = false;
     this.connect();
+    // A connection can die without a close (a sleeping laptop, a dropped route): ping, and
+    // start over when nothing has been heard for a while.
+    this.pinger = setInterval(() => {
+      if (!this.ws || this.ws.readyState !== WebSocket.OPEN) return;
+      if (Date.now() - this.heard > SILENCE_MS) this.reconnect();
+      else this.send({ type: 'ping' });
+    }, PING_MS);
   }
 
   connect() {
@@ -54,9 +64,11 @@ export class LiveSocket {
     this.ws = ws;
     ws.onopen = () => {
       this.delay = 500;
+      this.heard = Date.now();
       this.onStatus('live');
     };
     ws.onmessage = (event) => {
+      this.heard = Date.now();
       let message;
       try { message = JSON.parse(event.data); } catch { return; }
       this.onMessage(message);
@@ -86,6 +98,7 @@ export class LiveSocket {
   close() {
     this.closed = true;
     clearTimeout(this.timer);
+    clearInterval(this.pinger);
     if (this.ws) this.ws.close();
   }
 }

@@ -58,11 +58,11 @@ export function mountGame(root, { me, toast }, board) {
         <div id="board" class="board-box"></div>
         <div class="player-bar" id="bar-bottom"></div>
         <div class="replay" role="group" aria-label="replay">
-          <button type="button" data-step="start" title="First position (Home)">⏮</button>
-          <button type="button" data-step="back" title="Back (←)">◀</button>
+          <button type="button" data-step="start" title="First position (Home)" aria-label="first position"><svg viewBox="0 0 24 24" aria-hidden="true"><path d="M6 5h2v14H6zM20 5v14L9 12z"/></svg></button>
+          <button type="button" data-step="back" title="Back (←)" aria-label="back"><svg viewBox="0 0 24 24" aria-hidden="true"><path d="M17 5v14L6 12z"/></svg></button>
           <span id="ply-label">0 / 0</span>
-          <button type="button" data-step="forward" title="Forward (→)">▶</button>
-          <button type="button" data-step="end" title="Latest position (End)">⏭</button>
+          <button type="button" data-step="forward" title="Forward (→)" aria-label="forward"><svg viewBox="0 0 24 24" aria-hidden="true"><path d="M7 5v14l11-7z"/></svg></button>
+          <button type="button" data-step="end" title="Latest position (End)" aria-label="latest position"><svg viewBox="0 0 24 24" aria-hidden="true"><path d="M16 5h2v14h-2zM4 5v14l11-7z"/></svg></button>
         </div>
       </div>
       <aside class="side">
@@ -207,7 +207,7 @@ export function mountGame(root, { me, toast }, board) {
     status.textContent = statusText();
     status.className = `status ${view.status} ${myTurn() ? 'mine' : ''}`;
     if (viewPly !== null) {
-      status.textContent += ` Showing move ${viewPly} of ${view.moves.length}: press End or ⏭ to return.`;
+      status.textContent += ` Showing move ${viewPly} of ${view.moves.length}: press End to return.`;
     }
     const proposal = $('#proposal');
     if (view.status === 'challenge' && !view.accepted[mySeat()] && mySeat()) {
@@ -239,8 +239,8 @@ export function mountGame(root, { me, toast }, board) {
       rows.push(`<tr><th>${i / 2 + 1}</th>${cells[i]}${cells[i + 1] ?? '<td></td>'}</tr>`);
     }
     $('#moves').innerHTML = `<thead><tr><th></th><th><span class="dot x"></span> ${esc(view.x)}</th><th><span class="dot o"></span> ${esc(view.o)}</th></tr></thead><tbody>${rows.join('')}</tbody>`;
-    const current = root.querySelector('.mv.current');
-    if (current && viewPly === null) current.scrollIntoView({ block: 'nearest' });
+    // Follow the game in the list's own scroll area (never the page's).
+    if (viewPly === null) $('.moves-box').scrollTop = $('.moves-box').scrollHeight;
   }
 
   function drawChat() {

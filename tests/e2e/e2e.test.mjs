@@ -14,9 +14,12 @@ assert.ok(BASE, 'ATAXX_URL must name the server (tests/e2e/run.sh sets it)');
 const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
   '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 const TIMEOUT = 10_000;
-const PASSWORD = 'correct horse 42';
+const PASSWORD = 'horse-battery-42';
 
 let browser;
+/** Script errors of any page: each test ends by checking there were none. */
+const errors = [];
+const noScriptErrors = () => assert.deepEqual(errors.splice(0), []);
 before(async () => {
   // Playwright gives every launch a fresh temporary --user-data-dir.
   browser = await chromium.launch({ executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium', args: FLAGS });
@@ -27,7 +30,15 @@ async function person(name, viewport = { width: 1280, height: 860 }) {
   const context = await browser.newContext({ viewport, acceptDownloads: true });
   const page = await context.newPage();
   page.setDefaultTimeout(TIMEOUT);
-  page.on('pageerror', (err) => { throw new Error(`${name}'s page: ${err.message}`); });
+  page.on('pageerror', (err) => errors.push(`${name}'s page: ${err.message}`));
+  // Game connections pass through a switch that a test may turn off and on (page.line).
+  page.line = { up: true, sockets: [] };
+  await page.routeWebSocket(/\/api\/games\/\d+\/ws/, (ws) => {
+    if (!page.line.up) return ws.close({ code: 1011, reason: 'line down' });
+    ws.connectToServer();
+    page.line.sockets.push(ws);
+    return undefined;
+  });
   await page.goto(`${BASE}/#/login`);
   await page.click('.tab[data-mode=signup]');
   await page.fill('[name=userid]', name);
@@ -58,18 +69,20 @@ const clickSquare = (page, sq) => page.click(`.board rect[data-sq="${sq}"]`);
 const boardOf = (page) => Number(page.url().match(/#\/game\/(\d+)/)[1]);
 const moveCount = (page) => page.locator('#moves td.mv').count();
 
-async function shot(page, name) {
+async function shot(page, name, fullPage = false) {
   if (!SHOTS) return;
+  await page.evaluate(() => window.scrollTo(0, 0));
   await page.waitForTimeout(400); // let the animations finish
-  await page.screenshot({ path: path.join(SHOTS, name) });
+  await page.screenshot({ path: path.join(SHOTS, name), fullPage });
 }
 
 test('two people: challenge, accept, live moves, undo, chat, reload, resign, replay', async () => {
   const alice = await person('alice');
   const bob = await person('bob');
+  const { line } = alice;
 
   // Alice challenges Bob to a live game; she plays x and moves first.
-  await alice.check('[name=kind][value=person]');
+  await alice.click('label:has(> [name=kind][value=person])');
   await alice.fill('[name=opponent]', 'bob');
   await alice.selectOption('[name=clock]', '5+3');
   await alice.click('#challenge-submit');
@@ -135,11 +148,26 @@ test('two people: challenge, accept, live moves, undo, chat, reload, resign, rep
   await piece(bob, 'x', 'b6');
   await alice.waitForTimeout(300);
 
+  // Alice loses her connection; Bob moves meanwhile; her page catches up when it is back.
+  line.up = false;
+  await Promise.all(line.sockets.splice(0).map((ws) => ws.close({ code: 1001, reason: 'line cut' })));
+  await waitText(alice, '#connection', 'reconnecting');
+  await bob.fill('#move-input', 'g6');
+  await bob.press('#move-input', 'Enter');
+  await piece(bob, 'o', 'g6');
+  line.up = true;
+  await piece(alice, 'o', 'g6');
+  await waitText(alice, '#connection', /^$/);
+  await waitText(alice, '#status', 'Your move.');
+  await clickSquare(alice, 'b6');
+  await clickSquare(alice, 'b5');
+  await piece(bob, 'x', 'b5');
+
   // Alice reloads in the middle of the game and carries on.
   await alice.reload();
   await piece(alice, 'x', 'c5');
   await piece(alice, 'o', 'f7');
-  assert.equal(await moveCount(alice), 5);
+  assert.equal(await moveCount(alice), 7);
   await waitText(alice, '#status', 'bob to move.');
   await bob.fill('#move-input', 'e6');
   await bob.press('#move-input', 'Enter');
@@ -151,7 +179,7 @@ test('two people: challenge, accept, live moves, undo, chat, reload, resign, rep
   await piece(bob, 'x', 'e5');
   await piece(bob, 'x', 'e6');
   await piece(bob, 'x', 'f6');
-  await waitText(bob, '#moves td[data-ply="7"]', '+2');
+  await waitText(bob, '#moves td[data-ply="9"]', '+2');
   assert.match(await alice.locator('[data-clock=x]').textContent(), /^[45]:\d\d$/);
   await shot(alice, 'game.png');
 
@@ -163,7 +191,7 @@ test('two people: challenge, accept, live moves, undo, chat, reload, resign, rep
 
   // The finished game replays with the buttons and the arrow keys.
   const plies = await moveCount(alice);
-  assert.equal(plies, 7);
+  assert.equal(plies, 9);
   await alice.click('[data-step=start]');
   await waitText(alice, '#ply-label', `0 / ${plies}`);
   assert.equal(await alice.locator('.board .piece').count(), 4);
@@ -186,7 +214,7 @@ test('two people: challenge, accept, live moves, undo, chat, reload, resign, rep
   assert.match(pgn, /\[White "bob"\]/);
   assert.match(pgn, /\[Result "1-0"\]/);
   assert.match(pgn, /\[Termination "resignation"\]/);
-  assert.match(pgn, /1\. b6 f6 2\. g1e3 f7 3\. c5 e6 4\. e3e5 1-0/);
+  assert.match(pgn, /1\. b6 f6 2\. g1e3 f7 3\. c5 g6 4\. b5 e6 5\. e3e5 1-0/);
 
   // The board image shows the final position.
   const svg = await (await alice.request.get(`${BASE}/board/${boardOf(alice)}.svg`)).text();
@@ -203,6 +231,7 @@ test('two people: challenge, accept, live moves, undo, chat, reload, resign, rep
   await waitText(alice, '.profile .stats', '1');
   await alice.context().close();
   await bob.context().close();
+  noScriptErrors();
 });
 
 test('a game against a bot, clicked to its end on a 4x4 board', async () => {
@@ -233,10 +262,11 @@ test('a game against a bot, clicked to its end on a 4x4 board', async () => {
     await carol.waitForFunction((n) => document.querySelectorAll('#moves td.mv').length > n, before);
   }
   await waitText(carol, '#status', /You win|bot-very-easy wins|Draw/);
-  await shot(carol, 'bot-game-phone.png');
+  await shot(carol, 'bot-game-phone.png', true);
   await carol.goto(`${BASE}/#/`);
   await carol.waitForSelector('#finished li[data-board]');
   await carol.context().close();
+  noScriptErrors();
 });
 
 test('the blocks picker: codes, masks and clicks, with the FEN a game starts from', async () => {
@@ -274,7 +304,7 @@ test('the blocks picker: codes, masks and clicks, with the FEN a game starts fro
 
   // The lobby with a game in play, a challenge waiting and finished games.
   await dave.goto(`${BASE}/#/`);
-  await dave.check('[name=kind][value=person]');
+  await dave.click('label:has(> [name=kind][value=person])');
   await dave.fill('[name=opponent]', 'alice');
   await dave.click('#challenge-submit');
   await waitText(dave, '#challenges', 'waiting for alice');
@@ -282,4 +312,5 @@ test('the blocks picker: codes, masks and clicks, with the FEN a game starts fro
   await waitText(dave, '#layout-code', '36');
   await shot(dave, 'lobby.png');
   await dave.context().close();
+  noScriptErrors();
 });

@@ -330,3 +330,62 @@ async fn presence(State(state): State<WebState>, headers: HeaderMap) -> Response
     online.sort();
     Json(json!({"online": online})).into_response()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn board_image_draws_pieces_blocks_and_the_last_move() {
+        let mut pos = "6bch".parse::<Layout>().unwrap().start_position();
+        let single: Move = "b6".parse().unwrap();
+        pos.play(single).unwrap();
+        let svg = board_svg(&pos, Some(single));
+        assert_eq!(svg.matches("<circle").count(), 5);
+        assert_eq!(
+            svg.matches("#5b4636").count(),
+            14,
+            "6bch blocks two whole ranks"
+        );
+        assert_eq!(
+            svg.matches("#f2b134").count(),
+            1,
+            "a single marks its destination only"
+        );
+        assert_eq!(svg.matches("#d1343e").count(), 3);
+
+        let jump: Move = "g7e7".parse().unwrap();
+        pos.play(jump).unwrap();
+        let svg = board_svg(&pos, Some(jump));
+        assert_eq!(
+            svg.matches("#f2b134").count(),
+            2,
+            "a jump marks where it left and landed"
+        );
+        assert!(svg.starts_with("<svg") && svg.ends_with("</svg>"));
+    }
+
+    #[test]
+    fn every_page_file_is_embedded_once() {
+        for asset in ASSETS {
+            assert!(!asset.body.is_empty(), "{} is empty", asset.file);
+            assert_eq!(ASSETS.iter().filter(|a| a.file == asset.file).count(), 1);
+        }
+        let index = ASSETS.iter().find(|a| a.file == "index.html").unwrap();
+        for asset in ASSETS.iter().filter(|a| a.file.ends_with(".js")) {
+            let linked = index.body.contains(asset.file)
+                || ASSETS
+                    .iter()
+                    .any(|a| a.body.contains(&format!("'./{}'", asset.file)));
+            assert!(linked, "{} is embedded but nothing loads it", asset.file);
+        }
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../web");
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let name = entry.unwrap().file_name().into_string().unwrap();
+            assert!(
+                ASSETS.iter().any(|a| a.file == name),
+                "web/{name} is not embedded: add it to ASSETS"
+            );
+        }
+    }
+}
