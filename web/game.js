@@ -80,7 +80,7 @@ export function mountGame(root, { me, toast }, board) {
             <button type="button" id="draw">Offer draw</button>
             <button type="button" id="analyse">Analyse</button>
             <button type="button" id="pgn">Download PGN</button>
-            <a id="image" target="_blank" rel="noopener">Board image</a>
+            <span class="share">Board image: <a id="image-svg" target="_blank" rel="noopener">SVG</a> · <a id="image-png" target="_blank" rel="noopener">PNG</a></span>
           </div>
           <p id="analysis" class="analysis"></p>
         </div>
@@ -138,7 +138,8 @@ export function mountGame(root, { me, toast }, board) {
     drawStatus();
     drawMoves();
     $('#ply-label').textContent = `${ply} / ${view.moves.length}`;
-    $('#image').href = `/board/${board}.svg?ply=${ply}`;
+    $('#image-svg').href = `/board/${board}.svg?ply=${ply}`;
+    $('#image-png').href = `/board/${board}.png?ply=${ply}`;
     const playing = mySeat() !== null && view.status === 'active';
     for (const id of ['#resign', '#undo', '#draw']) $(id).disabled = !playing || !!view.proposal;
     $('#move-form').hidden = !playing;

@@ -44,8 +44,8 @@ export function mountLobby(root, { me, toast }) {
           <datalist id="people"></datalist>
           <div class="row">
             <label>You play <select name="color">
-              <option value="x">red, first (x)</option>
-              <option value="o">blue, second (o)</option>
+              <option value="x">x, moves first</option>
+              <option value="o">o, moves second</option>
               <option value="random">random</option>
             </select></label>
             <label>Board <select name="size">

@@ -27,11 +27,13 @@ export function ratingPlot(points) {
       <text x="${pad.left - 6}" y="${y(v) + 4}" class="axis" text-anchor="end">${v}</text>`);
   }
   const date = (ms) => new Date(ms).toLocaleDateString();
+  const bars = points.map((p, i) => `<line x1="${x(i)}" x2="${x(i)}" y1="${y(p.rating + p.deviation)}" y2="${y(p.rating - p.deviation)}" class="bar"/>`).join('');
   const dots = points.map((p, i) => `<circle cx="${x(i)}" cy="${y(p.rating)}" r="4" class="point">
     <title>${Math.round(p.rating)} ± ${Math.round(p.deviation)} after board ${p.board}, ${date(p.at_ms)}</title></circle>`).join('');
   return `<svg class="rating-plot" viewBox="0 0 ${width} ${height}" role="img" aria-label="rating history">
     ${ticks.join('')}
     <path d="${band}" class="band"/>
+    ${bars}
     <path d="${line}" class="line"/>
     ${dots}
     <text x="${pad.left}" y="${height - 8}" class="axis">${date(points[0].at_ms)}</text>

@@ -219,6 +219,10 @@ test('two people: challenge, accept, live moves, undo, chat, reload, resign, rep
   // The board image shows the final position.
   const svg = await (await alice.request.get(`${BASE}/board/${boardOf(alice)}.svg`)).text();
   assert.match(svg, /^<svg/);
+  assert.equal(svg.match(/<circle/g).length, 11);
+  const png = await alice.request.get(BASE + await alice.locator('#image-png').getAttribute('href'));
+  assert.equal(png.headers()['content-type'], 'image/png');
+  assert.equal((await png.body()).subarray(1, 4).toString(), 'PNG');
 
   // The analysis button answers with a legal move of the side to move in the shown position.
   await alice.click('[data-step=start]');
@@ -228,7 +232,8 @@ test('two people: challenge, accept, live moves, undo, chat, reload, resign, rep
   // The profile shows the rating history plot.
   await alice.goto(`${BASE}/#/user/alice`);
   await alice.waitForSelector('.rating-plot .point');
-  await waitText(alice, '.profile .stats', '1');
+  await waitText(alice, '.profile .stats', /1\s*wins/);
+  await shot(alice, 'profile.png');
   await alice.context().close();
   await bob.context().close();
   noScriptErrors();
@@ -301,6 +306,16 @@ test('the blocks picker: codes, masks and clicks, with the FEN a game starts fro
   assert.equal(await dave.locator('.board .square.blocked').count(), 14);
   const game = await (await dave.request.get(`${BASE}/api/games/${boardOf(dave)}`)).json();
   assert.equal(game.start_fen, 'x5o/7/-------/7/-------/7/o5x x 0 1');
+
+  // The colour-blind-safe style marks the sides by shape as well as colour, and is remembered.
+  await clickSquare(dave, 'g1');
+  await dave.check('#cb-toggle');
+  assert.equal(await dave.locator('.board .piece.x .glyph').first().isVisible(), true);
+  await dave.reload();
+  await dave.waitForSelector('body.cb .board .piece');
+  await clickSquare(dave, 'g1');
+  await shot(dave, 'game-colour-blind.png');
+  await dave.uncheck('#cb-toggle');
 
   // The lobby with a game in play, a challenge waiting and finished games.
   await dave.goto(`${BASE}/#/`);

@@ -1,6 +1,6 @@
 //! The browser door: the pages of `web/` embedded in the binary and served at `/`, board images
-//! for sharing positions (`/board/{game}.svg`), and the few JSON helpers the pages need beyond
-//! the game API: a blocked-layout preview, position analysis, and who is online.
+//! for sharing positions (`/board/{game}.svg` and `.png`), and the few JSON helpers the pages
+//! need beyond the game API: a blocked-layout preview, position analysis, and who is online.
 //!
 //! Setting `ATAXX_WEB_DIR` to the `web/` folder serves the pages from disk instead of the
 //! embedded copy, so that they can be edited without rebuilding the server.
@@ -131,19 +131,23 @@ struct ImageQuery {
     ply: Option<usize>,
 }
 
-/// `/board/{game}.svg`: the board of a game, for sharing.
+/// `/board/{game}.svg` and `/board/{game}.png`: the board of a game, for sharing.
 async fn board_image(
     State(state): State<WebState>,
     Path(image): Path<String>,
     Query(query): Query<ImageQuery>,
 ) -> Response {
-    let Some(board) = image
-        .strip_suffix(".svg")
-        .and_then(|b| b.parse::<i64>().ok())
-    else {
-        return bad_request(format!(
-            "{image}: board images are named <board number>.svg"
-        ));
+    let (number, png) = match (image.strip_suffix(".svg"), image.strip_suffix(".png")) {
+        (Some(number), _) => (number, false),
+        (_, Some(number)) => (number, true),
+        _ => {
+            return bad_request(format!(
+                "{image}: board images are <board>.svg or <board>.png"
+            ))
+        }
+    };
+    let Ok(board) = number.parse::<i64>() else {
+        return bad_request(format!("{image}: {number:?} is not a board number"));
     };
     let view = match state.app.games.view(board).await {
         Ok(view) => view,
@@ -161,14 +165,38 @@ async fn board_image(
         pos.play_unchecked(mv);
         last = Some(mv);
     }
+    let svg = board_svg(&pos, last);
+    let (content_type, body) = match png {
+        false => ("image/svg+xml", svg.into_bytes()),
+        true => match svg_to_png(&svg) {
+            Ok(bytes) => ("image/png", bytes),
+            Err(message) => {
+                return error_response(StatusCode::INTERNAL_SERVER_ERROR, &Error::Command(message))
+            }
+        },
+    };
     (
         [
-            (header::CONTENT_TYPE, "image/svg+xml"),
+            (header::CONTENT_TYPE, content_type),
             (header::CACHE_CONTROL, "no-cache"),
         ],
-        board_svg(&pos, last),
+        body,
     )
         .into_response()
+}
+
+/// Renders an SVG picture (without text: no fonts are needed) to PNG.
+fn svg_to_png(svg: &str) -> Result<Vec<u8>, String> {
+    use resvg::{tiny_skia, usvg};
+    let tree = usvg::Tree::from_str(svg, &usvg::Options::default())
+        .map_err(|err| format!("board image: {err}"))?;
+    let size = tree.size().to_int_size();
+    let mut pixmap =
+        tiny_skia::Pixmap::new(size.width(), size.height()).ok_or("board image: empty picture")?;
+    resvg::render(&tree, tiny_skia::Transform::default(), &mut pixmap.as_mut());
+    pixmap
+        .encode_png()
+        .map_err(|err| format!("board image: {err}"))
 }
 
 /// Pixels per square in board images.
@@ -363,6 +391,14 @@ mod tests {
             "a jump marks where it left and landed"
         );
         assert!(svg.starts_with("<svg") && svg.ends_with("</svg>"));
+
+        let png = svg_to_png(&svg).unwrap();
+        assert_eq!(&png[..8], b"\x89PNG\r\n\x1a\n");
+        let side = 7 * CELL;
+        assert_eq!(
+            &png[16..24],
+            [side.to_be_bytes(), side.to_be_bytes()].concat()
+        );
     }
 
     #[test]
