@@ -22,9 +22,12 @@ mod color;
 mod diagram;
 mod encoding;
 mod fen;
+mod game;
 mod moves;
 mod perft;
+pub mod pgn;
 mod position;
+pub mod record;
 mod square;
 mod zobrist;
 
@@ -36,6 +39,7 @@ pub use encoding::{
     DecodeError, EncodeError, PackedBoard, PositionMessage, BOARD_BYTES, MESSAGE_BYTES,
 };
 pub use fen::FenError;
+pub use game::{Adjudication, Game, GameMove, GameResult, Termination, ROSTER};
 pub use moves::{Move, MoveList, MoveTextError, ParseMoveError, MAX_MOVES};
 pub use perft::{divide, perft};
 pub use position::{IllegalMoveError, Outcome, Position, HALFMOVE_LIMIT};

@@ -5,6 +5,7 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 mod commands;
+mod opponent;
 
 #[derive(Parser)]
 #[command(name = "ataxx", version, about = "Ataxx rules, tools and engine")]
@@ -17,6 +18,8 @@ struct Cli {
 enum Command {
     /// Count the leaves of the legal-move tree (bulk counting at the last ply).
     Perft(commands::perft::Args),
+    /// Play against the computer in the terminal.
+    Play(commands::play::Args),
     /// Print the named difficulty levels.
     Levels(commands::levels::Args),
     /// Reproduce seed 003's measurements of the game by self-play.
@@ -33,12 +36,19 @@ enum Command {
     Client(commands::client::Args),
     /// Load-test a game server on loopback: concurrent games over WebSocket and the text port.
     Loadtest(commands::loadtest::Args),
+    /// Play UAI engines against each other: head-to-head, gauntlet or round-robin.
+    Match(Box<commands::r#match::Args>),
+    /// Generate a book of random, near-balanced openings.
+    Openings(commands::openings::Args),
+    /// Replay a game record (PGN or the 1995 two-column record), checking every flip count.
+    Replay(commands::replay::Args),
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Perft(args) => commands::perft::run(args),
+        Command::Play(args) => commands::play::run(args),
         Command::Levels(args) => commands::levels::run(args),
         Command::Stats(args) => commands::stats::run(args),
         Command::Blocks(args) => commands::blocks::run(args),
@@ -47,6 +57,9 @@ fn main() -> ExitCode {
         Command::Serve(args) => commands::serve::run(args),
         Command::Client(args) => commands::client::run(args),
         Command::Loadtest(args) => commands::loadtest::run(args),
+        Command::Match(args) => commands::r#match::run(*args),
+        Command::Openings(args) => commands::openings::run(args),
+        Command::Replay(args) => commands::replay::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -692,3 +692,55 @@ async fn nobody_acts_in_another_name_and_bad_input_gets_clear_errors() {
     send(&mut ws, json!({"type": "ping", "id": 7})).await;
     assert_eq!(next_where(&mut ws, |_| true).await["type"], "pong");
 }
+
+#[test]
+fn undo_and_draw_proposals_then_export_as_pgn_and_record() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = Served::start(&dir.path().join("ataxx.db"), &[]);
+    let mut door = server.text();
+    door.ok("signup alice secret1");
+    door.ok("signup bob secret2");
+    door.ok("ataxx challenge alice bob");
+    door.ok("ataxx accept 101 alice secret1");
+    door.ok("ataxx accept 101 bob secret2");
+    door.ok("ataxx move 101 alice secret1 b6#1");
+    door.ok("ataxx move 101 bob secret2 G7-F6#2");
+    // Undo: the last move made by a player goes, once the other player accepts.
+    door.ok("ataxx move 101 alice secret1 undo");
+    let reply = door.send("ataxx move 101 alice secret1 accept");
+    assert!(reply.contains("your opponent answers it"), "{reply}");
+    door.ok("ataxx move 101 bob secret2 accept");
+    let game = door.board(101);
+    assert_eq!(
+        (game["ply"].as_i64(), game["to_move"].as_str()),
+        (Some(1), Some("bob"))
+    );
+    assert_eq!(game["fen"], "x5o/1x5/7/7/7/7/o5x o 0 1");
+    door.ok("ataxx move 101 bob secret2 f6#2");
+    // A rejected draw offer changes nothing; an accepted one ends the game.
+    door.ok("ataxx move 101 alice secret1 propose");
+    door.ok("ataxx move 101 bob secret2 reject");
+    assert!(door.board(101)["proposal"].is_null());
+    door.ok("ataxx move 101 alice secret1 propose");
+    let reply = door.ok("ataxx move 101 bob secret2 accept");
+    assert!(reply.contains("Game drawn 1/2-1/2 (agreement)"), "{reply}");
+
+    let pgn = door.ok("ataxx pgn 101");
+    assert!(
+        pgn.contains("[Black \"alice\"]\n[White \"bob\"]\n[Result \"1/2-1/2\"]"),
+        "{pgn}"
+    );
+    let games = ataxx::pgn::parse_games(&pgn).unwrap();
+    let moves: Vec<String> = games[0]
+        .moves()
+        .iter()
+        .map(|m| m.mv().to_string())
+        .collect();
+    assert_eq!(moves, ["b6", "f6"]);
+    let record = door.ok("ataxx record 101");
+    assert!(record.contains(" 1 b6"), "{record}");
+    assert!(record.contains("alice"), "{record}");
+    let (status, over_http) = api("GET", &server.url("/api/games/101/pgn"), None, None);
+    assert_eq!(status, 200);
+    assert_eq!(over_http.as_str().unwrap(), pgn);
+}

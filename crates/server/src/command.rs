@@ -190,6 +190,19 @@ pub enum Command {
         board: i64,
         moves: Vec<String>,
     },
+    /// `ataxx pgn <board>` and `ataxx record <board>` [project]: the game as PGN or as the 1995
+    /// two-column record with flip counts.
+    Export {
+        board: i64,
+        format: ExportFormat,
+    },
+}
+
+/// The export formats.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ExportFormat {
+    Pgn,
+    Record,
 }
 
 /// The command words and options of a line.
@@ -502,6 +515,15 @@ fn parse_game(
             let (users, selection) = user_filter(&w[1..])?;
             Command::Games { users, selection }
         }
+        "pgn" | "record" => {
+            if w.len() != 2 {
+                return Err(usage(&format!("ataxx {word} <board>")));
+            }
+            Command::Export {
+                board: board_number(w[1])?,
+                format: if word == "pgn" { ExportFormat::Pgn } else { ExportFormat::Record },
+            }
+        }
         "history" => Command::History,
         "standings" | "ratings" => Command::Standings,
         w0 if abbreviates(w0, "preview", 4) => {
@@ -516,7 +538,8 @@ fn parse_game(
         _ => {
             return Err(Error::Command(format!(
                 "unknown ataxx command {word:?}; commands: help, challenge, accept, decline, \
-                 withdraw, reject, move, resign, chat, show, games, history, standings, limit, preview"
+                 withdraw, reject, move, resign, chat, show, games, history, standings, limit, preview, pgn, \
+                 record"
             )))
         }
     })
@@ -810,6 +833,18 @@ async fn run(app: &App, request: &Request, command: &Command) -> Result<Reply> {
             Reply::ok("ataxx history", text, json!(list))
         }
         Command::Standings => standings(app).await?,
+        Command::Export { board, format } => {
+            let record = games.record(*board).await?;
+            let text = match format {
+                ExportFormat::Pgn => record.to_pgn(),
+                ExportFormat::Record => record.to_record(Some(ataxx::DiagramStyle::FEN)),
+            };
+            Reply::ok(
+                format!("ataxx board {board}"),
+                text.clone(),
+                json!({"board": board, "text": text}),
+            )
+        }
         Command::Preview { board, moves } => {
             let view = games.view(*board).await?;
             let mut pos = board::position_at(&view.summary, &view.moves, view.moves.len());
@@ -950,6 +985,7 @@ Commands (one per line; words separated by spaces):
   ataxx show <board>[#N]...  |  ataxx show <userid>... [all|active|inactive|next]
   ataxx games [<userid>...] [all|active|inactive|next|open|recent]
   ataxx history  |  ataxx standings  |  ataxx preview <board> <move>...
+  ataxx pgn <board>  |  ataxx record <board>   (the game as PGN / as a two-column record)
 Add --json anywhere for a JSON reply.
 ";
 

@@ -414,6 +414,45 @@ impl GameRow {
     }
 }
 
+/// A deadline that has passed on a board.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Due {
+    /// The player to move loses on time; or the game is drawn when a draw offer was still
+    /// unanswered at the correspondence forfeit time (spec section 8).
+    Forfeit { draw: bool },
+    /// The player to move gets a reminder.
+    Nag,
+}
+
+impl GameRow {
+    /// The deadline that has passed at `now`, if any: a live flag, the total time, the
+    /// correspondence forfeit time, or (when `remind`) the nag time.
+    fn due(&self, now: i64, remind: bool) -> Option<Due> {
+        if self.status != "active" {
+            return None;
+        }
+        let turn = self.position().turn();
+        let idle = now - self.last_move_ms.or(self.started_ms).unwrap_or(now);
+        let (remaining, used) = match turn {
+            Color::X => (self.x_remaining_ms, self.x_used_ms),
+            Color::O => (self.o_remaining_ms, self.o_used_ms),
+        };
+        let flag_fell = remaining.is_some_and(|remaining| remaining - idle <= 0);
+        let total_spent = self
+            .total_days
+            .is_some_and(|days| used + idle > days * DAY_MS);
+        let correspondence = self.clock_base_ms.is_none();
+        let forfeit = correspondence && idle >= self.forfeit_days * DAY_MS;
+        if flag_fell || total_spent || forfeit {
+            return Some(Due::Forfeit {
+                draw: forfeit && self.proposal == "draw",
+            });
+        }
+        let nag = correspondence && idle >= self.nag_days * DAY_MS && self.nagged_ply != self.plies;
+        (remind && nag).then_some(Due::Nag)
+    }
+}
+
 /// The game service.
 #[derive(Clone)]
 pub struct Games {
@@ -626,7 +665,8 @@ impl Games {
             }
         }
         // A flag that fell before this command ends the game first.
-        if let Some(change) = Self::check_deadlines(&mut tx.tx, &mut game, now).await? {
+        if let Some(due) = game.due(now, false) {
+            let change = Self::apply_deadline(&mut tx.tx, &mut game, due, now).await?;
             tx.commit().await?;
             self.announce(vec![change]);
             return Err(Error::NotInPlay {
@@ -822,56 +862,35 @@ impl Games {
 
     /// Ends a game whose player to move ran out of time (live clock, total time, or the
     /// correspondence forfeit time), or reminds them at the nag time. Returns the change made.
-    async fn check_deadlines(
+    async fn apply_deadline(
         conn: &mut AnyConnection,
         game: &mut GameRow,
+        due: Due,
         now: i64,
-    ) -> Result<Option<Change>> {
-        if game.status != "active" {
-            return Ok(None);
-        }
+    ) -> Result<Change> {
         let turn = game.position().turn();
-        let idle = now - game.last_move_ms.or(game.started_ms).unwrap_or(now);
-        let flag_fell = match turn {
-            Color::X => game.x_remaining_ms,
-            Color::O => game.o_remaining_ms,
-        }
-        .is_some_and(|remaining| remaining - idle <= 0);
-        let used = match turn {
-            Color::X => game.x_used_ms,
-            Color::O => game.o_used_ms,
+        let kind = match due {
+            Due::Forfeit { draw } => {
+                let (winner, termination) = match draw {
+                    true => (None, "agreement"),
+                    false => (Some(!turn), "time forfeit"),
+                };
+                Self::finish(conn, game, winner, termination, now).await?;
+                EventKind::Ended
+            }
+            Due::Nag => {
+                game.nagged_ply = game.plies;
+                game.version += 1;
+                let user = game.name_of(turn).to_string();
+                tracing::info!(board = game.board, %user, "nag");
+                EventKind::Nag { user }
+            }
         };
-        let total_spent = game
-            .total_days
-            .is_some_and(|days| used + idle > days * DAY_MS);
-        let correspondence = game.clock_base_ms.is_none();
-        let forfeit = correspondence && idle >= game.forfeit_days * DAY_MS;
-        if flag_fell || total_spent || forfeit {
-            // An unanswered draw offer at forfeit time counts as accepted (spec section 8).
-            let draw = forfeit && game.proposal == "draw";
-            let (winner, termination) = match draw {
-                true => (None, "agreement"),
-                false => (Some(!turn), "time forfeit"),
-            };
-            Self::finish(conn, game, winner, termination, now).await?;
-            storage::update_game(conn, game).await?;
-            return Ok(Some(Change {
-                kind: EventKind::Ended,
-                game: game.clone(),
-            }));
-        }
-        if correspondence && idle >= game.nag_days * DAY_MS && game.nagged_ply != game.plies {
-            game.nagged_ply = game.plies;
-            game.version += 1;
-            storage::update_game(conn, game).await?;
-            let user = game.name_of(turn).to_string();
-            tracing::info!(board = game.board, %user, "nag");
-            return Ok(Some(Change {
-                kind: EventKind::Nag { user },
-                game: game.clone(),
-            }));
-        }
-        Ok(None)
+        storage::update_game(conn, game).await?;
+        Ok(Change {
+            kind,
+            game: game.clone(),
+        })
     }
 
     /// Applies every deadline that has passed (the background sweeper calls this).
@@ -881,11 +900,14 @@ impl Games {
             storage::open_boards(&mut conn).await?
         };
         let mut changed = 0;
-        for candidate in boards.into_iter().filter(|g| g.status == "active") {
+        let now = self.now_ms();
+        // Only boards found due take the write lock, and are checked again under it.
+        for candidate in boards.iter().filter(|g| g.due(now, true).is_some()) {
             let now = self.now_ms();
             let mut tx = self.storage.write().await?;
             let mut game = Self::load(&mut tx.tx, candidate.board).await?;
-            if let Some(change) = Self::check_deadlines(&mut tx.tx, &mut game, now).await? {
+            if let Some(due) = game.due(now, true) {
+                let change = Self::apply_deadline(&mut tx.tx, &mut game, due, now).await?;
                 tx.commit().await?;
                 self.announce(vec![change]);
                 changed += 1;
@@ -946,6 +968,44 @@ impl Games {
             moves,
             chat,
         })
+    }
+
+    /// The board as a game record, for PGN (the project dialect) and the 1995 two-column record:
+    /// x's player is `Black`, o's `White`, as project PGN names them.
+    pub async fn record(&self, board: i64) -> Result<ataxx::Game> {
+        let view = self.view(board).await?;
+        let game = &view.summary;
+        let mut record = ataxx::Game::new(
+            game.start_fen
+                .parse()
+                .expect("stored positions are valid FEN"),
+        );
+        record.set_tag("Event", format!("ataxx server board {board}"));
+        record.set_tag("Site", "ataxx server");
+        if let Some(started) = game.started_ms {
+            record.set_tag(
+                "Date",
+                crate::board::timestamp(started)[..10].replace('-', "."),
+            );
+        }
+        record.set_tag("Black", &game.x);
+        record.set_tag("White", &game.o);
+        for row in &view.moves {
+            let mv: Move = row.mv.parse().expect("stored moves are strict move text");
+            record.push(mv).expect("stored moves replay");
+        }
+        record.set_result(match game.result.as_str() {
+            "1-0" => ataxx::GameResult::Win(Color::X),
+            "0-1" => ataxx::GameResult::Win(Color::O),
+            "1/2-1/2" => ataxx::GameResult::Draw,
+            _ => ataxx::GameResult::Unfinished,
+        });
+        record.set_termination(match game.termination.as_str() {
+            "resignation" => Some(ataxx::Termination::Resignation),
+            "time forfeit" => Some(ataxx::Termination::TimeForfeit),
+            _ => None,
+        });
+        Ok(record)
     }
 
     pub async fn list(&self, filter: &GameFilter) -> Result<Vec<GameSummary>> {

@@ -134,6 +134,8 @@ fn router(state: HttpState) -> Router {
         .route("/api/games", get(list_games).post(challenge))
         .route("/api/games/{board}", get(game))
         .route("/api/games/{board}/text", get(game_text))
+        .route("/api/games/{board}/pgn", get(game_pgn))
+        .route("/api/games/{board}/record", get(game_record))
         .route("/api/games/{board}/accept", post(accept))
         .route("/api/games/{board}/decline", post(decline))
         .route("/api/games/{board}/withdraw", post(withdraw))
@@ -465,6 +467,27 @@ async fn game_text(
 ) -> ApiResult<Response> {
     let view = state.app.games.view(board).await?;
     let text = board::mail(&view, query.at, state.app.games.now_ms());
+    Ok(([(header::CONTENT_TYPE, "text/plain; charset=utf-8")], text).into_response())
+}
+
+async fn game_pgn(State(state): State<HttpState>, Path(board): Path<i64>) -> ApiResult<Response> {
+    let pgn = state.app.games.record(board).await?.to_pgn();
+    Ok((
+        [(
+            header::CONTENT_TYPE,
+            "application/x-chess-pgn; charset=utf-8",
+        )],
+        pgn,
+    )
+        .into_response())
+}
+
+async fn game_record(
+    State(state): State<HttpState>,
+    Path(board): Path<i64>,
+) -> ApiResult<Response> {
+    let record = state.app.games.record(board).await?;
+    let text = record.to_record(Some(ataxx::DiagramStyle::FEN));
     Ok(([(header::CONTENT_TYPE, "text/plain; charset=utf-8")], text).into_response())
 }
 

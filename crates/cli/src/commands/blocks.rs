@@ -56,7 +56,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
 }
 
 /// Reads a mask (`0x…`), a FEN (has a `/`, or `startpos`) or else a code.
-fn read_layout(text: &str) -> anyhow::Result<Layout> {
+pub(crate) fn read_layout(text: &str) -> anyhow::Result<Layout> {
     if text.starts_with("0x") || text.starts_with("0X") {
         Ok(Layout::parse_mask(text)?)
     } else if text.contains('/') || text == "startpos" {

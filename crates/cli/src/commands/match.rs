@@ -1,0 +1,356 @@
+//! `ataxx match`: UAI engines play each other; PGN, live score, Elo, SPRT, JSON and a chart.
+
+use std::fs::File;
+use std::io::{BufWriter, IsTerminal, Write};
+use std::path::PathBuf;
+use std::time::Duration;
+
+use anyhow::{bail, Context};
+use arena::pgn::{game_record, today, PgnHeader};
+use arena::stats::{Hypothesis, Sprt};
+use arena::tournament::{PairingStats, SprtState};
+use arena::{
+    book, plot, run_match, EngineSpec, Format, GameSettings, MatchSettings, MatchState, TimeControl,
+};
+use clap::Args as ClapArgs;
+use indicatif::{ProgressBar, ProgressStyle};
+use serde::Serialize;
+
+#[derive(ClapArgs)]
+pub struct Args {
+    /// An engine's command line; give one per engine, at least two (`-e "ataxx uai"`).
+    #[arg(short, long = "engine", value_name = "COMMAND", required = true)]
+    engines: Vec<String>,
+    /// Engine names, in --engine order (default: each engine's `id name`).
+    #[arg(long = "name", value_name = "NAME")]
+    names: Vec<String>,
+    /// A UAI option `NAME=VALUE` for every engine, or `N:NAME=VALUE` for engine N (from 1).
+    #[arg(long = "option", value_name = "[N:]NAME=VALUE")]
+    options: Vec<String>,
+    /// head-to-head, gauntlet (first engine against each other) or round-robin
+    /// [default: head-to-head for two engines, else round-robin].
+    #[arg(long)]
+    format: Option<Format>,
+    /// Games per pairing, rounded up to an even number (each opening is played with both colours).
+    #[arg(long, default_value_t = 100)]
+    games: u32,
+    /// Opening book: one FEN per line, `#` comments [default: the start position].
+    #[arg(long, value_name = "FILE")]
+    book: Option<PathBuf>,
+    /// Seed for the order of the book's openings [default: from the clock, printed].
+    #[arg(long)]
+    seed: Option<u64>,
+    /// Time control: `SECONDS+INCREMENT` (8+0.08), `movetime=MS`, `depth=N` or `nodes=N`.
+    #[arg(long, default_value = "8+0.08")]
+    tc: TimeControl,
+    /// Milliseconds an engine may overrun its clock or move time before it forfeits.
+    #[arg(long, value_name = "MS", default_value_t = 50)]
+    margin: u64,
+    /// Seconds to wait for `uaiok`/`readyok`, and for `bestmove` under depth or node limits,
+    /// before the engine is declared hung.
+    #[arg(long, value_name = "SECONDS", default_value_t = 10.0)]
+    hang_timeout: f64,
+    /// Games played at once [default: the number of cores].
+    #[arg(long)]
+    concurrency: Option<usize>,
+    /// Adjudicate a win once one side leads by this many pieces.
+    #[arg(long, value_name = "PIECES")]
+    adjudicate_material: Option<u32>,
+    /// Adjudicate a draw after this many plies.
+    #[arg(long, value_name = "PLIES")]
+    max_plies: Option<u32>,
+    /// Stop early on an SPRT decision: `elo0=0,elo1=5[,alpha=0.05,beta=0.05,model=normalized|logistic]`.
+    #[arg(long, value_name = "TEST")]
+    sprt: Option<Sprt>,
+    /// Write every game to this PGN file.
+    #[arg(long, value_name = "FILE")]
+    pgn: Option<PathBuf>,
+    /// The PGN `Event` tag.
+    #[arg(long, default_value = "ataxx match")]
+    event: String,
+    /// Write the final summary as JSON to this file.
+    #[arg(long, value_name = "FILE")]
+    json: Option<PathBuf>,
+    /// Draw the LLR (with --sprt) or the Elo and its 95% band against games played, as SVG.
+    #[arg(long, value_name = "FILE.svg")]
+    plot: Option<PathBuf>,
+}
+
+/// The summary file: what was asked and what came out.
+#[derive(Serialize)]
+struct Summary<'a> {
+    time_control: String,
+    games_per_pairing: u32,
+    book: Option<String>,
+    openings: usize,
+    seed: u64,
+    concurrency: usize,
+    #[serde(flatten)]
+    state: &'a MatchState,
+}
+
+pub fn run(args: Args) -> anyhow::Result<()> {
+    let engines = engine_specs(&args)?;
+    let format = args.format.unwrap_or(if engines.len() == 2 {
+        Format::HeadToHead
+    } else {
+        Format::RoundRobin
+    });
+    let seed = args.seed.unwrap_or_else(|| {
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos() as u64)
+    });
+    let mut openings = match &args.book {
+        Some(path) => {
+            let text = std::fs::read_to_string(path)
+                .with_context(|| format!("cannot read book {}", path.display()))?;
+            book::parse(&text).with_context(|| format!("book {}", path.display()))?
+        }
+        None => Vec::new(),
+    };
+    book::shuffle(&mut openings, seed);
+    if !(args.hang_timeout.is_finite() && args.hang_timeout > 0.0) {
+        bail!("--hang-timeout must be a positive number of seconds");
+    }
+    let concurrency = args
+        .concurrency
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    if concurrency == 0 {
+        bail!("--concurrency must be at least 1");
+    }
+    let settings = MatchSettings {
+        engines,
+        format,
+        games: args.games,
+        openings,
+        game: GameSettings {
+            time_control: args.tc,
+            margin: Duration::from_millis(args.margin),
+            hang_timeout: Duration::from_secs_f64(args.hang_timeout),
+            material_margin: args.adjudicate_material,
+            max_plies: args.max_plies,
+        },
+        concurrency,
+        sprt: args.sprt,
+    };
+
+    let mut pgn = match &args.pgn {
+        Some(path) => {
+            Some(BufWriter::new(File::create(path).with_context(|| {
+                format!("cannot create {}", path.display())
+            })?))
+        }
+        None => None,
+    };
+    let date = today();
+    let header = PgnHeader {
+        event: &args.event,
+        site: "ataxx match",
+        date: &date,
+    };
+    let progress = ProgressBar::new(0).with_style(
+        ProgressStyle::with_template("{bar:30.cyan/blue} {pos}/{len} {elapsed_precise} {msg}")
+            .expect("a valid template"),
+    );
+    let plain_progress = !std::io::stderr().is_terminal();
+    let mut pgn_error = None;
+    let state = run_match(&settings, |game, state| {
+        if let Some(out) = &mut pgn {
+            let written = out
+                .write_all(game_record(game, &state.names, &header).to_pgn().as_bytes())
+                .and_then(|()| out.flush());
+            if let Err(err) = written {
+                pgn_error.get_or_insert(err);
+            }
+        }
+        let line = score_line(&state.pairings[game.pairing], &state.names, state.sprt);
+        progress.set_length(state.games_scheduled);
+        progress.set_position(state.games_played);
+        progress.set_message(line.clone());
+        let step = (state.games_scheduled / 20).max(1);
+        if plain_progress && state.games_played % step == 0 {
+            eprintln!("[{}/{}] {line}", state.games_played, state.games_scheduled);
+        }
+    })?;
+    progress.finish_and_clear();
+    if let Some(err) = pgn_error {
+        return Err(err).context("cannot write the PGN file");
+    }
+
+    print_summary(&state, &settings, &args, seed);
+    if let Some(path) = &args.json {
+        let summary = Summary {
+            time_control: settings.game.time_control.to_string(),
+            games_per_pairing: settings.games,
+            book: args.book.as_ref().map(|p| p.display().to_string()),
+            openings: settings.openings.len(),
+            seed,
+            concurrency,
+            state: &state,
+        };
+        let text = serde_json::to_string_pretty(&summary)?;
+        std::fs::write(path, text + "\n")
+            .with_context(|| format!("cannot write {}", path.display()))?;
+    }
+    if let Some(path) = &args.plot {
+        let pairing = &state.pairings[0];
+        let title = format!(
+            "{} vs {}",
+            state.names[pairing.first], state.names[pairing.second]
+        );
+        let svg = plot::svg(&pairing.history, state.sprt.as_ref(), &title);
+        std::fs::write(path, svg).with_context(|| format!("cannot write {}", path.display()))?;
+    }
+    Ok(())
+}
+
+/// Specs from --engine, --name and --option.
+fn engine_specs(args: &Args) -> anyhow::Result<Vec<EngineSpec>> {
+    if args.names.len() > args.engines.len() {
+        bail!(
+            "{} names for {} engines",
+            args.names.len(),
+            args.engines.len()
+        );
+    }
+    let mut specs = args
+        .engines
+        .iter()
+        .map(|line| EngineSpec::from_command_line(line).context("--engine"))
+        .collect::<anyhow::Result<Vec<_>>>()?;
+    for (spec, name) in specs.iter_mut().zip(&args.names) {
+        spec.name = name.clone();
+    }
+    for option in &args.options {
+        let (target, setting) = match option.split_once(':') {
+            Some((n, rest)) if !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()) => {
+                (Some(n.parse::<usize>()?), rest)
+            }
+            _ => (None, option.as_str()),
+        };
+        let Some((name, value)) = setting.split_once('=') else {
+            bail!("--option {option:?} is not [N:]NAME=VALUE");
+        };
+        let pair = (name.trim().to_string(), value.trim().to_string());
+        match target {
+            Some(n) if n >= 1 && n <= specs.len() => specs[n - 1].options.push(pair),
+            Some(n) => bail!(
+                "--option {option:?} names engine {n}, but there are {}",
+                specs.len()
+            ),
+            None => specs.iter_mut().for_each(|s| s.options.push(pair.clone())),
+        }
+    }
+    Ok(specs)
+}
+
+/// `A vs B: +W =D -L (score%) Elo e ± err [LLR l (lo, hi)]`.
+fn score_line(stats: &PairingStats, names: &[String], sprt: Option<SprtState>) -> String {
+    let wdl = stats.wdl;
+    let est = stats.estimate;
+    let mut line = format!(
+        "{} vs {}: +{} ={} -{} ({:.1}%) Elo {} ± {}",
+        names[stats.first],
+        names[stats.second],
+        wdl.wins,
+        wdl.draws,
+        wdl.losses,
+        100.0 * est.score,
+        signed(est.elo),
+        unsigned(est.error)
+    );
+    if let Some(sprt) = sprt {
+        line += &format!(
+            " LLR {:.2} ({:.2}, {:.2})",
+            sprt.llr, sprt.lower, sprt.upper
+        );
+    }
+    line
+}
+
+fn signed(v: f64) -> String {
+    if v.is_finite() {
+        format!("{v:+.1}")
+    } else if v > 0.0 {
+        "+inf".to_string()
+    } else {
+        "-inf".to_string()
+    }
+}
+
+fn unsigned(v: f64) -> String {
+    if v.is_finite() {
+        format!("{v:.1}")
+    } else {
+        "inf".to_string()
+    }
+}
+
+fn print_summary(state: &MatchState, settings: &MatchSettings, args: &Args, seed: u64) {
+    let openings = match &args.book {
+        Some(path) => format!(
+            "{} ({} openings, seed {seed})",
+            path.display(),
+            settings.openings.len()
+        ),
+        None => "start position".to_string(),
+    };
+    println!(
+        "{} match, {} games played of {} scheduled, tc {}, openings {openings}",
+        state.format, state.games_played, state.games_scheduled, settings.game.time_control
+    );
+    for stats in &state.pairings {
+        let est = stats.estimate;
+        let p = stats.pentanomial.0;
+        println!("{}", score_line(stats, &state.names, None));
+        println!(
+            "  games {}, pairs {} [LL {} LD {} DD/WL {} WD {} WW {}]",
+            stats.wdl.games(),
+            stats.pentanomial.pairs(),
+            p[0],
+            p[1],
+            p[2],
+            p[3],
+            p[4]
+        );
+        println!(
+            "  Elo {} ± {} (95%), nElo {} ± {}, LOS {:.1}%",
+            signed(est.elo),
+            unsigned(est.error),
+            signed(est.nelo),
+            unsigned(est.nelo_error),
+            100.0 * est.los
+        );
+    }
+    if let Some(sprt) = state.sprt {
+        let verdict = match sprt.decision {
+            Some(Hypothesis::H0) => "H0 accepted",
+            Some(Hypothesis::H1) => "H1 accepted",
+            None => "no decision",
+        };
+        println!(
+            "SPRT {}: LLR {:.2} ({:.2}, {:.2}) {verdict}",
+            sprt.test, sprt.llr, sprt.lower, sprt.upper
+        );
+    }
+    if state.pairings.len() > 1 {
+        let mut order: Vec<usize> = (0..state.names.len()).collect();
+        order.sort_by(|&a, &b| state.points[b].total_cmp(&state.points[a]));
+        println!("Standings:");
+        for (rank, &engine) in order.iter().enumerate() {
+            println!(
+                "  {}. {} {}",
+                rank + 1,
+                state.names[engine],
+                state.points[engine]
+            );
+        }
+    }
+    let endings: Vec<String> = state
+        .endings
+        .iter()
+        .map(|(kind, n)| format!("{kind} {n}"))
+        .collect();
+    println!("Endings: {}", endings.join(", "));
+}
