@@ -11,45 +11,6 @@ const TERMINATIONS = {
   agreement: 'by agreement',
 };
 
-/** The project's PGN (spec 7.3) of a game as the page holds it. */
-export function pgnOf(view) {
-  const date = new Date(view.started_ms ?? view.created_ms);
-  const pad = (n) => String(n).padStart(2, '0');
-  const standard = view.start_fen === 'x5o/7/7/7/7/7/o5x x 0 1';
-  const tags = [
-    ['Event', `Board ${view.board}`],
-    ['Site', location.host],
-    ['Date', `${date.getFullYear()}.${pad(date.getMonth() + 1)}.${pad(date.getDate())}`],
-    ['Round', '-'],
-    ['Black', view.x],
-    ['White', view.o],
-    ['Result', view.result],
-    ['FEN', view.start_fen],
-    ...(standard ? [] : [['SetUp', '1']]),
-    ['FinalFEN', view.fen],
-    ['PlyCount', String(view.moves.length)],
-    ...(['resignation', 'time forfeit'].includes(view.termination) ? [['Termination', view.termination]] : []),
-  ];
-  const head = tags.map(([k, v]) => `[${k} "${String(v).replace(/["\\]/g, '\\$&')}"]`).join('\n');
-  const oFirst = view.start_fen.split(' ')[1] === 'o';
-  const words = [];
-  view.moves.forEach((m, i) => {
-    const seat = (i + (oFirst ? 1 : 0)) % 2;
-    const number = Math.floor((i + (oFirst ? 1 : 0)) / 2) + 1;
-    if (seat === 0) words.push(`${number}.`);
-    else if (i === 0) words.push(`${number}...`);
-    words.push(m.move);
-  });
-  words.push(view.result);
-  const lines = [];
-  let line = '';
-  for (const w of words) {
-    if (line && line.length + w.length + 1 > 79) { lines.push(line); line = w; } else line = line ? `${line} ${w}` : w;
-  }
-  lines.push(line);
-  return `${head}\n\n${lines.join('\n')}\n\n`;
-}
-
 export function mountGame(root, { me, toast }, board) {
   root.innerHTML = `
     <div class="game" data-board="${board}">
@@ -79,7 +40,8 @@ export function mountGame(root, { me, toast }, board) {
             <button type="button" id="undo">Propose undo</button>
             <button type="button" id="draw">Offer draw</button>
             <button type="button" id="analyse">Analyse</button>
-            <button type="button" id="pgn">Download PGN</button>
+            <a class="button" id="pgn" href="/api/games/${board}/pgn" download="ataxx-${board}.pgn">Download PGN</a>
+            <a class="button" id="record" href="/api/games/${board}/record" download="ataxx-${board}.txt" title="The 1995 two-column record">Record</a>
             <span class="share">Board image: <a id="image-svg" target="_blank" rel="noopener">SVG</a> · <a id="image-png" target="_blank" rel="noopener">PNG</a></span>
           </div>
           <p id="analysis" class="analysis"></p>
@@ -251,14 +213,12 @@ export function mountGame(root, { me, toast }, board) {
   }
 
   // --- moving
-  let sent = null;
   async function send(word) {
-    const guard = view.ply + 1;
-    sent = guard;
+    const { version } = view;
     try {
-      await api(`/api/games/${board}/move`, { method: 'POST', body: { move: word, guard } });
-      // The socket brings the change; if it is down, fetch the board.
-      setTimeout(() => { if (!closed && view.ply < guard && sent === guard && !['resign', 'undo', 'propose', 'accept', 'reject'].includes(word)) load(); }, 1500);
+      await api(`/api/games/${board}/move`, { method: 'POST', body: { move: word, guard: view.ply + 1 } });
+      // The socket brings the change; if it has not within a moment, fetch the board.
+      setTimeout(() => { if (!closed && view.version === version) load(); }, 1500);
       return true;
     } catch (err) {
       toast(err.message, 'error');
@@ -348,15 +308,6 @@ export function mountGame(root, { me, toast }, board) {
     } catch (err) {
       out.textContent = err.message;
     }
-  });
-
-  $('#pgn').addEventListener('click', () => {
-    const blob = new Blob([pgnOf(view)], { type: 'application/x-chess-pgn' });
-    const link = document.createElement('a');
-    link.href = URL.createObjectURL(blob);
-    link.download = `ataxx-${board}.pgn`;
-    link.click();
-    setTimeout(() => URL.revokeObjectURL(link.href), 1000);
   });
 
   $('#chat-form').addEventListener('submit', async (event) => {

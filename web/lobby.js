@@ -166,13 +166,11 @@ export function mountLobby(root, { me, toast }) {
   });
 
   // --- the lists
-  const gameRow = (g, extra = '') => {
-    const opponent = opponentOf(g, me);
-    const seat = seatOf(g, me);
+  const gameRow = (g, cls, note) => {
     const score = `<span class="score"><span class="dot x"></span>${g.x_pieces} <span class="dot o"></span>${g.o_pieces}</span>`;
-    return `<li data-board="${g.board}" class="${extra}"><a href="#/game/${g.board}">
-      <span class="who">vs <strong>${esc(opponent)}</strong> <span class="muted">as ${seat}</span></span>
-      ${score}</a>`;
+    return `<li data-board="${g.board}" class="${cls}"><a href="#/game/${g.board}">
+      <span class="who">vs <strong>${esc(opponentOf(g, me))}</strong> <span class="muted">as ${seatOf(g, me)}</span></span>
+      ${score}<span class="turn">${note}</span></a></li>`;
   };
 
   async function refresh() {
@@ -202,12 +200,14 @@ export function mountLobby(root, { me, toast }) {
              <span><button type="button" class="small primary" data-act="accept">Accept</button>
              <button type="button" class="small" data-act="decline">Decline</button></span></li>`;
     }).join('') || '<li class="empty">No challenges.</li>';
-    root.querySelector('#my-games').innerHTML = active.map((g) => gameRow(g, g.to_move === me ? 'my-turn' : '')
-      .replace('</a>', `<span class="turn">${g.to_move === me ? 'your move' : `${esc(g.to_move)} to move`}</span></a></li>`)).join('')
+    root.querySelector('#my-games').innerHTML = active.map((g) => (g.to_move === me
+      ? gameRow(g, 'my-turn', 'your move')
+      : gameRow(g, '', `${esc(g.to_move)} to move`))).join('')
       || '<li class="empty">No games in play. Start one!</li>';
     root.querySelector('#finished').innerHTML = finished.map((g) => {
       const outcome = g.winner === me ? 'won' : g.winner ? 'lost' : 'draw';
-      return gameRow(g, outcome).replace('</a>', `<span class="turn">${timeAgo(g.finished_ms)}, ${outcome}${g.termination && g.termination !== 'rules' ? ` (${esc(g.termination)})` : ''}</span></a></li>`);
+      const how = g.termination && g.termination !== 'rules' ? ` (${esc(g.termination)})` : '';
+      return gameRow(g, outcome, `${timeAgo(g.finished_ms)}, ${outcome}${how}`);
     }).join('') || '<li class="empty">No finished games yet.</li>';
   }
 
