@@ -4,7 +4,6 @@
 import { squareName, parseSquare } from './rules.js';
 
 const CELL = 100;
-const MARGIN = 30;
 const NS = 'http://www.w3.org/2000/svg';
 
 function el(name, attrs, parent) {
@@ -15,27 +14,30 @@ function el(name, attrs, parent) {
 }
 
 export class Board {
-  /** onSquare(name) is called with the square a user clicks. */
-  constructor(container, { onSquare }) {
+  /** onSquare(name) is called with the square a user clicks; coordinates take a margin. */
+  constructor(container, { onSquare, coordinates = true }) {
     this.container = container;
     this.onSquare = onSquare;
+    this.margin = coordinates ? 30 : 0;
     this.n = 0;
   }
 
   build(n) {
     this.n = n;
-    const size = n * CELL + MARGIN;
+    const size = n * CELL + this.margin;
     this.container.innerHTML = '';
     const svg = el('svg', { viewBox: `0 0 ${size} ${size}`, class: 'board', role: 'grid', 'aria-label': 'board' }, this.container);
     this.squares = el('g', { class: 'squares' }, svg);
     this.marks = el('g', { class: 'marks' }, svg);
     this.pieces = el('g', { class: 'pieces' }, svg);
-    const labels = el('g', { class: 'labels' }, svg);
-    for (let f = 0; f < n; f++) {
-      el('text', { x: MARGIN + f * CELL + CELL / 2, y: n * CELL + 22 }, labels).textContent = String.fromCharCode(97 + f);
-    }
-    for (let r = 0; r < n; r++) {
-      el('text', { x: 14, y: (n - 1 - r) * CELL + CELL / 2 + 8 }, labels).textContent = String(r + 1);
+    if (this.margin) {
+      const labels = el('g', { class: 'labels' }, svg);
+      for (let f = 0; f < n; f++) {
+        el('text', { x: this.margin + f * CELL + CELL / 2, y: n * CELL + 22 }, labels).textContent = String.fromCharCode(97 + f);
+      }
+      for (let r = 0; r < n; r++) {
+        el('text', { x: 14, y: (n - 1 - r) * CELL + CELL / 2 + 8 }, labels).textContent = String(r + 1);
+      }
     }
     for (let r = 0; r < n; r++) {
       for (let f = 0; f < n; f++) {
@@ -54,7 +56,7 @@ export class Board {
 
   origin(name) {
     const [f, r] = parseSquare(name);
-    return [MARGIN + f * CELL, (this.n - 1 - r) * CELL];
+    return [this.margin + f * CELL, (this.n - 1 - r) * CELL];
   }
 
   /**

@@ -104,6 +104,7 @@ export function mountLobby(root, { me, toast }) {
 
   // --- the blocked-layout picker
   const picker = new Board(root.querySelector('#blocks-board'), {
+    coordinates: false,
     onSquare: (sq) => {
       const bit = maskBit(sq);
       if (bit === 0) {
