@@ -744,3 +744,38 @@ fn undo_and_draw_proposals_then_export_as_pgn_and_record() {
     assert_eq!(status, 200);
     assert_eq!(over_http.as_str().unwrap(), pgn);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sigterm_closes_open_connections_and_exits_cleanly() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut server = Served::start(&dir.path().join("ataxx.db"), &[]);
+    let mut door = server.text();
+    door.ok("signup alice secret1");
+    door.ok("signup bob secret2");
+    door.ok("ataxx challenge alice bob");
+    let mut ws = socket(&format!("ws://{}/api/games/101/ws", server.http)).await;
+    let killed = Command::new("kill")
+        .args(["-TERM", &server.child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    let deadline = Instant::now() + Duration::from_secs(10);
+    let status = loop {
+        if let Some(status) = server.child.try_wait().unwrap() {
+            break status;
+        }
+        assert!(Instant::now() < deadline, "the server did not stop");
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    assert!(status.success(), "{status}");
+    // The WebSocket was closed by the server, not left hanging.
+    let closed = tokio::time::timeout(Duration::from_secs(5), async {
+        while let Some(Ok(message)) = ws.next().await {
+            if message.is_close() {
+                break;
+            }
+        }
+    })
+    .await;
+    assert!(closed.is_ok());
+}

@@ -1018,3 +1018,58 @@ impl Games {
             .collect())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn options(pairs: &[(&str, &str)]) -> Result<ChallengeOptions> {
+        let mut options = ChallengeOptions::default();
+        for (name, value) in pairs {
+            options.set(name, Some(value))?;
+        }
+        Ok(options)
+    }
+
+    #[test]
+    fn challenge_options_give_the_spec_start_positions() {
+        let h = options(&[("blocks", "h")]).unwrap();
+        assert_eq!(
+            h.start().unwrap().to_string(),
+            "x5o/7/2-1-2/7/2-1-2/7/o5x x 0 1"
+        );
+        let mask = options(&[("blocks", "0x7888")]).unwrap();
+        assert_eq!(
+            mask.start().unwrap().to_string(),
+            "x2-2o/3-3/3-3/---1---/3-3/3-3/o2-2x x 0 1"
+        );
+        let live = options(&[("clock", "5+3"), ("nagtime", "2")]).unwrap();
+        assert_eq!((live.clock, live.nag_days), (Some((300_000, 3_000)), 2));
+        assert_eq!(
+            options(&[("size", "5")]).unwrap().start().unwrap().size(),
+            5
+        );
+    }
+
+    #[test]
+    fn challenge_options_refuse_what_the_spec_refuses() {
+        let refused = |pairs: &[(&str, &str)], needle: &str| {
+            let err = options(pairs)
+                .and_then(|o| o.start())
+                .unwrap_err()
+                .to_string();
+            assert!(err.contains(needle), "{pairs:?}: {err}");
+        };
+        refused(&[("size", "5"), ("blocks", "h")], "needs the 7x7 board");
+        refused(&[("blocks", "0x0001")], "-blocks=0x0001");
+        refused(&[("size", "9")], "-size=9");
+        refused(
+            &[("blocks", "abcdefgh")],
+            "a side has no legal move at the start",
+        );
+        refused(&[("variant", "hex")], "Hexxagon");
+        refused(&[("clock", "5")], "-clock=5");
+        refused(&[("forfeittime", "0")], "--forfeittime=0");
+        refused(&[("colour", "red")], "unknown option -colour");
+    }
+}

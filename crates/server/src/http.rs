@@ -143,6 +143,7 @@ fn router(state: HttpState) -> Router {
         .route("/api/games/{board}/chat", post(chat))
         .route("/api/games/{board}/ws", get(game_socket))
         .route("/api/ws", get(user_socket))
+        .merge(crate::web::routes(state.app.clone()))
         .layer(DefaultBodyLimit::max(MAX_BODY))
         .with_state(state)
 }

@@ -25,6 +25,7 @@ pub mod http;
 pub mod ratings;
 pub mod storage;
 pub mod text;
+mod web;
 
 use std::net::SocketAddr;
 use std::sync::Arc;
