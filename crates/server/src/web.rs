@@ -11,12 +11,15 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use ataxx::{Color, Layout, Move, Position, Square};
-use ataxx_players::{search, Heuristic, MoveSet, SearchSpec, WIN};
 use axum::extract::{Path, Query, State};
 use axum::http::{header, HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
+use engine::eval::HandCrafted;
+use engine::score::is_decisive;
+use engine::search::Engine;
+use engine::time::Limits;
 use serde::Deserialize;
 use serde_json::{json, Value};
 
@@ -60,14 +63,8 @@ const ASSETS: &[Asset] = &[
 /// How long after its last heartbeat a browser's user still counts as online.
 const ONLINE_FOR: Duration = Duration::from_secs(90);
 
-/// The analysis search: as deep as the strongest classic level (`very-hard`, 4 plies over the
-/// reduced move list), scoring the piece difference so that the score reads as pieces ahead.
-const ANALYSIS: SearchSpec = SearchSpec {
-    depth: 4,
-    heuristic: Heuristic::Difference,
-    moves: MoveSet::Reduced,
-    pruning: true,
-};
+/// How long the engine thinks for an analysis request.
+const ANALYSIS_TIME: Duration = Duration::from_millis(500);
 
 #[derive(Clone)]
 struct WebState {
@@ -305,28 +302,41 @@ async fn analysis(Query(query): Query<AnalysisQuery>) -> Response {
         Ok(pos) => pos,
         Err(err) => return bad_request(format!("fen {:?}: {err}", query.fen)),
     };
-    let searched =
-        tokio::task::spawn_blocking(move || search(&pos, ANALYSIS, &mut rand::rng())).await;
-    let Ok(result) = searched else {
+    let searched = tokio::task::spawn_blocking(move || {
+        let mut engine = Engine::new(HandCrafted::default(), 16);
+        let limits = Limits {
+            movetime: Some(ANALYSIS_TIME),
+            ..Limits::default()
+        };
+        engine.search(
+            &pos,
+            &limits,
+            &std::sync::atomic::AtomicBool::new(false),
+            |_| {},
+        )
+    })
+    .await;
+    let Ok(report) = searched else {
         return error_response(
             StatusCode::INTERNAL_SERVER_ERROR,
             &Error::Command("analysis failed".into()),
         );
     };
-    let (score, outcome) = match result.score {
-        s if s >= WIN => (Value::Null, Some("win")),
-        s if s <= -WIN => (Value::Null, Some("loss")),
+    let (score, outcome) = match report.score {
+        s if is_decisive(s) && s > 0 => (Value::Null, Some("win")),
+        s if is_decisive(s) => (Value::Null, Some("loss")),
         s => (json!(f64::from(s) / 100.0), None),
     };
     Json(json!({
         "fen": pos.to_string(),
         "turn": match pos.turn() { Color::X => "x", Color::O => "o" },
-        "best": result.best.map(|mv| mv.to_string()),
+        "best": report.pv.first().map(|mv| mv.to_string()),
+        "pv": report.pv.iter().map(|mv| mv.to_string()).collect::<Vec<_>>(),
         "score": score,
         "outcome": outcome,
-        "depth": ANALYSIS.depth,
-        "boards": result.boards,
-        "analyser": "alpha-beta, 4 plies, piece difference",
+        "depth": report.depth,
+        "nodes": report.nodes,
+        "analyser": format!("engine, {} ms, depth {}", ANALYSIS_TIME.as_millis(), report.depth),
     }))
     .into_response()
 }
