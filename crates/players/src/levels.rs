@@ -44,17 +44,13 @@ pub const LEVELS: [Level; 6] = [
     },
     Level {
         name: "hard",
-        strength: Strength::Classic(
-            "alphabeta:depth=2,eval=rings,a=50,b=100,moves=reduced,jitter=on",
-        ),
-        description: "alpha-beta 2 plies deep, values pieces shielded by rings of its own",
+        strength: Strength::Classic("alphabeta:depth=3,eval=diff,moves=reduced"),
+        description: "alpha-beta 3 plies deep on the piece difference, over the reduced move list",
     },
     Level {
         name: "very-hard",
-        strength: Strength::Classic(
-            "alphabeta:depth=4,eval=rings,a=50,b=100,moves=reduced,jitter=on",
-        ),
-        description: "alpha-beta 4 plies deep over the reduced move list",
+        strength: Strength::Classic("alphabeta:depth=5,eval=diff,moves=reduced"),
+        description: "alpha-beta 5 plies deep on the piece difference, over the reduced move list",
     },
     Level {
         name: "master",
