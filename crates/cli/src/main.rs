@@ -40,6 +40,14 @@ enum Command {
     Match(Box<commands::r#match::Args>),
     /// Generate a book of random, near-balanced openings.
     Openings(commands::openings::Args),
+    /// Run the engine over the UAI protocol on stdin/stdout.
+    Uai(commands::uai::Args),
+    /// Search the fixed benchmark positions: node signature and nodes/s.
+    Bench(commands::bench::Args),
+    /// Search one position and print the best line and score.
+    Analyze(commands::analyze::Args),
+    /// Fit the evaluation weights to game results from PGN files (Texel tuning).
+    Tune(commands::tune::Args),
     /// Replay a game record (PGN or the 1995 two-column record), checking every flip count.
     Replay(commands::replay::Args),
 }
@@ -59,6 +67,10 @@ fn main() -> ExitCode {
         Command::Loadtest(args) => commands::loadtest::run(args),
         Command::Match(args) => commands::r#match::run(*args),
         Command::Openings(args) => commands::openings::run(args),
+        Command::Uai(args) => commands::uai::run(args),
+        Command::Bench(args) => commands::bench::run(args),
+        Command::Analyze(args) => commands::analyze::run(args),
+        Command::Tune(args) => commands::tune::run(args),
         Command::Replay(args) => commands::replay::run(args),
     };
     match result {

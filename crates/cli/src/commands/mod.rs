@@ -1,5 +1,7 @@
 //! One module per subcommand: its clap `Args` and a `run` function.
 
+pub mod analyze;
+pub mod bench;
 pub mod blocks;
 pub mod client;
 pub mod decode;
@@ -13,3 +15,5 @@ pub mod play;
 pub mod replay;
 pub mod serve;
 pub mod stats;
+pub mod tune;
+pub mod uai;

@@ -1,0 +1,31 @@
+//! `ataxx bench`: the engine's fixed benchmark (node signature and speed).
+
+use clap::Args as ClapArgs;
+use engine::{bench, eval::HandCrafted, score::Human};
+
+#[derive(ClapArgs)]
+pub struct Args {
+    /// Search depth for every benchmark position.
+    #[arg(long, default_value_t = bench::DEFAULT_DEPTH, value_parser = clap::value_parser!(i32).range(1..=64))]
+    depth: i32,
+}
+
+pub fn run(args: Args) -> anyhow::Result<()> {
+    let summary = bench::run(HandCrafted::default(), args.depth, |pos, report| {
+        println!(
+            "{:<64} score {:>14}  nodes {:>10}  best {}",
+            pos.to_string(),
+            Human(report.score).to_string(),
+            report.nodes,
+            report.best_move()
+        );
+    });
+    println!(
+        "\n{} nodes {} nps ({:.3} s, depth {})",
+        summary.nodes,
+        summary.nps(),
+        summary.time.as_secs_f64(),
+        args.depth
+    );
+    Ok(())
+}

@@ -1,0 +1,250 @@
+//! UAI conversations with the real `ataxx uai` binary through pipes (spec section 6).
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
+use std::thread;
+use std::time::{Duration, Instant};
+
+use ataxx::{Move, Position};
+
+struct Engine {
+    child: Child,
+    stdin: ChildStdin,
+    lines: Receiver<String>,
+}
+
+impl Engine {
+    fn start() -> Engine {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_ataxx"))
+            .arg("uai")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .expect("the ataxx binary starts");
+        let stdin = child.stdin.take().unwrap();
+        let stdout = child.stdout.take().unwrap();
+        let (tx, lines) = channel();
+        thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { break };
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        Engine {
+            child,
+            stdin,
+            lines,
+        }
+    }
+
+    fn send(&mut self, line: &str) {
+        writeln!(self.stdin, "{line}").unwrap();
+        self.stdin.flush().unwrap();
+    }
+
+    /// Lines up to and including the first that satisfies `done`, or a failure after `timeout`.
+    fn read_until(&mut self, timeout: Duration, done: impl Fn(&str) -> bool) -> Vec<String> {
+        let deadline = Instant::now() + timeout;
+        let mut seen = Vec::new();
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match self.lines.recv_timeout(left) {
+                Ok(line) => {
+                    let finished = done(&line);
+                    seen.push(line);
+                    if finished {
+                        return seen;
+                    }
+                }
+                Err(RecvTimeoutError::Timeout) => panic!("no answer in {timeout:?}; saw {seen:?}"),
+                Err(RecvTimeoutError::Disconnected) => panic!("engine exited; saw {seen:?}"),
+            }
+        }
+    }
+
+    fn expect_line(&mut self, wanted: &str, timeout: Duration) -> Vec<String> {
+        self.read_until(timeout, |line| line == wanted)
+    }
+
+    /// The move of the next `bestmove` line, checked to be the whole line in strict notation.
+    fn bestmove(&mut self, timeout: Duration) -> (Move, Vec<String>) {
+        let lines = self.read_until(timeout, |line| line.starts_with("bestmove"));
+        let last = lines.last().unwrap();
+        let tokens: Vec<&str> = last.split(' ').collect();
+        assert_eq!(tokens.len(), 2, "bestmove line {last:?}");
+        let mv = tokens[1].parse::<Move>().expect("strict move text");
+        (mv, lines)
+    }
+
+    fn quit(mut self) {
+        self.send("quit");
+        let deadline = Instant::now() + Duration::from_secs(5);
+        while Instant::now() < deadline {
+            if let Some(status) = self.child.try_wait().unwrap() {
+                assert!(status.success(), "exit status {status}");
+                return;
+            }
+            thread::sleep(Duration::from_millis(10));
+        }
+        self.child.kill().unwrap();
+        panic!("engine did not quit");
+    }
+}
+
+const SECOND: Duration = Duration::from_secs(1);
+
+#[test]
+fn cuteataxx_conversation_gets_uaiok_readyok_and_a_legal_move_in_time() {
+    let mut engine = Engine::start();
+    engine.send("uai");
+    let intro = engine.expect_line("uaiok", 5 * SECOND);
+    assert!(intro.iter().any(|l| l.starts_with("id name ")), "{intro:?}");
+    assert!(intro
+        .iter()
+        .any(|l| l.starts_with("option name Hash type spin")));
+    engine.send("setoption name hash value 32");
+    engine.send("setoption name threads value 1");
+    engine.send("setoption name UCI_Opponent value none 2000 computer waxx");
+    engine.send("isready");
+    engine.expect_line("readyok", 5 * SECOND);
+    let mut pos = Position::startpos();
+    for ply in 0..6 {
+        if ply % 3 == 0 {
+            engine.send("uainewgame");
+            engine.send("isready");
+            engine.expect_line("readyok", 5 * SECOND);
+        }
+        engine.send(&format!("position fen {pos}"));
+        engine.send("isready");
+        engine.expect_line("readyok", SECOND);
+        let started = Instant::now();
+        engine.send("go btime 1000 wtime 1000 binc 10 winc 10");
+        let (mv, lines) = engine.bestmove(2 * SECOND);
+        let elapsed = started.elapsed();
+        assert!(
+            elapsed < Duration::from_millis(500),
+            "took {elapsed:?} of a 1 s clock"
+        );
+        assert!(pos.is_legal(mv), "{mv} in {pos}");
+        let info = lines
+            .iter()
+            .find(|l| l.starts_with("info "))
+            .expect("info lines");
+        assert!(
+            info.contains(" score cp ") && info.contains(" pv "),
+            "{info}"
+        );
+        pos.play(mv).unwrap();
+    }
+    engine.send("stop");
+    engine.quit();
+}
+
+#[test]
+fn forced_pass_answers_bestmove_0000() {
+    let mut engine = Engine::start();
+    engine.send("position fen 7/7/7/7/4ooo/4ooo/4oox x 0 1");
+    engine.send("go depth 3");
+    assert_eq!(engine.bestmove(5 * SECOND).0, Move::Pass);
+    engine.send("go movetime 50");
+    assert_eq!(engine.bestmove(5 * SECOND).0, Move::Pass);
+    engine.quit();
+}
+
+#[test]
+fn garbage_is_ignored_without_a_crash() {
+    let mut engine = Engine::start();
+    for line in [
+        "",
+        "   \t  ",
+        "hello engine",
+        "uai extra tokens",
+        "setoption",
+        "setoption name",
+        "setoption name Hash value lots",
+        "setoption name Clear Hash",
+        "position",
+        "position fen",
+        "position fen 9/9 x",
+        "position startpos moves a1a1 zz",
+        "position fen x5o/7/7/7/7/7/o5x x 0 1 moves",
+        "go nodes x simulations 800 wtime",
+        "ponderhit",
+        "stop",
+        "\u{7f}\u{0}binary",
+    ] {
+        engine.send(line);
+    }
+    engine.expect_line("uaiok", 5 * SECOND);
+    engine.send("isready");
+    engine.expect_line("readyok", 5 * SECOND);
+    // The last good position is the start; moves after it are applied with the tolerant reader.
+    engine.send("position startpos moves g2 a1-b2");
+    engine.send("go nodes 2000 simulations 2000");
+    let (mv, _) = engine.bestmove(5 * SECOND);
+    let mut pos = Position::startpos();
+    pos.play("g2".parse().unwrap()).unwrap();
+    pos.play("b2".parse().unwrap()).unwrap();
+    assert!(pos.is_legal(mv), "{mv} in {pos}");
+    engine.quit();
+}
+
+#[test]
+fn isready_is_answered_during_go_infinite_and_stop_ends_it() {
+    let mut engine = Engine::start();
+    engine.send("position startpos");
+    engine.send("go infinite");
+    thread::sleep(Duration::from_millis(200));
+    engine.send("isready");
+    let lines = engine.expect_line("readyok", SECOND);
+    assert!(
+        !lines.iter().any(|l| l.starts_with("bestmove")),
+        "{lines:?}"
+    );
+    // Nothing but info lines until stop.
+    assert!(engine
+        .lines
+        .recv_timeout(Duration::from_millis(300))
+        .map_or(true, |l| l.starts_with("info")));
+    engine.send("stop");
+    let (mv, _) = engine.bestmove(SECOND);
+    assert!(Position::startpos().is_legal(mv));
+    // A second game in the same process.
+    engine.send("uainewgame");
+    engine.send("position fen x5o/7/7/7/7/7/o5x o 0 1");
+    engine.send("go movetime 100");
+    let (mv, _) = engine.bestmove(2 * SECOND);
+    assert!("x5o/7/7/7/7/7/o5x o 0 1"
+        .parse::<Position>()
+        .unwrap()
+        .is_legal(mv));
+    engine.quit();
+}
+
+#[test]
+fn quit_during_a_search_exits() {
+    let mut engine = Engine::start();
+    engine.send("go infinite");
+    thread::sleep(Duration::from_millis(100));
+    engine.quit();
+}
+
+#[test]
+fn bench_signature_is_the_same_on_every_run() {
+    let signature = || {
+        let out = Command::new(env!("CARGO_BIN_EXE_ataxx"))
+            .args(["bench", "--depth", "5"])
+            .output()
+            .unwrap();
+        assert!(out.status.success());
+        let text = String::from_utf8(out.stdout).unwrap();
+        let last = text.lines().last().unwrap().to_string();
+        last.split(" nodes").next().unwrap().parse::<u64>().unwrap()
+    };
+    let first = signature();
+    assert!(first > 1000);
+    assert_eq!(first, signature());
+}

@@ -1,0 +1,530 @@
+//! Iterative deepening over a negamax principal-variation search.
+//!
+//! Each node: game-end scores, transposition-table cut-offs, reverse futility pruning, then the
+//! moves best-first with late-move pruning, futility pruning and late-move reductions; null-window
+//! searches for every move after the first, re-searched when they beat alpha. Ataxx has no quiet
+//! moves in the chess sense (every move changes material), so a leaf is scored statically.
+
+use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
+use std::time::{Duration, Instant};
+
+use arrayvec::ArrayVec;
+use ataxx::{Move, Position, HALFMOVE_LIMIT};
+
+use crate::eval::Evaluator;
+use crate::ordering::{MovePicker, OrderingTables};
+use crate::score::{self, from_table, is_decisive, to_table, win_in, INFINITE, MAX_PLY, WIN_BOUND};
+use crate::time::{Limits, TimeManager};
+use crate::tt::{Bound, Entry, TranspositionTable};
+
+/// What a finished iteration found; also the final answer of a search.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Report {
+    pub depth: i32,
+    pub seldepth: usize,
+    /// For the side to move at the root (see [`crate::score`]).
+    pub score: i32,
+    pub nodes: u64,
+    pub time: Duration,
+    /// Best line; starts with the move to play. Empty only when the game is over.
+    pub pv: Vec<Move>,
+    /// Permille of the transposition table in use.
+    pub hashfull: u32,
+}
+
+impl Report {
+    /// The move to play: the first move of the best line, or a pass when there is none.
+    pub fn best_move(&self) -> Move {
+        self.pv.first().copied().unwrap_or(Move::Pass)
+    }
+
+    pub fn nps(&self) -> u64 {
+        let secs = self.time.as_secs_f64();
+        if secs > 0.0 {
+            (self.nodes as f64 / secs) as u64
+        } else {
+            0
+        }
+    }
+}
+
+// Pruning parameters (scores in hundredths of a piece).
+const RFP_DEPTH: i32 = 6;
+const RFP_MARGIN: i32 = 90;
+const FUTILITY_DEPTH: i32 = 2;
+const FUTILITY_MARGIN: i32 = 110;
+const LMP_DEPTH: i32 = 3;
+const LMR_MIN_DEPTH: i32 = 3;
+const LMR_MIN_MOVES: usize = 3;
+const ASPIRATION_DEPTH: i32 = 4;
+const ASPIRATION_WINDOW: i32 = 30;
+
+/// Moves searched at a non-PV node of depth `depth` before the rest are skipped.
+fn late_move_count(depth: i32) -> usize {
+    (8 + 6 * depth * depth) as usize
+}
+
+/// Late-move reductions by depth and move number: they grow with the log of both.
+struct Reductions([[u8; 64]; 64]);
+
+impl Reductions {
+    fn new() -> Reductions {
+        let mut table = [[0u8; 64]; 64];
+        for (depth, row) in table.iter_mut().enumerate().skip(1) {
+            for (moves, r) in row.iter_mut().enumerate().skip(1) {
+                let raw = (0.5 + (depth as f64).ln() * (moves as f64).ln() / 2.5) as u8;
+                // Even reductions only: the evaluation swings with the side to move, so a
+                // search one ply shorter returns a score of the other parity.
+                *r = (raw + 1) & !1;
+            }
+        }
+        Reductions(table)
+    }
+
+    fn get(&self, depth: i32, move_number: usize) -> i32 {
+        i32::from(self.0[(depth as usize).min(63)][move_number.min(63)])
+    }
+}
+
+/// One search thread's state for one `go`.
+struct Searcher<'a, E: Evaluator> {
+    eval: &'a E,
+    tt: &'a TranspositionTable,
+    tables: &'a mut OrderingTables,
+    stop: &'a AtomicBool,
+    time: TimeManager,
+    node_limit: u64,
+    nodes: u64,
+    next_check: u64,
+    seldepth: usize,
+    aborted: bool,
+    reductions: &'a Reductions,
+    pv: Box<[[Move; MAX_PLY]; MAX_PLY]>,
+    pv_len: [usize; MAX_PLY],
+}
+
+impl<E: Evaluator> Searcher<'_, E> {
+    fn check_abort(&mut self) -> bool {
+        if !self.aborted && self.nodes >= self.node_limit {
+            self.aborted = true;
+        }
+        if !self.aborted && self.nodes >= self.next_check {
+            // The clock and the flag are read every 1024 nodes, well under a millisecond.
+            self.next_check = self.nodes + 1024;
+            self.aborted = self.stop.load(Relaxed) || self.time.hard_expired();
+        }
+        self.aborted
+    }
+
+    fn negamax(&mut self, pos: &Position, depth: i32, ply: usize, alpha: i32, beta: i32) -> i32 {
+        let pv_node = beta - alpha > 1;
+        self.pv_len[ply] = 0;
+        self.nodes += 1;
+        self.seldepth = self.seldepth.max(ply);
+        if let Some(outcome) = pos.outcome() {
+            return match outcome.winner() {
+                Some(side) if side == pos.turn() => win_in(ply),
+                Some(_) => -win_in(ply),
+                None => 0,
+            };
+        }
+        if depth <= 0 || ply >= MAX_PLY - 1 {
+            return self.eval.evaluate(pos);
+        }
+        // Abort only after depth 1 is complete, so that there is always a move to play.
+        if ply > 0 && self.check_abort() {
+            return 0;
+        }
+
+        // Mate-distance pruning: no line from here can beat a win at this ply.
+        let mut alpha = alpha.max(-win_in(ply));
+        let beta = beta.min(win_in(ply + 1));
+        if alpha >= beta {
+            return alpha;
+        }
+
+        let key = pos.hash();
+        // The hash ignores the halfmove clock: results whose subtree may reach the 100-ply
+        // rule are neither trusted nor stored.
+        let clock_safe = pos.halfmove_clock() as i32 + depth < HALFMOVE_LIMIT as i32;
+        let entry = self.tt.probe(key);
+        if let Some(e) = entry.filter(|e| !pv_node && clock_safe && e.depth >= depth) {
+            let s = from_table(e.score, ply);
+            let cut = match e.bound {
+                Bound::Exact => true,
+                Bound::Lower => s >= beta,
+                Bound::Upper => s <= alpha,
+            };
+            if cut {
+                return s;
+            }
+        }
+
+        let must_pass = pos.must_pass();
+        let static_eval = self.eval.evaluate(pos);
+        if !pv_node
+            && !must_pass
+            && depth <= RFP_DEPTH
+            && !is_decisive(beta)
+            && static_eval - RFP_MARGIN * depth >= beta
+        {
+            return static_eval;
+        }
+
+        let picker = MovePicker::new(pos, entry.and_then(|e| e.mv), self.tables, ply);
+        let original_alpha = alpha;
+        let mut best_score = -INFINITE;
+        let mut best_move = None;
+        let mut tried: ArrayVec<Move, 64> = ArrayVec::new();
+        for (index, picked) in picker.enumerate() {
+            let mv = picked.mv;
+            // Static margins say nothing once the window is about forced game ends.
+            if !pv_node && index > 0 && best_score > -WIN_BOUND && !is_decisive(alpha) {
+                // Moves come by falling gain: past the count, the rest rarely matter.
+                if depth <= LMP_DEPTH && index >= late_move_count(depth) {
+                    break;
+                }
+                if depth <= FUTILITY_DEPTH
+                    && static_eval + FUTILITY_MARGIN * depth + 50 * picked.gain <= alpha
+                {
+                    continue;
+                }
+            }
+            let mut child = *pos;
+            child.play_unchecked(mv);
+            let new_depth = depth - 1;
+            let score = if index == 0 {
+                -self.negamax(&child, new_depth, ply + 1, -beta, -alpha)
+            } else {
+                let reduction = if depth >= LMR_MIN_DEPTH && index >= LMR_MIN_MOVES {
+                    (self.reductions.get(depth, index) - 2 * i32::from(pv_node))
+                        .clamp(0, new_depth - 1)
+                } else {
+                    0
+                };
+                let mut s =
+                    -self.negamax(&child, new_depth - reduction, ply + 1, -alpha - 1, -alpha);
+                if s > alpha && reduction > 0 {
+                    s = -self.negamax(&child, new_depth, ply + 1, -alpha - 1, -alpha);
+                }
+                if s > alpha && s < beta {
+                    s = -self.negamax(&child, new_depth, ply + 1, -beta, -alpha);
+                }
+                s
+            };
+            if self.aborted {
+                return 0;
+            }
+            if score > best_score {
+                best_score = score;
+                if score > alpha {
+                    alpha = score;
+                    best_move = Some(mv);
+                    self.update_pv(ply, mv);
+                    if score >= beta {
+                        self.tables
+                            .record_cutoff(pos.turn(), ply, depth, mv, &tried);
+                        break;
+                    }
+                }
+            }
+            if !tried.is_full() {
+                tried.push(mv);
+            }
+        }
+
+        if clock_safe {
+            let bound = if best_score >= beta {
+                Bound::Lower
+            } else if alpha > original_alpha {
+                Bound::Exact
+            } else {
+                Bound::Upper
+            };
+            self.tt.store(
+                key,
+                Entry {
+                    mv: best_move,
+                    score: to_table(best_score, ply),
+                    depth,
+                    bound,
+                },
+            );
+        }
+        best_score
+    }
+
+    fn update_pv(&mut self, ply: usize, mv: Move) {
+        let child_len = if ply + 1 < MAX_PLY {
+            self.pv_len[ply + 1]
+        } else {
+            0
+        };
+        self.pv[ply][0] = mv;
+        for i in 0..child_len {
+            self.pv[ply][i + 1] = self.pv[ply + 1][i];
+        }
+        self.pv_len[ply] = child_len + 1;
+    }
+
+    /// One iteration at `depth`, with an aspiration window around the previous score.
+    fn aspiration(&mut self, pos: &Position, depth: i32, previous: i32) -> i32 {
+        let mut delta = ASPIRATION_WINDOW;
+        let (mut alpha, mut beta) = if depth >= ASPIRATION_DEPTH && !is_decisive(previous) {
+            (previous - delta, previous + delta)
+        } else {
+            (-INFINITE, INFINITE)
+        };
+        loop {
+            let score = self.negamax(pos, depth, 0, alpha, beta);
+            if self.aborted {
+                return score;
+            }
+            if score <= alpha {
+                beta = (alpha + beta) / 2;
+                alpha = (score - delta).max(-INFINITE);
+            } else if score >= beta {
+                beta = (score + delta).min(INFINITE);
+            } else {
+                return score;
+            }
+            delta *= 2;
+        }
+    }
+}
+
+/// Searches a position: the state that lives across searches (transposition table, history)
+/// plus an evaluator.
+///
+/// ```
+/// use std::sync::atomic::AtomicBool;
+/// use ataxx::Position;
+/// use engine::{eval::HandCrafted, search::Engine, time::Limits};
+/// let mut engine = Engine::new(HandCrafted::default(), 1);
+/// let limits = Limits { depth: Some(3), ..Limits::default() };
+/// let report = engine.search(&Position::startpos(), &limits, &AtomicBool::new(false), |_| {});
+/// assert_eq!(report.depth, 3);
+/// assert!(Position::startpos().is_legal(report.best_move()));
+/// ```
+pub struct Engine<E: Evaluator> {
+    eval: E,
+    tt: TranspositionTable,
+    tables: OrderingTables,
+    reductions: Reductions,
+}
+
+impl<E: Evaluator> Engine<E> {
+    /// An engine with a transposition table of `hash_mib` MiB.
+    pub fn new(eval: E, hash_mib: usize) -> Engine<E> {
+        Engine {
+            eval,
+            tt: TranspositionTable::new(hash_mib),
+            tables: OrderingTables::default(),
+            reductions: Reductions::new(),
+        }
+    }
+
+    /// Replace the transposition table with an empty one of `mib` MiB.
+    pub fn resize_hash(&mut self, mib: usize) {
+        self.tt = TranspositionTable::new(mib);
+    }
+
+    /// Forget everything learned in earlier searches (a new game, or `Clear Hash`).
+    pub fn clear(&mut self) {
+        self.tt.clear();
+        self.tables = OrderingTables::default();
+    }
+
+    pub fn evaluator(&self) -> &E {
+        &self.eval
+    }
+
+    /// Iterative deepening until a limit is reached or `stop` is set. `on_iteration` sees every
+    /// completed iteration. The result is that of the last completed iteration.
+    pub fn search(
+        &mut self,
+        pos: &Position,
+        limits: &Limits,
+        stop: &AtomicBool,
+        mut on_iteration: impl FnMut(&Report),
+    ) -> Report {
+        let start = Instant::now();
+        let time = TimeManager::new(limits, start);
+        self.tt.new_search();
+        self.tables.new_search();
+        let max_depth = limits
+            .depth
+            .filter(|_| !limits.infinite)
+            .unwrap_or(MAX_PLY as i32 - 1)
+            .clamp(1, MAX_PLY as i32 - 1);
+        let single_reply = pos.legal_moves().len() <= 1;
+        let mut searcher = Searcher {
+            eval: &self.eval,
+            tt: &self.tt,
+            tables: &mut self.tables,
+            stop,
+            time,
+            node_limit: limits.nodes.unwrap_or(u64::MAX).max(1),
+            nodes: 0,
+            next_check: 0,
+            seldepth: 0,
+            aborted: false,
+            reductions: &self.reductions,
+            pv: Box::new([[Move::Pass; MAX_PLY]; MAX_PLY]),
+            pv_len: [0; MAX_PLY],
+        };
+        let mut best: Option<Report> = None;
+        let mut score = 0;
+        for depth in 1..=max_depth {
+            searcher.seldepth = 0;
+            score = searcher.aspiration(pos, depth, score);
+            if searcher.aborted {
+                break;
+            }
+            let report = Report {
+                depth,
+                seldepth: searcher.seldepth,
+                score,
+                nodes: searcher.nodes,
+                time: start.elapsed(),
+                pv: searcher.pv[0][..searcher.pv_len[0]].to_vec(),
+                hashfull: self.tt.hashfull(),
+            };
+            on_iteration(&report);
+            best = Some(report);
+            let timed = searcher.time.is_timed();
+            if searcher.check_abort()
+                || searcher.time.soft_expired()
+                || (timed && single_reply)
+                || (timed && score::is_decisive(score) && depth > score::WIN - score.abs())
+            {
+                break;
+            }
+        }
+        let mut report = best.expect("depth 1 always completes");
+        report.nodes = searcher.nodes;
+        report.time = start.elapsed();
+        report
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::eval::HandCrafted;
+
+    fn search(fen: &str, depth: i32) -> Report {
+        let pos: Position = fen.parse().unwrap();
+        let mut engine = Engine::new(HandCrafted::default(), 4);
+        let limits = Limits {
+            depth: Some(depth),
+            ..Limits::default()
+        };
+        engine.search(&pos, &limits, &AtomicBool::new(false), |_| {})
+    }
+
+    /// Exact game value by full-width negamax without pruning: +1 win, 0 draw, -1 loss for the
+    /// side to move, or `None` if the game does not end within `depth` plies on every line.
+    fn exhaustive(pos: &Position, depth: u32) -> Option<i32> {
+        if let Some(outcome) = pos.outcome() {
+            return Some(match outcome.winner() {
+                Some(side) if side == pos.turn() => 1,
+                Some(_) => -1,
+                None => 0,
+            });
+        }
+        if depth == 0 {
+            return None;
+        }
+        let mut best = None;
+        let mut unknown = false;
+        for mv in pos.legal_moves() {
+            let mut child = *pos;
+            child.play_unchecked(mv);
+            match exhaustive(&child, depth - 1) {
+                Some(v) => best = Some(best.map_or(-v, |b: i32| b.max(-v))),
+                None => unknown = true,
+            }
+            if best == Some(1) {
+                return best;
+            }
+        }
+        if unknown {
+            None
+        } else {
+            best
+        }
+    }
+
+    #[test]
+    fn finds_forced_wins_proved_by_exhaustive_search() {
+        // (position, plies to the win for the side to move)
+        // (position, plies to the win for the side to move); each is checked exhaustively.
+        let cases = [
+            // x captures o's last piece at once.
+            ("7/7/7/7/7/1o5/x6 x 0 1", 1),
+            // x fills the last empty cell, flipping f3 and g3.
+            (
+                "xxxxxxx/xxxxxxx/xxxxxxx/xxxxxx1/ooooooo/ooooooo/ooooooo x 0 1",
+                1,
+            ),
+            ("1o11/11o1/x-o1/11xx x 0 1", 1),
+            ("1x111/11111/1111o/ox11o/x1111 x 0 1", 3),
+            ("o1x111/-xx1o1/1-11o1/11-x11/111x11/11x111 x 0 1", 3),
+            ("x--x/1o1x/xoxo/o-1o x 0 1", 5),
+        ];
+        for (fen, plies) in cases {
+            let pos: Position = fen.parse().unwrap();
+            assert_eq!(
+                exhaustive(&pos, plies as u32),
+                Some(1),
+                "{fen} is not a forced win"
+            );
+            // Reductions may hide the shortest win for a few iterations: give the search room.
+            let report = search(fen, plies + 6);
+            assert_eq!(report.score, win_in(plies as usize), "{fen}: {report:?}");
+            let mut after = pos;
+            for &mv in &report.pv {
+                after.play(mv).unwrap();
+            }
+            assert_eq!(
+                after.outcome().and_then(|o| o.winner()),
+                Some(pos.turn()),
+                "{fen}"
+            );
+        }
+    }
+
+    #[test]
+    fn forced_pass_is_played_and_scored() {
+        let report = search("7/7/7/7/4ooo/4ooo/4oox x 0 1", 4);
+        assert_eq!(report.best_move(), Move::Pass);
+        assert!(report.score < -500, "{report:?}");
+    }
+
+    #[test]
+    fn the_hundred_ply_rule_scores_a_draw() {
+        // Any jump ends the game by the 100-ply rule (a draw); a single gains a piece.
+        let report = search("x5o/7/7/7/7/7/o5x x 99 60", 2);
+        assert!(matches!(report.best_move(), Move::Single(_)), "{report:?}");
+        // A finished game has no move and scores as counted: here a draw.
+        let over = search("x5o/7/7/7/7/7/o5x x 100 60", 3);
+        assert_eq!((over.pv.len(), over.score), (0, 0));
+    }
+
+    #[test]
+    fn node_limits_and_depth_limits_are_deterministic() {
+        let a = search("x5o/7/2-1-2/7/2-1-2/7/o5x x 0 1", 6);
+        let b = search("x5o/7/2-1-2/7/2-1-2/7/o5x x 0 1", 6);
+        assert_eq!((a.nodes, a.pv.clone(), a.score), (b.nodes, b.pv, b.score));
+        let pos = Position::startpos();
+        let limits = Limits {
+            nodes: Some(5_000),
+            ..Limits::default()
+        };
+        let mut engine = Engine::new(HandCrafted::default(), 1);
+        let report = engine.search(&pos, &limits, &AtomicBool::new(false), |_| {});
+        assert!(report.nodes <= 5_000 + 1, "{}", report.nodes);
+        assert!(pos.is_legal(report.best_move()));
+    }
+}

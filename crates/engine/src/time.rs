@@ -1,0 +1,156 @@
+//! Time management: how long one search may run, from the `go` limits.
+//!
+//! A search stops deepening once the soft limit has passed (a new iteration would rarely finish)
+//! and aborts mid-iteration at the hard limit. Both keep a safety margin for the time the
+//! operating system and the GUI take to pass the move along.
+
+use std::time::{Duration, Instant};
+
+/// What `go` allows. Every limit that is set applies; none set means search until stopped.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Limits {
+    pub depth: Option<i32>,
+    pub nodes: Option<u64>,
+    pub movetime: Option<Duration>,
+    /// The clock of the side to move, its increment, and moves until the next time control.
+    pub clock: Option<Clock>,
+    /// Search until `stop`, whatever else is set.
+    pub infinite: bool,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Clock {
+    pub remaining: Duration,
+    pub increment: Duration,
+    pub moves_to_go: Option<u32>,
+}
+
+/// Kept back from every clock for process and pipe latency.
+const MOVE_OVERHEAD: Duration = Duration::from_millis(25);
+/// The most of a clock that is kept back from planning (half of it when the clock is short).
+const CLOCK_RESERVE: Duration = Duration::from_millis(150);
+/// Moves the remaining time is spread over when the GUI does not say.
+const DEFAULT_MOVES_TO_GO: u32 = 25;
+
+/// The deadlines of one search.
+#[derive(Copy, Clone, Debug)]
+pub struct TimeManager {
+    start: Instant,
+    soft: Option<Duration>,
+    hard: Option<Duration>,
+}
+
+impl TimeManager {
+    pub fn new(limits: &Limits, start: Instant) -> TimeManager {
+        let mut soft = None;
+        let mut hard = None;
+        if let Some(movetime) = limits.movetime {
+            let budget = movetime
+                .saturating_sub(MOVE_OVERHEAD)
+                .max(Duration::from_millis(1));
+            hard = Some(budget);
+            soft = Some(budget.mul_f64(0.6));
+        }
+        if let Some(clock) = &limits.clock {
+            let (s, h) = clock_budget(clock);
+            soft = Some(soft.map_or(s, |t: Duration| t.min(s)));
+            hard = Some(hard.map_or(h, |t: Duration| t.min(h)));
+        }
+        if limits.infinite {
+            (soft, hard) = (None, None);
+        }
+        TimeManager { start, soft, hard }
+    }
+
+    pub fn elapsed(&self) -> Duration {
+        self.start.elapsed()
+    }
+
+    /// Whether a new iteration should not be started.
+    pub fn soft_expired(&self) -> bool {
+        self.soft.is_some_and(|t| self.elapsed() >= t)
+    }
+
+    /// Whether the search must stop now.
+    pub fn hard_expired(&self) -> bool {
+        self.hard.is_some_and(|t| self.elapsed() >= t)
+    }
+
+    /// Whether any deadline applies at all.
+    pub fn is_timed(&self) -> bool {
+        self.hard.is_some()
+    }
+}
+
+/// Soft and hard limits for a clock: a share of what is left plus most of the increment, and
+/// never more than a fraction of the clock itself.
+fn clock_budget(clock: &Clock) -> (Duration, Duration) {
+    // Part of the clock is never planned for, so that a stalled process (a loaded machine)
+    // still has time in hand; once the clock is down to it, moves live on the increment.
+    let reserve = (clock.remaining / 2).min(CLOCK_RESERVE);
+    let available = clock
+        .remaining
+        .saturating_sub(MOVE_OVERHEAD + reserve)
+        .max(Duration::from_millis(1));
+    let moves = clock
+        .moves_to_go
+        .unwrap_or(DEFAULT_MOVES_TO_GO)
+        .clamp(1, 50);
+    let share = available / moves + clock.increment.mul_f64(0.75);
+    let hard = (share * 3)
+        .min(available / 3 + clock.increment / 2)
+        .min(available);
+    (share.min(hard), hard)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ms(n: u64) -> Duration {
+        Duration::from_millis(n)
+    }
+
+    #[test]
+    fn a_clock_is_never_spent_in_one_move() {
+        for remaining in [1, 5, 20, 100, 1_000, 60_000] {
+            for increment in [0, 10, 1_000] {
+                let clock = Clock {
+                    remaining: ms(remaining),
+                    increment: ms(increment),
+                    moves_to_go: None,
+                };
+                let (soft, hard) = clock_budget(&clock);
+                assert!(soft <= hard, "{remaining}+{increment}");
+                assert!(
+                    hard <= ms(remaining).saturating_sub(MOVE_OVERHEAD).max(ms(1)),
+                    "{remaining}+{increment}: hard {hard:?}"
+                );
+            }
+        }
+        let (soft, _) = clock_budget(&Clock {
+            remaining: ms(1_000),
+            increment: ms(10),
+            moves_to_go: None,
+        });
+        assert!(soft >= ms(30) && soft <= ms(60), "{soft:?}");
+    }
+
+    #[test]
+    fn movetime_keeps_a_margin_and_infinite_has_no_deadline() {
+        let tm = TimeManager::new(
+            &Limits {
+                movetime: Some(ms(100)),
+                ..Limits::default()
+            },
+            Instant::now(),
+        );
+        assert_eq!(tm.hard, Some(ms(75)));
+        let infinite = Limits {
+            movetime: Some(ms(100)),
+            infinite: true,
+            ..Limits::default()
+        };
+        assert!(!TimeManager::new(&infinite, Instant::now()).is_timed());
+    }
+}
