@@ -449,6 +449,12 @@ fn a_bot_accepts_a_challenge_and_answers_moves() {
     door.ok("ataxx resign 101 alice secret1");
     let game = door.board(101);
     assert_eq!(game["winner"], "bot-very-easy");
+
+    // The master level is the engine (a second a move); seated first, it opens the game.
+    door.ok("ataxx challenge bot-master alice");
+    door.ok("ataxx accept 102 alice secret1");
+    let game = wait_for(&mut door, 102, |g| g["ply"].as_i64() == Some(1));
+    assert_eq!(game["to_move"], "alice");
 }
 
 /// Polls a board until `done` holds (a few seconds at most).

@@ -3,8 +3,15 @@
 //! to move. Thinking runs on the blocking pool, off the request path; the `#N` guard makes a
 //! move computed for a stale position fail harmlessly.
 
-use ataxx::Move;
+use std::sync::atomic::AtomicBool;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use ataxx::{Move, Position};
 use ataxx_players::{Level, Player, Strength, LEVELS};
+use engine::eval::HandCrafted;
+use engine::search::Engine;
+use engine::time::Limits;
 use tokio::sync::broadcast::error::RecvError;
 
 use crate::accounts::BOT_PREFIX;
@@ -18,15 +25,56 @@ pub fn account_name(level: &Level) -> String {
     format!("{BOT_PREFIX}{}", level.name)
 }
 
-/// The classic player a level plays with. `master` is the engine's level; until the engine
-/// crate is in the workspace it plays as `very-hard`.
-fn player_for(level: &Level, seed: u64) -> impl Player {
-    let spec = match level.strength {
-        Strength::Classic(_) => level.classic(),
-        Strength::Engine { .. } => LEVELS.iter().rev().find_map(|l| l.classic()),
+/// The transposition table of an engine bot.
+const ENGINE_HASH_MIB: usize = 16;
+
+/// What chooses a bot's moves.
+#[derive(Clone)]
+enum Thinker {
+    /// A classic player, built afresh for each move with a seed from the board and ply.
+    Classic(&'static Level),
+    /// The engine, kept between moves (its tables), with a time per move.
+    Engine {
+        engine: Arc<Mutex<Engine<HandCrafted>>>,
+        movetime: Duration,
+    },
+}
+
+impl Thinker {
+    fn of(level: &'static Level) -> Thinker {
+        match level.strength {
+            Strength::Classic(_) => Thinker::Classic(level),
+            Strength::Engine { movetime_ms } => Thinker::Engine {
+                engine: Arc::new(Mutex::new(Engine::new(
+                    HandCrafted::default(),
+                    ENGINE_HASH_MIB,
+                ))),
+                movetime: Duration::from_millis(movetime_ms),
+            },
+        }
     }
-    .expect("a classic level exists");
-    spec.build(seed)
+
+    /// Chooses a move (blocking: run it off the async threads).
+    fn choose(&self, pos: &Position, seed: u64) -> Option<Move> {
+        match self {
+            Thinker::Classic(level) => level
+                .classic()
+                .expect("classic levels have a player")
+                .build(seed)
+                .choose(pos),
+            Thinker::Engine { engine, movetime } => {
+                let limits = Limits {
+                    movetime: Some(*movetime),
+                    ..Limits::default()
+                };
+                let mut engine = engine
+                    .lock()
+                    .unwrap_or_else(|poisoned| poisoned.into_inner());
+                let report = engine.search(pos, &limits, &AtomicBool::new(false), |_| {});
+                Some(report.best_move())
+            }
+        }
+    }
 }
 
 /// Creates the bot accounts and starts their tasks.
@@ -37,7 +85,7 @@ pub async fn start(app: &App) -> Result<()> {
         let events = app.hub.user(&name);
         let bot = Bot {
             name,
-            level,
+            thinker: Thinker::of(level),
             games: app.games.clone(),
             storage: app.storage.clone(),
         };
@@ -48,7 +96,7 @@ pub async fn start(app: &App) -> Result<()> {
 
 struct Bot {
     name: String,
-    level: &'static Level,
+    thinker: Thinker,
     games: Games,
     storage: Storage,
 }
@@ -110,8 +158,8 @@ impl Bot {
             return Ok(());
         }
         let seed = (board as u64) << 16 ^ game.plies as u64;
-        let level = self.level;
-        let mv = tokio::task::spawn_blocking(move || player_for(level, seed).choose(&pos))
+        let thinker = self.thinker.clone();
+        let mv = tokio::task::spawn_blocking(move || thinker.choose(&pos, seed))
             .await
             .ok()
             .flatten();
