@@ -600,6 +600,16 @@ async fn nobody_acts_in_another_name_and_bad_input_gets_clear_errors() {
         first_line(&wrong_password)
     );
 
+    // Failed logins are limited per userid: the eleventh attempt within a minute is refused
+    // without a password check.
+    door.ok("signup dave secret4");
+    for _ in 0..10 {
+        let reply = door.send("ataxx accept dave wrong");
+        assert!(reply.starts_with("error: authentication failed"), "{reply}");
+    }
+    let reply = door.send("ataxx accept dave secret4");
+    assert!(reply.starts_with("error: too many attempts"), "{reply}");
+
     // Bob's own credentials cannot move on alice's turn; carol cannot act on board 101.
     let reply = door.send("ataxx move 101 bob secret2 f6#1");
     assert!(

@@ -554,6 +554,9 @@ pub async fn execute(app: &App, request: &Request) -> Reply {
     match run(app, request, &command).await {
         Ok(reply) => reply,
         Err(err) => {
+            if let Error::Database(db) = &err {
+                tracing::error!(%db, "database error in a command");
+            }
             // pbmserv answers a refused move with the board (spec section 5).
             let board = match err.board().or(command.board()) {
                 Some(board) => board_mail(app, board, None).await.ok(),

@@ -437,6 +437,14 @@ pub async fn session_user(
     Ok(row.map(|row| row.try_get("name")).transpose()?)
 }
 
+pub async fn delete_expired_sessions(conn: &mut AnyConnection, now_ms: i64) -> Result<()> {
+    sqlx::query("DELETE FROM sessions WHERE expires_ms <= $1")
+        .bind(now_ms)
+        .execute(conn)
+        .await?;
+    Ok(())
+}
+
 pub async fn delete_session(conn: &mut AnyConnection, token_hash: &str) -> Result<()> {
     sqlx::query("DELETE FROM sessions WHERE token_hash = $1")
         .bind(token_hash)
