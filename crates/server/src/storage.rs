@@ -108,6 +108,23 @@ impl Flusher {
     }
 }
 
+/// Copies the WAL into the database file once a second without blocking writers (a passive
+/// checkpoint), until the pool closes.
+async fn checkpoints(pool: AnyPool) {
+    let mut ticker = tokio::time::interval(std::time::Duration::from_secs(1));
+    while !pool.is_closed() {
+        ticker.tick().await;
+        if let Err(err) = sqlx::query("PRAGMA wal_checkpoint(PASSIVE)")
+            .execute(&pool)
+            .await
+        {
+            if !pool.is_closed() {
+                tracing::warn!(%err, "WAL checkpoint");
+            }
+        }
+    }
+}
+
 /// The file of a `sqlite://PATH?...` URL (None for in-memory databases).
 fn sqlite_file(url: &str) -> Option<PathBuf> {
     let rest = url
@@ -173,6 +190,9 @@ impl Storage {
                         conn.execute("PRAGMA synchronous = NORMAL").await?;
                         conn.execute("PRAGMA foreign_keys = ON").await?;
                         conn.execute("PRAGMA busy_timeout = 5000").await?;
+                        // Checkpoints run in the background (see `checkpoints`), not inside
+                        // the commit that happens to fill the WAL.
+                        conn.execute("PRAGMA wal_autocheckpoint = 0").await?;
                     }
                     Ok(())
                 })
@@ -184,6 +204,9 @@ impl Storage {
             .run(&pool)
             .await
             .map_err(|err| Error::Config(format!("database migration failed: {err}")))?;
+        if sqlite {
+            tokio::spawn(checkpoints(pool.clone()));
+        }
         let flusher = match (sqlite_file(url), sync) {
             (Some(db), Durability::Full) => {
                 let mut wal = db.into_os_string();

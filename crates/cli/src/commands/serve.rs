@@ -3,6 +3,7 @@
 //! Prints `http <addr>` and `text <addr>` on stdout once listening (port 0 picks a free port),
 //! logs to stderr, and shuts down gracefully on Ctrl-C or SIGTERM.
 
+use std::io::IsTerminal;
 use std::net::SocketAddr;
 use std::time::Duration;
 
@@ -54,6 +55,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     tracing_subscriber::fmt()
         .with_max_level(args.log)
         .with_writer(std::io::stderr)
+        .with_ansi(std::io::stderr().is_terminal())
         .init();
     let config = Config {
         db: args.db,
