@@ -128,6 +128,18 @@ impl Hub {
         subscribe(&self.users, name.to_string())
     }
 
+    /// Users with an open event stream (bots always have one).
+    pub fn online(&self) -> Vec<String> {
+        let users = self.users.lock().expect("event hub");
+        let mut names: Vec<String> = users
+            .iter()
+            .filter(|(_, sender)| sender.receiver_count() > 0)
+            .map(|(name, _)| name.clone())
+            .collect();
+        names.sort();
+        names
+    }
+
     /// Sends an event to the board's listeners and to both players'.
     pub fn publish(&self, event: Event) {
         send(&self.boards, &event.board, &event);

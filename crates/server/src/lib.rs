@@ -14,6 +14,7 @@
 //! ```
 
 pub mod accounts;
+pub mod analysis;
 pub mod board;
 pub mod bots;
 mod clock;
@@ -80,6 +81,7 @@ pub struct App {
     pub games: Games,
     pub clock: Arc<Clock>,
     pub hub: Hub,
+    pub analyst: analysis::Analyst,
 }
 
 impl App {
@@ -99,6 +101,7 @@ impl App {
             storage,
             clock,
             hub,
+            analyst: analysis::Analyst::default(),
         })
     }
 }
