@@ -741,8 +741,12 @@ fn undo_and_draw_proposals_then_export_as_pgn_and_record() {
     door.ok("ataxx challenge alice bob");
     door.ok("ataxx accept 101 alice secret1");
     door.ok("ataxx accept 101 bob secret2");
-    door.ok("ataxx move 101 alice secret1 b6#1");
-    door.ok("ataxx move 101 bob secret2 G7-F6#2");
+    // A queued move waits for its player's turn, then plays at once.
+    let reply = door.ok("ataxx queue 101 bob secret2 G7-F6#2");
+    assert!(reply.starts_with("Queued G7-F6 for bob"), "{reply}");
+    let reply = door.ok("ataxx move 101 alice secret1 b6#1");
+    assert!(reply.contains("  1 b6") && reply.contains("f6"), "{reply}");
+    assert_eq!(door.board(101)["to_move"], "alice");
     // Undo: the last move made by a player goes, once the other player accepts.
     door.ok("ataxx move 101 alice secret1 undo");
     let reply = door.send("ataxx move 101 alice secret1 accept");

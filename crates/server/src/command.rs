@@ -142,6 +142,14 @@ pub enum Command {
         x: String,
         o: String,
     },
+    /// `queue` (and `qmove`, `qboard`, `moveq`, `boardq`).
+    Queue {
+        board: i64,
+        userid: String,
+        password: String,
+        text: String,
+        guard: Option<i64>,
+    },
     /// `move`/`board`/`mvoe` and `resign`.
     Act {
         board: i64,
@@ -419,9 +427,11 @@ fn parse_game(
                 o: s(2),
             }
         }
-        "move" | "board" | "mvoe" => {
+        "move" | "board" | "mvoe" | "queue" | "qmove" | "qboard" | "moveq" | "boardq" => {
             if w.len() != 5 {
-                return Err(usage("ataxx move <board> <userid> <password> <move>[#N]"));
+                return Err(usage(&format!(
+                    "ataxx {word} <board> <userid> <password> <move>[#N]"
+                )));
             }
             let (text, guard) = match w[4].split_once('#') {
                 Some((text, n)) => (
@@ -432,12 +442,22 @@ fn parse_game(
                 ),
                 None => (w[4], None),
             };
-            Command::Act {
-                board: board_number(w[1])?,
-                userid: s(2),
-                password: s(3),
-                action: Action::parse(text),
-                guard,
+            let board = board_number(w[1])?;
+            match word.as_str() {
+                "move" | "board" | "mvoe" => Command::Act {
+                    board,
+                    userid: s(2),
+                    password: s(3),
+                    action: Action::parse(text),
+                    guard,
+                },
+                _ => Command::Queue {
+                    board,
+                    userid: s(2),
+                    password: s(3),
+                    text: text.to_string(),
+                    guard,
+                },
             }
         }
         "resign" => {
@@ -572,6 +592,7 @@ impl Command {
     fn board(&self) -> Option<i64> {
         match self {
             Command::Act { board, .. }
+            | Command::Queue { board, .. }
             | Command::Answer { board, .. }
             | Command::Chat { board, .. } => Some(*board),
             _ => None,
@@ -704,6 +725,24 @@ async fn run(app: &App, request: &Request, command: &Command) -> Result<Reply> {
             let user = accounts.verify(userid, password).await?;
             let game = games.act(*board, &user, action, *guard).await?;
             board_reply(app, game).await?
+        }
+        Command::Queue {
+            board,
+            userid,
+            password,
+            text,
+            guard,
+        } => {
+            let user = accounts.verify(userid, password).await?;
+            let (game, stored) = games.queue(*board, &user, text, *guard).await?;
+            let mut reply = board_reply(app, game).await?;
+            if stored {
+                reply.text = format!(
+                    "Queued {text} for {user}: played when it is {user}'s turn.\n\n{}",
+                    reply.text
+                );
+            }
+            reply
         }
         Command::Answer {
             board,
@@ -983,6 +1022,8 @@ Commands (one per line; words separated by spaces):
   ataxx limit <userid> <password> <n>        (at most n games at once)
   ataxx move <board> <userid> <password> <move>[#N]   (also: board, mvoe)
         move words: resign, propose (a draw), undo, accept, reject
+  ataxx queue <board> <userid> <password> <move>[#N]   (played when it is your turn;
+        also qmove, qboard, moveq, boardq)
   ataxx resign <board> <userid> <password>
   ataxx chat <board> <userid> <password> <message>
   ataxx show <board>[#N]...  |  ataxx show <userid>... [all|active|inactive|next]
