@@ -346,6 +346,13 @@ async fn a_game_over_http_and_websocket_with_resync_and_resent_moves() {
     next_where(&mut alice_ws, |v| v["type"] == "hello").await;
     next_where(&mut bob_ws, |v| v["type"] == "hello").await;
 
+    // Carol follows the board without playing on it.
+    let carol = signup_and_login(&server, "carol", "secret3");
+    let url = server.url(&format!("/api/games/{board}/subscribe"));
+    assert_eq!(api("POST", &url, Some(&carol), None).0, 200);
+    let mut carol_ws = socket(&format!("{ws_base}/api/ws?token={carol}")).await;
+    next_where(&mut carol_ws, |v| v["type"] == "hello").await;
+
     let (status, started) = api(
         "POST",
         &server.url(&format!("/api/games/{board}/accept")),
@@ -387,6 +394,12 @@ async fn a_game_over_http_and_websocket_with_resync_and_resent_moves() {
         assert_eq!(refused["code"], "stale_move_number");
     }
 
+    let followed = next_where(&mut carol_ws, |v| v["type"] == "moves").await;
+    assert_eq!(
+        (followed["board"].as_i64(), followed["ply"].as_i64()),
+        (Some(board), Some(1))
+    );
+
     // A client that was away since ply 2 gets a snapshot with everything it missed.
     let mut watcher = socket(&format!(
         "{ws_base}/api/games/{board}/ws?since={version_after_two}"
@@ -421,7 +434,7 @@ async fn a_game_over_http_and_websocket_with_resync_and_resent_moves() {
     let (_, me) = api("GET", &server.url("/api/me"), Some(&bob), None);
     assert_eq!(me["wins"], 1);
     let (_, online) = api("GET", &server.url("/api/online"), None, None);
-    assert_eq!(online["users"], json!(["alice", "bob"]));
+    assert_eq!(online["users"], json!(["alice", "bob", "carol"]));
     assert!(online["bots"]
         .as_array()
         .unwrap()
@@ -766,6 +779,13 @@ fn undo_and_draw_proposals_then_export_as_pgn_and_record() {
     door.ok("ataxx move 101 alice secret1 propose");
     let reply = door.ok("ataxx move 101 bob secret2 accept");
     assert!(reply.contains("Game drawn 1/2-1/2 (agreement)"), "{reply}");
+
+    door.ok("signup carol secret3");
+    let reply = door.ok("ataxx sub 101 carol secret3");
+    assert!(reply.starts_with("carol follows board 101"), "{reply}");
+    assert!(door.ok("ataxx show 101").contains("Subscribers: carol"));
+    door.ok("ataxx unsub 101 carol secret3");
+    assert!(!door.ok("ataxx show 101").contains("Subscribers"));
 
     let pgn = door.ok("ataxx pgn 101");
     assert!(

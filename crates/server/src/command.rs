@@ -142,6 +142,13 @@ pub enum Command {
         x: String,
         o: String,
     },
+    /// `subscribe` / `unsubscribe`.
+    Subscribe {
+        board: i64,
+        userid: String,
+        password: String,
+        on: bool,
+    },
     /// `queue` (and `qmove`, `qboard`, `moveq`, `boardq`).
     Queue {
         board: i64,
@@ -546,6 +553,17 @@ fn parse_game(
         }
         "history" => Command::History,
         "standings" | "ratings" => Command::Standings,
+        w0 if abbreviates(w0, "subscribe", 3) || abbreviates(w0, "unsubscribe", 5) => {
+            if w.len() != 4 {
+                return Err(usage(&format!("ataxx {word} <board> <userid> <password>")));
+            }
+            Command::Subscribe {
+                board: board_number(w[1])?,
+                userid: s(2),
+                password: s(3),
+                on: w0.starts_with("sub"),
+            }
+        }
         w0 if abbreviates(w0, "preview", 4) => {
             if w.len() < 3 {
                 return Err(usage("ataxx preview <board> <move>..."));
@@ -558,8 +576,8 @@ fn parse_game(
         _ => {
             return Err(Error::Command(format!(
                 "unknown ataxx command {word:?}; commands: help, challenge, accept, decline, \
-                 withdraw, reject, move, resign, chat, show, games, history, standings, limit, preview, pgn, \
-                 record"
+                 withdraw, reject, move, queue, resign, chat, subscribe, unsubscribe, show, games, \
+                 history, standings, limit, preview, pgn, record"
             )))
         }
     })
@@ -593,6 +611,7 @@ impl Command {
         match self {
             Command::Act { board, .. }
             | Command::Queue { board, .. }
+            | Command::Subscribe { board, .. }
             | Command::Answer { board, .. }
             | Command::Chat { board, .. } => Some(*board),
             _ => None,
@@ -725,6 +744,19 @@ async fn run(app: &App, request: &Request, command: &Command) -> Result<Reply> {
             let user = accounts.verify(userid, password).await?;
             let game = games.act(*board, &user, action, *guard).await?;
             board_reply(app, game).await?
+        }
+        Command::Subscribe {
+            board,
+            userid,
+            password,
+            on,
+        } => {
+            let user = accounts.verify(userid, password).await?;
+            let game = games.subscribe(*board, &user, *on).await?;
+            let mut reply = board_reply(app, game).await?;
+            let what = if *on { "follows" } else { "no longer follows" };
+            reply.text = format!("{user} {what} board {board}.\n\n{}", reply.text);
+            reply
         }
         Command::Queue {
             board,
@@ -1026,6 +1058,7 @@ Commands (one per line; words separated by spaces):
         also qmove, qboard, moveq, boardq)
   ataxx resign <board> <userid> <password>
   ataxx chat <board> <userid> <password> <message>
+  ataxx subscribe|unsubscribe <board> <userid> <password>   (follow a board's events)
   ataxx show <board>[#N]...  |  ataxx show <userid>... [all|active|inactive|next]
   ataxx games [<userid>...] [all|active|inactive|next|open|recent]
   ataxx history  |  ataxx standings  |  ataxx preview <board> <move>...

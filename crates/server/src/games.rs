@@ -249,6 +249,8 @@ pub struct GameView {
     pub summary: GameSummary,
     pub moves: Vec<MoveRow>,
     pub chat: Vec<ChatRow>,
+    /// Users following the board without playing on it.
+    pub subscribers: Vec<String>,
 }
 
 /// What a player does on a board with the `move` command.
@@ -1042,7 +1044,27 @@ impl Games {
             summary: game.summary(self.now_ms()),
             moves,
             chat,
+            subscribers: self.hub.subscribers(board),
         })
+    }
+
+    /// Loads the subscriptions into the event hub (at start).
+    pub async fn load_subscriptions(&self) -> Result<()> {
+        let mut conn = self.storage.read().await?;
+        for (board, name) in storage::subscriptions(&mut conn).await? {
+            self.hub.set_subscription(board, &name, true);
+        }
+        Ok(())
+    }
+
+    /// Starts or stops `user` following a board's events (spec section 3, `subscribe`).
+    pub async fn subscribe(&self, board: i64, user: &str, on: bool) -> Result<GameSummary> {
+        let mut tx = self.storage.write().await?;
+        let game = Self::load(&mut tx.tx, board).await?;
+        storage::set_subscription(&mut tx.tx, board, user, on).await?;
+        tx.commit().await?;
+        self.hub.set_subscription(board, user, on);
+        Ok(game.summary(self.now_ms()))
     }
 
     /// The board as a game record, for PGN (the project dialect) and the 1995 two-column record:

@@ -119,6 +119,7 @@ impl Server {
     /// Opens the database, creates the bot accounts, binds the doors and starts serving.
     pub async fn start(config: Config) -> Result<Server> {
         let app = App::open(&config).await?;
+        app.games.load_subscriptions().await?;
         bots::start(&app).await?;
         let (stop, stopped) = watch::channel(false);
         let mut tasks = vec![];

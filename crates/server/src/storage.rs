@@ -149,12 +149,17 @@ pub fn database_url(db: &str) -> std::result::Result<String, String> {
 }
 
 fn migrations() -> Migrator {
-    let files: [(i64, &str, &str); 2] = [
+    let files: [(i64, &str, &str); 3] = [
         (1, "init", include_str!("../migrations/0001_init.sql")),
         (
             2,
             "queued moves",
             include_str!("../migrations/0002_queued_moves.sql"),
+        ),
+        (
+            3,
+            "subscriptions",
+            include_str!("../migrations/0003_subscriptions.sql"),
         ),
     ];
     Migrator {
@@ -886,5 +891,39 @@ pub async fn clear_queued_moves(conn: &mut AnyConnection, board: i64) -> Result<
         .bind(board)
         .execute(conn)
         .await?;
+    Ok(())
+}
+
+// ---------------------------------------------------------------------------------------------
+// Subscriptions
+
+/// Every (board, subscriber) pair.
+pub async fn subscriptions(conn: &mut AnyConnection) -> Result<Vec<(i64, String)>> {
+    let rows = sqlx::query("SELECT board, name FROM subscriptions ORDER BY board, name")
+        .fetch_all(conn)
+        .await?;
+    rows.iter()
+        .map(|row| Ok((row.try_get("board")?, row.try_get("name")?)))
+        .collect()
+}
+
+pub async fn set_subscription(
+    conn: &mut AnyConnection,
+    board: i64,
+    name: &str,
+    on: bool,
+) -> Result<()> {
+    sqlx::query("DELETE FROM subscriptions WHERE board = $1 AND name = $2")
+        .bind(board)
+        .bind(name)
+        .execute(&mut *conn)
+        .await?;
+    if on {
+        sqlx::query("INSERT INTO subscriptions (board, name) VALUES ($1, $2)")
+            .bind(board)
+            .bind(name)
+            .execute(conn)
+            .await?;
+    }
     Ok(())
 }
