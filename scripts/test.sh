@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# Installs what the tests need, then runs every test of the workspace.
-#   - python-ataxx (PyPI `ataxx`) in .venv: the second implementation the rules are compared with.
+# Installs what the tests need, then runs every test of the workspace:
+#   - python-ataxx (PyPI `ataxx`) in .venv: the second implementation the rules, the UAI engine
+#     and the PGN writer are checked against;
+#   - Chromium (Debian) and playwright-core (npm) for the browser tests in tests/e2e.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -10,6 +12,7 @@ if [ ! -x .venv/bin/python ] || ! .venv/bin/python -c "import ataxx" 2>/dev/null
   .venv/bin/pip install --quiet --disable-pip-version-check "ataxx==2.2.0"
 fi
 export ATAXX_PYTHON="$PWD/.venv/bin/python"
+scripts/install-browser.sh
 
 echo "== cargo fmt --check"
 cargo fmt --all -- --check
@@ -17,3 +20,6 @@ echo "== cargo clippy"
 cargo clippy --workspace --all-targets --quiet -- -D warnings
 echo "== cargo test"
 cargo test --workspace
+echo "== browser tests"
+# `cargo test` built the binary (optimised test profile) for the CLI's integration tests.
+ATAXX_BIN="$PWD/target/debug/ataxx" tests/e2e/run.sh

@@ -4,6 +4,9 @@
 //! and prints `bestmove`. While it runs, the reader still answers `isready` and obeys `stop` and
 //! `quit` through an atomic stop flag. A command that needs the engine itself (`go`,
 //! `setoption`, `uainewgame`) stops a running search first.
+//!
+//! The loop drives a [`Thinker`]: the engine, or any other move chooser (the named levels and
+//! classic players implement it in the players crate), so that all of them speak the same UAI.
 
 use std::io::{self, BufRead, Write};
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
@@ -11,7 +14,7 @@ use std::sync::{Arc, Mutex};
 use std::thread::{self, JoinHandle};
 use std::time::Duration;
 
-use ataxx::{Color, DiagramStyle, Position};
+use ataxx::{Color, DiagramStyle, Move, Position};
 
 use crate::eval::Evaluator;
 use crate::score::WIN;
@@ -24,27 +27,116 @@ const MAX_HASH_MIB: usize = 4096;
 
 type Output = Arc<Mutex<dyn Write + Send>>;
 
+/// Something the UAI loop can ask for moves.
+pub trait Thinker: Send + 'static {
+    /// The `id name` text.
+    fn name(&self) -> String;
+
+    /// `option name …` lines for the `uai` reply.
+    fn option_lines(&self) -> Vec<String> {
+        Vec::new()
+    }
+
+    /// Applies a `setoption` whose name was matched case-insensitively (given lower-cased).
+    /// Unknown names are ignored; a bad value is explained in the error.
+    fn set_option(&mut self, _name: &str, _value: &str) -> Result<(), String> {
+        Ok(())
+    }
+
+    /// `uainewgame`.
+    fn new_game(&mut self);
+
+    /// The move to play in `pos` (a pass when the game is over), reporting progress through
+    /// `on_info`. Must return soon after `stop` is set.
+    fn think(
+        &mut self,
+        pos: &Position,
+        limits: &Limits,
+        stop: &AtomicBool,
+        on_info: &mut dyn FnMut(&Report),
+    ) -> Move;
+
+    /// A static evaluation for the `eval` debug command, if the thinker has one.
+    fn evaluate(&self, _pos: &Position) -> Option<i32> {
+        None
+    }
+}
+
+impl<E: Evaluator + 'static> Thinker for Engine<E> {
+    fn name(&self) -> String {
+        format!("ataxx {}", env!("CARGO_PKG_VERSION"))
+    }
+
+    fn option_lines(&self) -> Vec<String> {
+        vec![
+            format!(
+                "option name Hash type spin default {DEFAULT_HASH_MIB} min 1 max {MAX_HASH_MIB}"
+            ),
+            "option name Threads type spin default 1 min 1 max 1".to_string(),
+            "option name Clear Hash type button".to_string(),
+        ]
+    }
+
+    fn set_option(&mut self, name: &str, value: &str) -> Result<(), String> {
+        match name {
+            "hash" => match value.parse::<usize>() {
+                Ok(mib) if (1..=MAX_HASH_MIB).contains(&mib) => {
+                    self.resize_hash(mib);
+                    Ok(())
+                }
+                _ => Err(format!(
+                    "Hash must be 1 to {MAX_HASH_MIB} MiB, not {value:?}"
+                )),
+            },
+            "clear hash" => {
+                self.clear();
+                Ok(())
+            }
+            // One search thread; other values and unknown options are ignored (spec 6.4).
+            _ => Ok(()),
+        }
+    }
+
+    fn new_game(&mut self) {
+        self.clear();
+    }
+
+    fn think(
+        &mut self,
+        pos: &Position,
+        limits: &Limits,
+        stop: &AtomicBool,
+        on_info: &mut dyn FnMut(&Report),
+    ) -> Move {
+        self.search(pos, limits, stop, on_info).best_move()
+    }
+
+    fn evaluate(&self, pos: &Position) -> Option<i32> {
+        Some(self.evaluator().evaluate(pos))
+    }
+}
+
 fn send(out: &Output, line: &str) {
     let mut out = out.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
     // A GUI that closed our stdout cannot be told anything more; the next read ends the loop.
     let _ = writeln!(out, "{line}").and_then(|()| out.flush());
 }
 
-struct RunningSearch<E: Evaluator> {
+struct RunningSearch<T> {
     stop: Arc<AtomicBool>,
-    worker: JoinHandle<Engine<E>>,
+    worker: JoinHandle<T>,
 }
 
-struct Session<E: Evaluator + 'static> {
-    engine: Option<Engine<E>>,
-    running: Option<RunningSearch<E>>,
+struct Session<T: Thinker> {
+    engine: Option<T>,
+    running: Option<RunningSearch<T>>,
     position: Position,
     out: Output,
 }
 
 /// Runs the protocol until `quit` or the end of `input`.
-pub fn run<E: Evaluator + 'static>(
-    engine: Engine<E>,
+pub fn run<T: Thinker>(
+    engine: T,
     input: impl BufRead,
     output: impl Write + Send + 'static,
 ) -> io::Result<()> {
@@ -64,7 +156,7 @@ pub fn run<E: Evaluator + 'static>(
             "uai" => session.identify(),
             "isready" => send(&session.out, "readyok"),
             "setoption" => session.set_option(args),
-            "uainewgame" => session.engine().clear(),
+            "uainewgame" => session.engine().new_game(),
             "position" => session.set_position(args),
             "go" => session.go(args),
             "stop" => session.finish_search(true),
@@ -72,8 +164,9 @@ pub fn run<E: Evaluator + 'static>(
             "d" | "print" => session.print_board(),
             "eval" => {
                 let pos = session.position;
-                let score = session.engine().evaluator().evaluate(&pos);
-                send(&session.out, &format!("info string eval cp {score}"));
+                if let Some(score) = session.engine().evaluate(&pos) {
+                    send(&session.out, &format!("info string eval cp {score}"));
+                }
             }
             _ => {}
         }
@@ -82,9 +175,9 @@ pub fn run<E: Evaluator + 'static>(
     Ok(())
 }
 
-impl<E: Evaluator + 'static> Session<E> {
+impl<T: Thinker> Session<T> {
     /// The engine, once any running search has been stopped and has handed it back.
-    fn engine(&mut self) -> &mut Engine<E> {
+    fn engine(&mut self) -> &mut T {
         self.finish_search(true);
         self.engine
             .as_mut()
@@ -102,17 +195,14 @@ impl<E: Evaluator + 'static> Session<E> {
         }
     }
 
-    fn identify(&self) {
-        let lines = [
-            format!("id name ataxx {}", env!("CARGO_PKG_VERSION")),
+    fn identify(&mut self) {
+        let engine = self.engine();
+        let mut lines = vec![
+            format!("id name {}", engine.name()),
             "id author the ataxx project".to_string(),
-            format!(
-                "option name Hash type spin default {DEFAULT_HASH_MIB} min 1 max {MAX_HASH_MIB}"
-            ),
-            "option name Threads type spin default 1 min 1 max 1".to_string(),
-            "option name Clear Hash type button".to_string(),
-            "uaiok".to_string(),
         ];
+        lines.extend(engine.option_lines());
+        lines.push("uaiok".to_string());
         for line in lines {
             send(&self.out, &line);
         }
@@ -128,17 +218,8 @@ impl<E: Evaluator + 'static> Session<E> {
         let value = value_at
             .map(|i| args[i + 1..].join(" "))
             .unwrap_or_default();
-        match name.to_ascii_lowercase().as_str() {
-            "hash" => match value.parse::<usize>() {
-                Ok(mib) if (1..=MAX_HASH_MIB).contains(&mib) => self.engine().resize_hash(mib),
-                _ => send(
-                    &self.out,
-                    &format!("info string Hash must be 1 to {MAX_HASH_MIB} MiB, not {value:?}"),
-                ),
-            },
-            "clear hash" => self.engine().clear(),
-            // One search thread; other values and unknown options are ignored (spec 6.4).
-            _ => {}
+        if let Err(message) = self.engine().set_option(&name.to_ascii_lowercase(), &value) {
+            send(&self.out, &format!("info string {message}"));
         }
     }
 
@@ -187,14 +268,14 @@ impl<E: Evaluator + 'static> Session<E> {
         let out = Arc::clone(&self.out);
         let flag = Arc::clone(&stop);
         let worker = thread::spawn(move || {
-            let report = engine.search(&position, &limits, &flag, |r| {
+            let best = engine.think(&position, &limits, &flag, &mut |r| {
                 send(&out, &info_line(r));
             });
             // Under `go infinite` the answer waits for `stop`, as in UCI.
             while limits.infinite && !flag.load(Relaxed) {
                 thread::sleep(Duration::from_millis(1));
             }
-            send(&out, &format!("bestmove {}", report.best_move()));
+            send(&out, &format!("bestmove {best}"));
             engine
         });
         self.running = Some(RunningSearch { stop, worker });

@@ -5,7 +5,7 @@ use std::str::FromStr;
 
 use thiserror::Error;
 
-use crate::PlayerSpec;
+use crate::{EnginePlayer, Player, PlayerSpec};
 
 /// What plays at a level.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -44,17 +44,13 @@ pub const LEVELS: [Level; 6] = [
     },
     Level {
         name: "hard",
-        strength: Strength::Classic(
-            "alphabeta:depth=2,eval=rings,a=50,b=100,moves=reduced,jitter=on",
-        ),
-        description: "alpha-beta 2 plies deep, values pieces shielded by rings of its own",
+        strength: Strength::Classic("alphabeta:depth=3,eval=diff,moves=reduced"),
+        description: "alpha-beta 3 plies deep on the piece difference, over the reduced move list",
     },
     Level {
         name: "very-hard",
-        strength: Strength::Classic(
-            "alphabeta:depth=4,eval=rings,a=50,b=100,moves=reduced,jitter=on",
-        ),
-        description: "alpha-beta 4 plies deep over the reduced move list",
+        strength: Strength::Classic("alphabeta:depth=5,eval=diff,moves=reduced"),
+        description: "alpha-beta 5 plies deep on the piece difference, over the reduced move list",
     },
     Level {
         name: "master",
@@ -93,6 +89,23 @@ impl Level {
                 Some(spec.parse().expect("level table holds valid player specs"))
             }
             Strength::Engine { .. } => None,
+        }
+    }
+}
+
+impl Level {
+    /// A player of this level whose random choices follow `seed`.
+    pub fn player(&self, seed: u64) -> Box<dyn Player> {
+        match self.strength {
+            Strength::Classic(_) => Box::new(
+                self.classic()
+                    .expect("classic level")
+                    .build(seed)
+                    .named(self.name),
+            ),
+            Strength::Engine { movetime_ms } => Box::new(EnginePlayer::new(
+                std::time::Duration::from_millis(movetime_ms),
+            )),
         }
     }
 }

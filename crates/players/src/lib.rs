@@ -10,6 +10,7 @@
 //! ```
 
 mod choice;
+mod engine_player;
 mod gataxx;
 mod heuristics;
 mod levels;
@@ -18,6 +19,7 @@ mod player;
 mod search;
 
 pub use choice::BestPicker;
+pub use engine_player::EnginePlayer;
 pub use gataxx::worst_case_score;
 pub use heuristics::{applet_score, ringed_pieces, Heuristic, WIN};
 pub use levels::{Level, Strength, UnknownLevel, LEVELS};

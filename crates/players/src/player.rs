@@ -177,6 +177,7 @@ impl PlayerSpec {
     /// A player with this spec whose random choices follow `seed`.
     pub fn build(self, seed: u64) -> ClassicPlayer {
         ClassicPlayer {
+            name: self.to_string(),
             spec: self,
             weights: self,
             rng: ChaCha8Rng::seed_from_u64(seed),
@@ -186,6 +187,8 @@ impl PlayerSpec {
 
 /// A player built from a [`PlayerSpec`].
 pub struct ClassicPlayer {
+    /// How the player introduces itself (its spec, or the level it plays).
+    name: String,
     spec: PlayerSpec,
     /// The spec in force this game (rings weights varied when jitter is on).
     weights: PlayerSpec,
@@ -193,6 +196,16 @@ pub struct ClassicPlayer {
 }
 
 impl ClassicPlayer {
+    /// The same player under another name.
+    pub fn named(mut self, name: impl Into<String>) -> ClassicPlayer {
+        self.name = name.into();
+        self
+    }
+
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
     fn best_by<S: PartialOrd>(
         &mut self,
         pos: &Position,

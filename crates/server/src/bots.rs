@@ -3,15 +3,8 @@
 //! to move. Thinking runs on the blocking pool, off the request path; the `#N` guard makes a
 //! move computed for a stale position fail harmlessly.
 
-use std::sync::atomic::AtomicBool;
-use std::sync::{Arc, Mutex};
-use std::time::Duration;
-
-use ataxx::{Move, Position};
-use ataxx_players::{Level, Player, Strength, LEVELS};
-use engine::eval::HandCrafted;
-use engine::search::Engine;
-use engine::time::Limits;
+use ataxx::Move;
+use ataxx_players::{Level, LEVELS};
 use tokio::sync::broadcast::error::RecvError;
 
 use crate::accounts::BOT_PREFIX;
@@ -25,58 +18,6 @@ pub fn account_name(level: &Level) -> String {
     format!("{BOT_PREFIX}{}", level.name)
 }
 
-/// The transposition table of an engine bot.
-const ENGINE_HASH_MIB: usize = 16;
-
-/// What chooses a bot's moves.
-#[derive(Clone)]
-enum Thinker {
-    /// A classic player, built afresh for each move with a seed from the board and ply.
-    Classic(&'static Level),
-    /// The engine, kept between moves (its tables), with a time per move.
-    Engine {
-        engine: Arc<Mutex<Engine<HandCrafted>>>,
-        movetime: Duration,
-    },
-}
-
-impl Thinker {
-    fn of(level: &'static Level) -> Thinker {
-        match level.strength {
-            Strength::Classic(_) => Thinker::Classic(level),
-            Strength::Engine { movetime_ms } => Thinker::Engine {
-                engine: Arc::new(Mutex::new(Engine::new(
-                    HandCrafted::default(),
-                    ENGINE_HASH_MIB,
-                ))),
-                movetime: Duration::from_millis(movetime_ms),
-            },
-        }
-    }
-
-    /// Chooses a move (blocking: run it off the async threads).
-    fn choose(&self, pos: &Position, seed: u64) -> Option<Move> {
-        match self {
-            Thinker::Classic(level) => level
-                .classic()
-                .expect("classic levels have a player")
-                .build(seed)
-                .choose(pos),
-            Thinker::Engine { engine, movetime } => {
-                let limits = Limits {
-                    movetime: Some(*movetime),
-                    ..Limits::default()
-                };
-                let mut engine = engine
-                    .lock()
-                    .unwrap_or_else(|poisoned| poisoned.into_inner());
-                let report = engine.search(pos, &limits, &AtomicBool::new(false), |_| {});
-                Some(report.best_move())
-            }
-        }
-    }
-}
-
 /// Creates the bot accounts and starts their tasks.
 pub async fn start(app: &App) -> Result<()> {
     for level in &LEVELS {
@@ -85,7 +26,7 @@ pub async fn start(app: &App) -> Result<()> {
         let events = app.hub.user(&name);
         let bot = Bot {
             name,
-            thinker: Thinker::of(level),
+            level,
             games: app.games.clone(),
             storage: app.storage.clone(),
         };
@@ -96,7 +37,7 @@ pub async fn start(app: &App) -> Result<()> {
 
 struct Bot {
     name: String,
-    thinker: Thinker,
+    level: &'static Level,
     games: Games,
     storage: Storage,
 }
@@ -158,8 +99,8 @@ impl Bot {
             return Ok(());
         }
         let seed = (board as u64) << 16 ^ game.plies as u64;
-        let thinker = self.thinker.clone();
-        let mv = tokio::task::spawn_blocking(move || thinker.choose(&pos, seed))
+        let level = self.level;
+        let mv = tokio::task::spawn_blocking(move || level.player(seed).choose(&pos))
             .await
             .ok()
             .flatten();

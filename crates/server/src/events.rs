@@ -130,18 +130,6 @@ impl Hub {
         subscribe(&self.users, name.to_string())
     }
 
-    /// Users with an open event stream (bots always have one).
-    pub fn online(&self) -> Vec<String> {
-        let users = self.users.lock().expect("event hub");
-        let mut names: Vec<String> = users
-            .iter()
-            .filter(|(_, sender)| sender.receiver_count() > 0)
-            .map(|(name, _)| name.clone())
-            .collect();
-        names.sort();
-        names
-    }
-
     /// Sets whether `name` follows `board`.
     pub fn set_subscription(&self, board: i64, name: &str, on: bool) {
         let mut subscribers = self.subscribers.lock().expect("event hub");

@@ -131,8 +131,6 @@ fn router(state: HttpState) -> Router {
         .route("/api/users/{name}", get(user))
         .route("/api/standings", get(standings))
         .route("/api/bots", get(bots))
-        .route("/api/online", get(online))
-        .route("/api/analyze", post(analyze))
         .route("/api/games", get(list_games).post(challenge))
         .route("/api/games/{board}", get(game))
         .route("/api/games/{board}/text", get(game_text))
@@ -147,6 +145,7 @@ fn router(state: HttpState) -> Router {
         .route("/api/games/{board}/unsubscribe", post(unsubscribe))
         .route("/api/games/{board}/ws", get(game_socket))
         .route("/api/ws", get(user_socket))
+        .merge(crate::web::routes(state.app.clone()))
         .layer(DefaultBodyLimit::max(MAX_BODY))
         .with_state(state)
 }
@@ -368,36 +367,6 @@ async fn bots(State(state): State<HttpState>) -> ApiResult {
         }
     }
     Ok(Json(json!(rows)))
-}
-
-/// Users with an open event stream, people and bots apart.
-async fn online(State(state): State<HttpState>) -> Json<Value> {
-    let (bots, users): (Vec<String>, Vec<String>) = state
-        .app
-        .hub
-        .online()
-        .into_iter()
-        .partition(|name| name.starts_with(crate::accounts::BOT_PREFIX));
-    Json(json!({"users": users, "bots": bots}))
-}
-
-#[derive(Deserialize)]
-struct AnalyzeBody {
-    fen: String,
-    movetime_ms: Option<u64>,
-}
-
-/// The engine's best move and score for a position (signed-in users; one search at a time).
-async fn analyze(
-    State(state): State<HttpState>,
-    headers: HeaderMap,
-    Body(body): Body<AnalyzeBody>,
-) -> ApiResult {
-    authenticated(&state, &headers, None).await?;
-    let movetime = body.movetime_ms.unwrap_or(500);
-    Ok(Json(json!(
-        state.app.analyst.analyze(&body.fen, movetime).await?
-    )))
 }
 
 #[derive(Deserialize)]

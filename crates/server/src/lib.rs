@@ -14,7 +14,6 @@
 //! ```
 
 pub mod accounts;
-pub mod analysis;
 pub mod board;
 pub mod bots;
 mod clock;
@@ -26,6 +25,7 @@ pub mod http;
 pub mod ratings;
 pub mod storage;
 pub mod text;
+mod web;
 
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -81,7 +81,6 @@ pub struct App {
     pub games: Games,
     pub clock: Arc<Clock>,
     pub hub: Hub,
-    pub analyst: analysis::Analyst,
 }
 
 impl App {
@@ -101,7 +100,6 @@ impl App {
             storage,
             clock,
             hub,
-            analyst: analysis::Analyst::default(),
         })
     }
 }

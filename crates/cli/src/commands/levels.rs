@@ -7,13 +7,17 @@ use clap::Args as ClapArgs;
 pub struct Args {}
 
 pub fn run(_: Args) -> anyhow::Result<()> {
-    println!("{:<10}  {:<62}  what it does", "level", "player");
+    let width = LEVELS
+        .iter()
+        .map(|l| l.strength.to_string().len())
+        .max()
+        .unwrap_or(0);
+    println!("{:<10}  {:<width$}  what it does", "level", "player");
     for level in &LEVELS {
+        let player = level.strength.to_string();
         println!(
-            "{:<10}  {:<62}  {}",
-            level.name,
-            level.strength.to_string(),
-            level.description
+            "{:<10}  {player:<width$}  {}",
+            level.name, level.description
         );
     }
     Ok(())

@@ -10,7 +10,7 @@ use ataxx_players::Player;
 use clap::Args as ClapArgs;
 
 use crate::commands::blocks::read_layout;
-use crate::opponent::classic_opponent;
+use crate::opponent::opponent;
 
 #[derive(ClapArgs)]
 pub struct Args {
@@ -57,9 +57,13 @@ struct Session {
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {
-    let (name, computer) =
-        classic_opponent(args.level.as_deref(), args.player.as_deref(), args.seed)?;
-    let (_, helper) = classic_opponent(Some("very-hard"), None, args.seed ^ 0x5eed)?;
+    let (name, computer) = opponent(
+        args.level.as_deref(),
+        args.player.as_deref(),
+        "easy",
+        args.seed,
+    )?;
+    let (_, helper) = opponent(Some("very-hard"), None, "very-hard", args.seed ^ 0x5eed)?;
     let human = Color::from_char(args.color.chars().next().expect("x or o")).expect("x or o");
     let game = match (&args.load, &args.blocks, &args.fen) {
         (Some(file), _, _) => load(file)?,
@@ -72,8 +76,8 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let mut session = Session {
         game,
         human,
-        computer: Box::new(computer),
-        helper: Box::new(helper),
+        computer,
+        helper,
         name,
     };
     session.name_players();

@@ -1,0 +1,331 @@
+// Browser tests: Chromium drives the pages of a running `ataxx serve` (run.sh starts it and sets
+// ATAXX_URL). People are simulated by separate browser contexts, each with its own cookies.
+
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { chromium } from 'playwright-core';
+
+const BASE = process.env.ATAXX_URL;
+const SHOTS = process.env.SCREENSHOTS;
+assert.ok(BASE, 'ATAXX_URL must name the server (tests/e2e/run.sh sets it)');
+
+const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+  '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const TIMEOUT = 10_000;
+const PASSWORD = 'horse-battery-42';
+
+let browser;
+/** Script errors of any page: each test ends by checking there were none. */
+const errors = [];
+const noScriptErrors = () => assert.deepEqual(errors.splice(0), []);
+before(async () => {
+  // Playwright gives every launch a fresh temporary --user-data-dir.
+  browser = await chromium.launch({ executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium', args: FLAGS });
+});
+after(async () => { await browser?.close(); });
+
+async function person(name, viewport = { width: 1280, height: 860 }) {
+  const context = await browser.newContext({ viewport, acceptDownloads: true });
+  const page = await context.newPage();
+  page.setDefaultTimeout(TIMEOUT);
+  page.on('pageerror', (err) => errors.push(`${name}'s page: ${err.message}`));
+  // Game connections pass through a switch that a test may turn off and on (page.line).
+  page.line = { up: true, sockets: [] };
+  await page.routeWebSocket(/\/api\/games\/\d+\/ws/, (ws) => {
+    if (!page.line.up) return ws.close({ code: 1011, reason: 'line down' });
+    ws.connectToServer();
+    page.line.sockets.push(ws);
+    return undefined;
+  });
+  await page.goto(`${BASE}/#/login`);
+  await page.click('.tab[data-mode=signup]');
+  await page.fill('[name=userid]', name);
+  await page.fill('[name=password]', PASSWORD);
+  await page.click('#auth-submit');
+  await page.waitForSelector('#challenge-form');
+  await waitText(page, '#nav-me', name);
+  return page;
+}
+
+/** Waits until the element's text contains `text` (a string or a RegExp). */
+async function waitText(page, selector, text) {
+  const pattern = text instanceof RegExp ? text.source : text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  try {
+    await page.waitForFunction(([sel, source]) => {
+      const node = document.querySelector(sel);
+      return node && new RegExp(source).test(node.textContent);
+    }, [selector, pattern], { timeout: TIMEOUT });
+  } catch (err) {
+    const actual = await page.locator(selector).first().textContent().catch(() => '(missing)');
+    throw new Error(`${selector} should contain ${text}, has ${JSON.stringify(actual)}: ${err.message}`);
+  }
+}
+
+const piece = (page, color, sq) => page.waitForSelector(`.board .piece.${color}[data-sq="${sq}"]`);
+const noPiece = (page, sq) => page.waitForSelector(`.board .piece[data-sq="${sq}"]`, { state: 'detached' });
+const clickSquare = (page, sq) => page.click(`.board rect[data-sq="${sq}"]`);
+const boardOf = (page) => Number(page.url().match(/#\/game\/(\d+)/)[1]);
+const moveCount = (page) => page.locator('#moves td.mv').count();
+
+async function shot(page, name, fullPage = false) {
+  if (!SHOTS) return;
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await page.waitForTimeout(400); // let the animations finish
+  await page.screenshot({ path: path.join(SHOTS, name), fullPage });
+}
+
+test('two people: challenge, accept, live moves, undo, chat, reload, resign, replay', async () => {
+  const alice = await person('alice');
+  const bob = await person('bob');
+  const { line } = alice;
+
+  // Alice challenges Bob to a live game; she plays x and moves first.
+  await alice.click('label:has(> [name=kind][value=person])');
+  await alice.fill('[name=opponent]', 'bob');
+  await alice.selectOption('[name=clock]', '5+3');
+  await alice.click('#challenge-submit');
+  await waitText(alice, '#challenges', 'waiting for bob');
+
+  // Bob sees the challenge arrive without reloading and accepts; both land on the board.
+  await waitText(bob, '#challenges', 'alice challenges you');
+  await bob.click('#challenges button[data-act=accept]');
+  await bob.waitForURL(/#\/game\/\d+/);
+  await alice.waitForURL(/#\/game\/\d+/);
+  assert.equal(boardOf(alice), boardOf(bob));
+  await waitText(alice, '#status', 'Your move.');
+  await waitText(bob, '#status', 'alice to move.');
+
+  // A piece shows its 3 single targets and 5 jump targets, marked differently.
+  await clickSquare(alice, 'a7');
+  assert.equal(await alice.locator('.target.single').count(), 3);
+  assert.equal(await alice.locator('.target.jump').count(), 5);
+  await clickSquare(alice, 'b6');
+  await piece(alice, 'x', 'b6');
+  await piece(bob, 'x', 'b6');
+  assert.equal(await alice.locator('.target').count(), 0);
+
+  // Bob clicks an empty square his singles reach: the move is played at once.
+  await waitText(bob, '#status', 'Your move.');
+  await clickSquare(bob, 'f6');
+  await piece(alice, 'o', 'f6');
+
+  // Alice jumps g1 -> e3: the origin empties.
+  await clickSquare(alice, 'g1');
+  await clickSquare(alice, 'e3');
+  await piece(bob, 'x', 'e3');
+  await noPiece(bob, 'g1');
+
+  // Bob types a jump.
+  await bob.fill('#move-input', 'a1b3');
+  await bob.press('#move-input', 'Enter');
+  await piece(alice, 'o', 'b3');
+  await noPiece(alice, 'a1');
+  assert.equal(await moveCount(alice), 4);
+
+  // Bob asks to take his jump back; Alice accepts; both boards return to 3 moves.
+  await bob.click('#undo');
+  await waitText(alice, '#proposal', 'bob proposes to take back the last move');
+  await alice.click('#proposal button[data-word=accept]');
+  await piece(bob, 'o', 'a1');
+  await noPiece(alice, 'b3');
+  assert.equal(await moveCount(bob), 3);
+
+  // Chat goes both ways.
+  await alice.fill('#chat-input', 'good luck!');
+  await alice.press('#chat-input', 'Enter');
+  await waitText(bob, '#chat', 'good luck!');
+
+  // Bob plays again; Alice grows b6 -> c5 (a single: the origin stays).
+  await waitText(bob, '#status', 'Your move.');
+  await bob.fill('#move-input', 'f7');
+  await bob.press('#move-input', 'Enter');
+  await piece(alice, 'o', 'f7');
+  await clickSquare(alice, 'b6');
+  await clickSquare(alice, 'c5');
+  await piece(bob, 'x', 'c5');
+  await piece(bob, 'x', 'b6');
+  await alice.waitForTimeout(300);
+
+  // Alice loses her connection; Bob moves meanwhile; her page catches up when it is back.
+  line.up = false;
+  await Promise.all(line.sockets.splice(0).map((ws) => ws.close({ code: 1001, reason: 'line cut' })));
+  await waitText(alice, '#connection', 'reconnecting');
+  await bob.fill('#move-input', 'g6');
+  await bob.press('#move-input', 'Enter');
+  await piece(bob, 'o', 'g6');
+  line.up = true;
+  await piece(alice, 'o', 'g6');
+  await waitText(alice, '#connection', /^$/);
+  await waitText(alice, '#status', 'Your move.');
+  await clickSquare(alice, 'b6');
+  await clickSquare(alice, 'b5');
+  await piece(bob, 'x', 'b5');
+
+  // Alice reloads in the middle of the game and carries on.
+  await alice.reload();
+  await piece(alice, 'x', 'c5');
+  await piece(alice, 'o', 'f7');
+  assert.equal(await moveCount(alice), 7);
+  await waitText(alice, '#status', 'bob to move.');
+  await bob.fill('#move-input', 'e6');
+  await bob.press('#move-input', 'Enter');
+  await piece(alice, 'o', 'e6');
+  await waitText(alice, '#status', 'Your move.');
+  // Her jump e3 -> e5 flips e6 and f6, and the move list counts them.
+  await clickSquare(alice, 'e3');
+  await clickSquare(alice, 'e5');
+  await piece(bob, 'x', 'e5');
+  await piece(bob, 'x', 'e6');
+  await piece(bob, 'x', 'f6');
+  await waitText(bob, '#moves td[data-ply="9"]', '+2');
+  assert.match(await alice.locator('[data-clock=x]').textContent(), /^[45]:\d\d$/);
+  await shot(alice, 'game.png');
+
+  // Bob resigns (the button asks once more); both see the result.
+  await bob.click('#resign');
+  await bob.click('#resign');
+  await waitText(alice, '#status', 'You win by resignation');
+  await waitText(bob, '#status', 'alice wins by resignation');
+
+  // The finished game replays with the buttons and the arrow keys.
+  const plies = await moveCount(alice);
+  assert.equal(plies, 9);
+  await alice.click('[data-step=start]');
+  await waitText(alice, '#ply-label', `0 / ${plies}`);
+  assert.equal(await alice.locator('.board .piece').count(), 4);
+  await alice.keyboard.press('ArrowRight');
+  await waitText(alice, '#ply-label', `1 / ${plies}`);
+  await piece(alice, 'x', 'b6');
+  assert.equal(await alice.locator('.board .piece').count(), 5);
+  await alice.keyboard.press('ArrowRight');
+  await alice.keyboard.press('ArrowRight');
+  await waitText(alice, '#ply-label', `3 / ${plies}`);
+  await noPiece(alice, 'g1');
+  await shot(alice, 'replay.png');
+  await alice.keyboard.press('End');
+  await waitText(alice, '#ply-label', `${plies} / ${plies}`);
+
+  // The PGN download holds the players, the result and the moves.
+  const [download] = await Promise.all([alice.waitForEvent('download'), alice.click('#pgn')]);
+  const pgn = await readFile(await download.path(), 'utf8');
+  assert.match(pgn, /\[Black "alice"\]/);
+  assert.match(pgn, /\[White "bob"\]/);
+  assert.match(pgn, /\[Result "1-0"\]/);
+  assert.match(pgn, /\[Termination "resignation"\]/);
+  assert.match(pgn, /1\. b6 f6 2\. g1e3 f7 3\. c5 g6 4\. b5 e6 5\. e3e5 1-0/);
+
+  // The board image shows the final position.
+  const svg = await (await alice.request.get(`${BASE}/board/${boardOf(alice)}.svg`)).text();
+  assert.match(svg, /^<svg/);
+  assert.equal(svg.match(/<circle/g).length, 11);
+  const png = await alice.request.get(BASE + await alice.locator('#image-png').getAttribute('href'));
+  assert.equal(png.headers()['content-type'], 'image/png');
+  assert.equal((await png.body()).subarray(1, 4).toString(), 'PNG');
+
+  // The analysis button answers with a legal move of the side to move in the shown position.
+  await alice.click('[data-step=start]');
+  await alice.click('#analyse');
+  await waitText(alice, '#analysis', /Best for x: [a-g][1-7]/);
+
+  // The profile shows the rating history plot.
+  await alice.goto(`${BASE}/#/user/alice`);
+  await alice.waitForSelector('.rating-plot .point');
+  await waitText(alice, '.profile .stats', /1\s*wins/);
+  await shot(alice, 'profile.png');
+  await alice.context().close();
+  await bob.context().close();
+  noScriptErrors();
+});
+
+test('a game against a bot, clicked to its end on a 4x4 board', async () => {
+  const carol = await person('carol', { width: 420, height: 860 });
+  await carol.selectOption('[name=bot]', 'bot-very-easy');
+  await carol.selectOption('[name=size]', '4');
+  await carol.click('#challenge-submit');
+  await carol.waitForURL(/#\/game\/\d+/);
+  for (let turn = 0; turn < 60; turn++) {
+    await waitText(carol, '#status', /Your move|win|Draw/);
+    const status = await carol.locator('#status').textContent();
+    if (!status.includes('Your move')) break;
+    const before = await moveCount(carol);
+    // Click own pieces until one shows targets, then take its first target.
+    const mine = await carol.locator('.board .piece.x').evaluateAll((nodes) => nodes.map((n) => n.dataset.sq));
+    let moved = false;
+    for (const sq of mine) {
+      await clickSquare(carol, sq);
+      const target = carol.locator('.target').first();
+      if (await target.count()) {
+        await clickSquare(carol, await target.getAttribute('data-target'));
+        moved = true;
+        break;
+      }
+      await clickSquare(carol, sq);
+    }
+    assert.ok(moved, 'a player whose move it is has a move');
+    await carol.waitForFunction((n) => document.querySelectorAll('#moves td.mv').length > n, before);
+  }
+  await waitText(carol, '#status', /You win|bot-very-easy wins|Draw/);
+  await shot(carol, 'bot-game-phone.png', true);
+  await carol.goto(`${BASE}/#/`);
+  await carol.waitForSelector('#finished li[data-board]');
+  await carol.context().close();
+  noScriptErrors();
+});
+
+test('the blocks picker: codes, masks and clicks, with the FEN a game starts from', async () => {
+  const dave = await person('dave');
+  await dave.fill('#blocks-input', '6bch');
+  await waitText(dave, '#layout-fen', 'x5o/7/-------/7/-------/7/o5x x 0 1');
+  await waitText(dave, '#layout-count', /^14$/);
+  assert.equal(await dave.locator('#blocks-board .square.blocked').count(), 14);
+
+  // Clicking c5 blocks its three mirror images too: the four-corner layout, code h.
+  await dave.click('#blocks-clear');
+  await waitText(dave, '#layout-count', /^0$/);
+  await dave.click('#blocks-board rect[data-sq=c5]');
+  await waitText(dave, '#layout-code', /^h$/);
+  await waitText(dave, '#layout-fen', 'x5o/7/2-1-2/7/2-1-2/7/o5x x 0 1');
+  await dave.click('#blocks-board rect[data-sq=e3]');
+  await waitText(dave, '#layout-count', /^0$/);
+
+  // A mask works as well as a code; bad input is explained.
+  await dave.fill('#blocks-input', '0x0400');
+  await waitText(dave, '#layout-code', /^h$/);
+  await waitText(dave, '#layout-count', /^4$/);
+  await dave.fill('#blocks-input', '6bq');
+  await waitText(dave, '#blocks-error', 'expected one of');
+
+  // A game challenged with 6bch starts from that FEN.
+  await dave.fill('#blocks-input', '6bch');
+  await waitText(dave, '#layout-code', '6bch');
+  await dave.click('#challenge-submit');
+  await dave.waitForURL(/#\/game\/\d+/);
+  await dave.waitForSelector('.board .square.blocked');
+  assert.equal(await dave.locator('.board .square.blocked').count(), 14);
+  const game = await (await dave.request.get(`${BASE}/api/games/${boardOf(dave)}`)).json();
+  assert.equal(game.start_fen, 'x5o/7/-------/7/-------/7/o5x x 0 1');
+
+  // The colour-blind-safe style marks the sides by shape as well as colour, and is remembered.
+  await clickSquare(dave, 'g1');
+  await dave.check('#cb-toggle');
+  assert.equal(await dave.locator('.board .piece.x .glyph').first().isVisible(), true);
+  await dave.reload();
+  await dave.waitForSelector('body.cb .board .piece');
+  await clickSquare(dave, 'g1');
+  await shot(dave, 'game-colour-blind.png');
+  await dave.uncheck('#cb-toggle');
+
+  // The lobby with a game in play, a challenge waiting and finished games.
+  await dave.goto(`${BASE}/#/`);
+  await dave.click('label:has(> [name=kind][value=person])');
+  await dave.fill('[name=opponent]', 'alice');
+  await dave.click('#challenge-submit');
+  await waitText(dave, '#challenges', 'waiting for alice');
+  await dave.fill('#blocks-input', '36');
+  await waitText(dave, '#layout-code', '36');
+  await shot(dave, 'lobby.png');
+  await dave.context().close();
+  noScriptErrors();
+});

@@ -1,0 +1,129 @@
+// Talking to the server: JSON requests (the session cookie signs them) and event sockets that
+// reconnect by themselves.
+
+/** A refused request, with the server's message. */
+export class ApiError extends Error {
+  constructor(status, code, message) {
+    super(message);
+    this.status = status;
+    this.code = code;
+  }
+}
+
+export async function api(path, { method = 'GET', body } = {}) {
+  const init = { method, headers: {}, credentials: 'same-origin' };
+  if (body !== undefined) {
+    init.headers['Content-Type'] = 'application/json';
+    init.body = JSON.stringify(body);
+  }
+  let response;
+  try {
+    response = await fetch(path, init);
+  } catch {
+    throw new ApiError(0, 'network', 'The server cannot be reached. Check the connection and try again.');
+  }
+  const text = await response.text();
+  let data = null;
+  try { data = text ? JSON.parse(text) : null; } catch { data = text; }
+  if (!response.ok) {
+    const error = data && data.error ? data.error : { code: 'http', message: `${response.status} ${response.statusText}` };
+    throw new ApiError(response.status, error.code, error.message);
+  }
+  return data;
+}
+
+const PING_MS = 15000;
+const SILENCE_MS = 40000;
+
+/**
+ * A WebSocket that reconnects after a lost connection (with growing delays) and tells its
+ * owner through onStatus. `url()` is asked again before each connection, so that it can carry
+ * the last version seen.
+ */
+export class LiveSocket {
+  constructor(url, { onMessage, onStatus = () => {} }) {
+    this.url = url;
+    this.onMessage = onMessage;
+    this.onStatus = onStatus;
+    this.delay = 500;
+    this.closed = false;
+    this.connect();
+    // A connection can die without a close (a sleeping laptop, a dropped route): ping, and
+    // start over when nothing has been heard for a while.
+    this.pinger = setInterval(() => {
+      if (!this.ws || this.ws.readyState !== WebSocket.OPEN) return;
+      if (Date.now() - this.heard > SILENCE_MS) this.reconnect();
+      else this.send({ type: 'ping' });
+    }, PING_MS);
+  }
+
+  connect() {
+    if (this.closed) return;
+    const scheme = location.protocol === 'https:' ? 'wss:' : 'ws:';
+    const ws = new WebSocket(`${scheme}//${location.host}${this.url()}`);
+    this.ws = ws;
+    ws.onopen = () => {
+      this.delay = 500;
+      this.heard = Date.now();
+      this.onStatus('live');
+    };
+    ws.onmessage = (event) => {
+      this.heard = Date.now();
+      let message;
+      try { message = JSON.parse(event.data); } catch { return; }
+      this.onMessage(message);
+    };
+    ws.onclose = () => {
+      if (this.ws !== ws || this.closed) return;
+      this.onStatus('reconnecting');
+      clearTimeout(this.timer);
+      this.timer = setTimeout(() => this.connect(), this.delay);
+      this.delay = Math.min(this.delay * 2, 8000);
+    };
+  }
+
+  send(message) {
+    if (this.ws && this.ws.readyState === WebSocket.OPEN) {
+      this.ws.send(JSON.stringify(message));
+      return true;
+    }
+    return false;
+  }
+
+  /** Drops the connection now and reconnects (as after a network loss). */
+  reconnect() {
+    if (this.ws) this.ws.close();
+  }
+
+  close() {
+    this.closed = true;
+    clearTimeout(this.timer);
+    clearInterval(this.pinger);
+    if (this.ws) this.ws.close();
+  }
+}
+
+/** Escapes text for HTML. */
+export const esc = (s) => String(s ?? '').replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]);
+
+/** Builds an element from an HTML string. */
+export function h(html) {
+  const template = document.createElement('template');
+  template.innerHTML = html.trim();
+  return template.content.firstElementChild;
+}
+
+export function formatClock(ms) {
+  const s = Math.max(0, Math.ceil(ms / 1000));
+  const m = Math.floor(s / 60);
+  const rest = String(s % 60).padStart(2, '0');
+  return m >= 60 ? `${Math.floor(m / 60)}:${String(m % 60).padStart(2, '0')}:${rest}` : `${m}:${rest}`;
+}
+
+export function timeAgo(ms) {
+  const s = Math.round((Date.now() - ms) / 1000);
+  if (s < 60) return 'just now';
+  if (s < 3600) return `${Math.floor(s / 60)} min ago`;
+  if (s < 86400) return `${Math.floor(s / 3600)} h ago`;
+  return `${Math.floor(s / 86400)} d ago`;
+}

@@ -1,0 +1,122 @@
+// The page shell: who is signed in, the navigation bar, the piece style, and the routes
+// (#/ lobby, #/login, #/game/<board>, #/user/<name>).
+
+import { api, esc } from './api.js';
+import { mountLobby } from './lobby.js';
+import { mountGame } from './game.js';
+import { mountProfile } from './profile.js';
+
+const session = { me: null };
+let unmount = () => {};
+
+/** Shows a short message at the bottom of the page. */
+function toast(message, kind = 'info') {
+  const box = document.getElementById('toast');
+  box.textContent = message;
+  box.className = `show ${kind}`;
+  clearTimeout(toast.timer);
+  toast.timer = setTimeout(() => { box.className = ''; }, kind === 'error' ? 6000 : 3000);
+}
+
+function applyStyle() {
+  document.body.classList.toggle('cb', localStorage.getItem('pieceStyle') === 'cb');
+}
+
+function renderNav() {
+  const nav = document.getElementById('nav');
+  const cb = localStorage.getItem('pieceStyle') === 'cb';
+  nav.innerHTML = `
+    <label class="style-toggle" title="Orange and blue pieces marked with a cross and a ring">
+      <input type="checkbox" id="cb-toggle" ${cb ? 'checked' : ''}> Colour-blind pieces
+    </label>
+    ${session.me
+      ? `<a href="#/">Lobby</a><a href="#/user/${esc(session.me)}" id="nav-me">${esc(session.me)}</a>
+         <button type="button" class="link" id="signout">Sign out</button>`
+      : '<a href="#/login">Sign in</a>'}`;
+  nav.querySelector('#cb-toggle').addEventListener('change', (event) => {
+    localStorage.setItem('pieceStyle', event.target.checked ? 'cb' : 'classic');
+    applyStyle();
+  });
+  nav.querySelector('#signout')?.addEventListener('click', async () => {
+    try { await api('/api/logout', { method: 'POST' }); } catch { /* the session is gone either way */ }
+    session.me = null;
+    renderNav();
+    location.hash = '#/login';
+  });
+}
+
+function mountLogin(root) {
+  root.innerHTML = `
+    <section class="card auth">
+      <h1>Play Ataxx</h1>
+      <p class="lead">Clone next to your pieces or jump two squares; every enemy piece touching where you land becomes yours.</p>
+      <div class="tabs" role="tablist">
+        <button type="button" role="tab" class="tab active" data-mode="signin">Sign in</button>
+        <button type="button" role="tab" class="tab" data-mode="signup">Create account</button>
+      </div>
+      <form id="auth-form">
+        <label>User name <input name="userid" autocomplete="username" required maxlength="32"></label>
+        <label>Password <input name="password" type="password" autocomplete="current-password" required></label>
+        <label class="signup-only" hidden>E-mail (optional) <input name="email" type="email" autocomplete="email"></label>
+        <p class="error" id="auth-error" role="alert"></p>
+        <button type="submit" class="primary" id="auth-submit">Sign in</button>
+      </form>
+    </section>`;
+  let mode = 'signin';
+  const form = root.querySelector('#auth-form');
+  root.querySelectorAll('.tab').forEach((tab) => tab.addEventListener('click', () => {
+    mode = tab.dataset.mode;
+    root.querySelectorAll('.tab').forEach((t) => t.classList.toggle('active', t === tab));
+    form.querySelector('.signup-only').hidden = mode !== 'signup';
+    form.password.autocomplete = mode === 'signup' ? 'new-password' : 'current-password';
+    root.querySelector('#auth-submit').textContent = mode === 'signup' ? 'Create account' : 'Sign in';
+  }));
+  form.addEventListener('submit', async (event) => {
+    event.preventDefault();
+    const userid = form.userid.value.trim();
+    const password = form.password.value;
+    const error = root.querySelector('#auth-error');
+    error.textContent = '';
+    try {
+      if (mode === 'signup') {
+        const addresses = form.email.value.trim() ? [form.email.value.trim()] : [];
+        await api('/api/signup', { method: 'POST', body: { userid, password, addresses } });
+      }
+      const me = await api('/api/login', { method: 'POST', body: { userid, password } });
+      session.me = me.userid;
+      renderNav();
+      location.hash = '#/';
+    } catch (err) {
+      error.textContent = err.message;
+    }
+  });
+  return () => {};
+}
+
+async function route() {
+  unmount();
+  unmount = () => {};
+  const root = document.getElementById('page');
+  root.innerHTML = '';
+  const path = location.hash.replace(/^#/, '') || '/';
+  const [, page, arg] = path.split('/');
+  const ctx = { me: session.me, toast };
+  if (page === 'game' && arg) unmount = mountGame(root, ctx, Number(arg));
+  else if (page === 'user' && arg) unmount = mountProfile(root, ctx, decodeURIComponent(arg));
+  else if (page === 'login' || !session.me) unmount = mountLogin(root);
+  else unmount = mountLobby(root, ctx);
+}
+
+async function start() {
+  applyStyle();
+  try {
+    session.me = (await api('/api/me')).userid;
+  } catch {
+    session.me = null;
+  }
+  renderNav();
+  window.addEventListener('hashchange', route);
+  route();
+}
+
+start();

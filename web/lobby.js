@@ -1,0 +1,286 @@
+// The lobby: challenges to answer, my games (my turn first), who is online, the bots, and the
+// form that starts a game, with its blocked-layout picker.
+
+import { api, esc, LiveSocket, timeAgo } from './api.js';
+import { Board } from './board.js';
+import { parseFen, parseSquare } from './rules.js';
+
+const CLOCKS = [
+  ['', 'Correspondence (days per move)'],
+  ['1+0', 'Live 1 min'],
+  ['3+2', 'Live 3 min + 2 s'],
+  ['5+3', 'Live 5 min + 3 s'],
+  ['10+5', 'Live 10 min + 5 s'],
+  ['30+0', 'Live 30 min'],
+];
+
+/** The wall-mask bit of a square: its mirror image in the top-left quarter (blocks.md). */
+function maskBit(name) {
+  const [f, r] = parseSquare(name);
+  const row = Math.min(6 - r, r);
+  const column = Math.min(f, 6 - f);
+  return 4 * row + column;
+}
+
+const seatOf = (game, me) => (game.x === me ? 'x' : 'o');
+const opponentOf = (game, me) => (game.x === me ? game.o : game.x);
+
+export function mountLobby(root, { me, toast }) {
+  root.innerHTML = `
+    <div class="lobby">
+      <section class="card new-game">
+        <h2>New game</h2>
+        <form id="challenge-form">
+          <fieldset class="segmented">
+            <legend>Opponent</legend>
+            <label><input type="radio" name="kind" value="bot" checked> Computer</label>
+            <label><input type="radio" name="kind" value="person"> Person</label>
+          </fieldset>
+          <label class="bot-only">Level <select name="bot" id="bot-select"></select></label>
+          <p class="bot-only hint" id="bot-description"></p>
+          <label class="person-only" hidden>User name
+            <input name="opponent" list="people" autocomplete="off" placeholder="who to challenge">
+          </label>
+          <datalist id="people"></datalist>
+          <div class="row">
+            <label>You play <select name="color">
+              <option value="x">x, moves first</option>
+              <option value="o">o, moves second</option>
+              <option value="random">random</option>
+            </select></label>
+            <label>Board <select name="size">
+              ${[7, 8, 6, 5, 4, 3].map((n) => `<option value="${n}">${n}×${n}</option>`).join('')}
+            </select></label>
+          </div>
+          <label>Time <select name="clock">${CLOCKS.map(([v, t]) => `<option value="${v}">${esc(t)}</option>`).join('')}</select></label>
+          <div class="blocks" id="blocks">
+            <label>Blocked squares <input name="blocks" id="blocks-input" placeholder="Blocks-Config code (6bch) or mask (0x0F00)" autocomplete="off" spellcheck="false"></label>
+            <div class="blocks-body">
+              <div class="mini-board" id="blocks-board" title="Click squares to block them; the mirror images follow"></div>
+              <div class="blocks-info">
+                <p>Code <strong id="layout-code">0</strong></p>
+                <p>Canonical <strong id="layout-canonical">0</strong></p>
+                <p>Mask <code id="layout-mask">0x0000</code></p>
+                <p><span id="layout-count">0</span> blocked</p>
+                <p class="fen"><code id="layout-fen">x5o/7/7/7/7/7/o5x x 0 1</code></p>
+                <button type="button" class="small" id="blocks-clear">Clear</button>
+              </div>
+            </div>
+            <p class="error" id="blocks-error" role="alert"></p>
+          </div>
+          <p class="error" id="challenge-error" role="alert"></p>
+          <button type="submit" class="primary" id="challenge-submit">Play</button>
+        </form>
+      </section>
+      <div class="lobby-lists">
+        <section class="card"><h2>Challenges</h2><ul class="games" id="challenges"></ul></section>
+        <section class="card"><h2>My games</h2><ul class="games" id="my-games"></ul></section>
+        <section class="card two">
+          <div><h2>Players online</h2><ul class="people" id="online"></ul></div>
+          <div><h2>Bots</h2><ul class="people" id="bots"></ul></div>
+        </section>
+        <section class="card"><h2>Finished</h2><ul class="games" id="finished"></ul></section>
+      </div>
+    </div>`;
+  const form = root.querySelector('#challenge-form');
+  let bots = [];
+  let mask = 0;
+  let closed = false;
+
+  // --- the challenge form
+  const showKind = () => {
+    const person = form.kind.value === 'person';
+    root.querySelectorAll('.person-only').forEach((e) => { e.hidden = !person; });
+    root.querySelectorAll('.bot-only').forEach((e) => { e.hidden = person; });
+    root.querySelector('#challenge-submit').textContent = person ? 'Send challenge' : 'Play';
+  };
+  form.querySelectorAll('[name=kind]').forEach((r) => r.addEventListener('change', showKind));
+  const showBot = () => {
+    const bot = bots.find((b) => b.userid === form.bot.value);
+    root.querySelector('#bot-description').textContent = bot ? bot.description : '';
+  };
+  form.bot.addEventListener('change', showBot);
+  form.size.addEventListener('change', () => { root.querySelector('#blocks').hidden = form.size.value !== '7'; });
+
+  // --- the blocked-layout picker
+  const picker = new Board(root.querySelector('#blocks-board'), {
+    coordinates: false,
+    onSquare: (sq) => {
+      const bit = maskBit(sq);
+      if (bit === 0) {
+        root.querySelector('#blocks-error').textContent = 'The corners stay free: the players start there.';
+        return;
+      }
+      mask ^= 1 << bit;
+      const text = `0x${mask.toString(16).toUpperCase().padStart(4, '0')}`;
+      form.blocks.value = text;
+      preview(text);
+    },
+  });
+  let asked = 0;
+  async function preview(text) {
+    const ticket = ++asked;
+    const error = root.querySelector('#blocks-error');
+    const value = text.trim() || '0';
+    try {
+      const layout = await api(`/api/layout/${encodeURIComponent(value)}`);
+      if (ticket !== asked) return;
+      error.textContent = '';
+      mask = parseInt(layout.mask, 16);
+      root.querySelector('#layout-code').textContent = layout.code;
+      root.querySelector('#layout-canonical').textContent = layout.canonical === layout.code
+        ? layout.canonical : `${layout.canonical} (its mirror twin)`;
+      root.querySelector('#layout-mask').textContent = layout.mask;
+      root.querySelector('#layout-count').textContent = layout.blocks;
+      root.querySelector('#layout-fen').textContent = layout.fen;
+      picker.render(parseFen(layout.fen));
+    } catch (err) {
+      if (ticket === asked) error.textContent = err.message;
+    }
+  }
+  form.blocks.addEventListener('input', () => preview(form.blocks.value));
+  root.querySelector('#blocks-clear').addEventListener('click', () => { form.blocks.value = ''; preview(''); });
+  preview('');
+
+  form.addEventListener('submit', async (event) => {
+    event.preventDefault();
+    const error = root.querySelector('#challenge-error');
+    error.textContent = '';
+    const person = form.kind.value === 'person';
+    const opponent = person ? form.opponent.value.trim() : form.bot.value;
+    if (!opponent) { error.textContent = 'Whom do you want to play? Type a user name.'; return; }
+    const options = {};
+    if (form.size.value !== '7') options.size = form.size.value;
+    else if (mask) options.blocks = root.querySelector('#layout-code').textContent;
+    if (form.clock.value) options.clock = form.clock.value;
+    try {
+      const game = await api('/api/games', { method: 'POST', body: { opponent, color: form.color.value, options } });
+      if (person) {
+        toast(`Challenge sent to ${opponent} (board ${game.board}).`);
+        refresh();
+      } else {
+        location.hash = `#/game/${game.board}`;
+      }
+    } catch (err) {
+      error.textContent = err.message;
+    }
+  });
+
+  // --- the lists
+  const gameRow = (g, cls, note) => {
+    const score = `<span class="score"><span class="dot x"></span>${g.x_pieces} <span class="dot o"></span>${g.o_pieces}</span>`;
+    return `<li data-board="${g.board}" class="${cls}"><a href="#/game/${g.board}">
+      <span class="who">vs <strong>${esc(opponentOf(g, me))}</strong> <span class="muted">as ${seatOf(g, me)}</span></span>
+      ${score}<span class="turn">${note}</span></a></li>`;
+  };
+
+  async function refresh() {
+    let open;
+    let finished;
+    try {
+      [open, finished] = await Promise.all([
+        api(`/api/games?player=${encodeURIComponent(me)}&status=challenge,active`),
+        api(`/api/games?player=${encodeURIComponent(me)}&status=finished&limit=12`),
+      ]);
+    } catch (err) {
+      toast(err.message, 'error');
+      return;
+    }
+    if (closed) return;
+    const challenges = open.filter((g) => g.status === 'challenge');
+    const active = open.filter((g) => g.status === 'active')
+      .sort((a, b) => (b.to_move === me) - (a.to_move === me));
+    root.querySelector('#challenges').innerHTML = challenges.map((g) => {
+      const mine = g.accepted[seatOf(g, me)];
+      const clock = g.clock ? `${g.clock.initial_ms / 60000}+${g.clock.increment_ms / 1000}` : 'correspondence';
+      const details = `<span class="muted">${esc(clock)}${g.blocks && g.blocks !== '0' ? `, blocks ${esc(g.blocks)}` : ''}</span>`;
+      return mine
+        ? `<li data-board="${g.board}"><span class="who">waiting for <strong>${esc(opponentOf(g, me))}</strong> ${details}</span>
+             <button type="button" class="small" data-act="withdraw">Withdraw</button></li>`
+        : `<li data-board="${g.board}" class="incoming"><span class="who"><strong>${esc(opponentOf(g, me))}</strong> challenges you (you play ${seatOf(g, me)}) ${details}</span>
+             <span><button type="button" class="small primary" data-act="accept">Accept</button>
+             <button type="button" class="small" data-act="decline">Decline</button></span></li>`;
+    }).join('') || '<li class="empty">No challenges.</li>';
+    root.querySelector('#my-games').innerHTML = active.map((g) => (g.to_move === me
+      ? gameRow(g, 'my-turn', 'your move')
+      : gameRow(g, '', `${esc(g.to_move)} to move`))).join('')
+      || '<li class="empty">No games in play. Start one!</li>';
+    root.querySelector('#finished').innerHTML = finished.map((g) => {
+      const outcome = g.winner === me ? 'won' : g.winner ? 'lost' : 'draw';
+      const how = g.termination && g.termination !== 'rules' ? ` (${esc(g.termination)})` : '';
+      return gameRow(g, outcome, `${timeAgo(g.finished_ms)}, ${outcome}${how}`);
+    }).join('') || '<li class="empty">No finished games yet.</li>';
+  }
+
+  root.querySelector('#challenges').addEventListener('click', async (event) => {
+    const button = event.target.closest('button[data-act]');
+    if (!button) return;
+    const board = button.closest('[data-board]').dataset.board;
+    try {
+      await api(`/api/games/${board}/${button.dataset.act}`, { method: 'POST' });
+      if (button.dataset.act === 'accept') location.hash = `#/game/${board}`;
+      else refresh();
+    } catch (err) {
+      toast(err.message, 'error');
+    }
+  });
+
+  const challengePerson = (name) => {
+    form.querySelector('[name=kind][value=person]').checked = true;
+    showKind();
+    form.opponent.value = name;
+    form.opponent.focus();
+  };
+  root.querySelector('#online').addEventListener('click', (event) => {
+    const button = event.target.closest('button[data-user]');
+    if (button) challengePerson(button.dataset.user);
+  });
+
+  async function heartbeat() {
+    try {
+      const { online } = await api('/api/presence', { method: 'POST' });
+      if (closed) return;
+      const others = online.filter((u) => u !== me);
+      root.querySelector('#online').innerHTML = others.map((u) => `<li><a href="#/user/${esc(u)}">${esc(u)}</a>
+        <button type="button" class="small" data-user="${esc(u)}">Challenge</button></li>`).join('')
+        || '<li class="empty">Nobody else right now.</li>';
+      root.querySelector('#people').innerHTML = others.map((u) => `<option value="${esc(u)}">`).join('');
+    } catch { /* shown again at the next beat */ }
+  }
+
+  (async () => {
+    try {
+      bots = await api('/api/bots');
+    } catch (err) {
+      toast(err.message, 'error');
+    }
+    form.bot.innerHTML = bots.map((b) => `<option value="${esc(b.userid)}">${esc(b.level)} (${esc(b.rating_text)})</option>`).join('');
+    showBot();
+    root.querySelector('#bots').innerHTML = bots.map((b) => `<li><a href="#/user/${esc(b.userid)}">${esc(b.level)}</a> <span class="muted">${esc(b.rating_text)}</span></li>`).join('');
+  })();
+  showKind();
+  refresh();
+  heartbeat();
+  const beat = setInterval(heartbeat, 30000);
+
+  // Events on my games refresh the lists; a game I am in that starts opens.
+  let pending;
+  const socket = new LiveSocket(() => '/api/ws', {
+    onMessage: (event) => {
+      if (event.type === 'started' && event.game && (event.game.x === me || event.game.o === me)) {
+        location.hash = `#/game/${event.board}`;
+        return;
+      }
+      clearTimeout(pending);
+      pending = setTimeout(refresh, 100);
+    },
+    onStatus: (status) => { if (status === 'live') refresh(); },
+  });
+  return () => {
+    closed = true;
+    clearInterval(beat);
+    clearTimeout(pending);
+    socket.close();
+  };
+}
+
