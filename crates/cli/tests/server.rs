@@ -346,6 +346,13 @@ async fn a_game_over_http_and_websocket_with_resync_and_resent_moves() {
     next_where(&mut alice_ws, |v| v["type"] == "hello").await;
     next_where(&mut bob_ws, |v| v["type"] == "hello").await;
 
+    // Carol follows the board without playing on it.
+    let carol = signup_and_login(&server, "carol", "secret3");
+    let url = server.url(&format!("/api/games/{board}/subscribe"));
+    assert_eq!(api("POST", &url, Some(&carol), None).0, 200);
+    let mut carol_ws = socket(&format!("{ws_base}/api/ws?token={carol}")).await;
+    next_where(&mut carol_ws, |v| v["type"] == "hello").await;
+
     let (status, started) = api(
         "POST",
         &server.url(&format!("/api/games/{board}/accept")),
@@ -386,6 +393,12 @@ async fn a_game_over_http_and_websocket_with_resync_and_resent_moves() {
         let refused = next_where(mover, |v| v["type"] == "error").await;
         assert_eq!(refused["code"], "stale_move_number");
     }
+
+    let followed = next_where(&mut carol_ws, |v| v["type"] == "moves").await;
+    assert_eq!(
+        (followed["board"].as_i64(), followed["ply"].as_i64()),
+        (Some(board), Some(1))
+    );
 
     // A client that was away since ply 2 gets a snapshot with everything it missed.
     let mut watcher = socket(&format!(
@@ -449,6 +462,12 @@ fn a_bot_accepts_a_challenge_and_answers_moves() {
     door.ok("ataxx resign 101 alice secret1");
     let game = door.board(101);
     assert_eq!(game["winner"], "bot-very-easy");
+
+    // The master level is the engine (a second a move); seated first, it opens the game.
+    door.ok("ataxx challenge bot-master alice");
+    door.ok("ataxx accept 102 alice secret1");
+    let game = wait_for(&mut door, 102, |g| g["ply"].as_i64() == Some(1));
+    assert_eq!(game["to_move"], "alice");
 }
 
 /// Polls a board until `done` holds (a few seconds at most).
@@ -594,6 +613,16 @@ async fn nobody_acts_in_another_name_and_bad_input_gets_clear_errors() {
         first_line(&wrong_password)
     );
 
+    // Failed logins are limited per userid: the eleventh attempt within a minute is refused
+    // without a password check.
+    door.ok("signup dave secret4");
+    for _ in 0..10 {
+        let reply = door.send("ataxx accept dave wrong");
+        assert!(reply.starts_with("error: authentication failed"), "{reply}");
+    }
+    let reply = door.send("ataxx accept dave secret4");
+    assert!(reply.starts_with("error: too many attempts"), "{reply}");
+
     // Bob's own credentials cannot move on alice's turn; carol cannot act on board 101.
     let reply = door.send("ataxx move 101 bob secret2 f6#1");
     assert!(
@@ -703,8 +732,12 @@ fn undo_and_draw_proposals_then_export_as_pgn_and_record() {
     door.ok("ataxx challenge alice bob");
     door.ok("ataxx accept 101 alice secret1");
     door.ok("ataxx accept 101 bob secret2");
-    door.ok("ataxx move 101 alice secret1 b6#1");
-    door.ok("ataxx move 101 bob secret2 G7-F6#2");
+    // A queued move waits for its player's turn, then plays at once.
+    let reply = door.ok("ataxx queue 101 bob secret2 G7-F6#2");
+    assert!(reply.starts_with("Queued G7-F6 for bob"), "{reply}");
+    let reply = door.ok("ataxx move 101 alice secret1 b6#1");
+    assert!(reply.contains("  1 b6") && reply.contains("f6"), "{reply}");
+    assert_eq!(door.board(101)["to_move"], "alice");
     // Undo: the last move made by a player goes, once the other player accepts.
     door.ok("ataxx move 101 alice secret1 undo");
     let reply = door.send("ataxx move 101 alice secret1 accept");
@@ -724,6 +757,13 @@ fn undo_and_draw_proposals_then_export_as_pgn_and_record() {
     door.ok("ataxx move 101 alice secret1 propose");
     let reply = door.ok("ataxx move 101 bob secret2 accept");
     assert!(reply.contains("Game drawn 1/2-1/2 (agreement)"), "{reply}");
+
+    door.ok("signup carol secret3");
+    let reply = door.ok("ataxx sub 101 carol secret3");
+    assert!(reply.starts_with("carol follows board 101"), "{reply}");
+    assert!(door.ok("ataxx show 101").contains("Subscribers: carol"));
+    door.ok("ataxx unsub 101 carol secret3");
+    assert!(!door.ok("ataxx show 101").contains("Subscribers"));
 
     let pgn = door.ok("ataxx pgn 101");
     assert!(

@@ -363,6 +363,7 @@ impl Accounts {
         let token = hex(&bytes);
         let now = self.clock.now_ms();
         let mut tx = self.storage.write().await?;
+        storage::delete_expired_sessions(&mut tx.tx, now).await?;
         storage::insert_session(
             &mut tx.tx,
             &token_hash(&token),

@@ -200,6 +200,9 @@ pub fn mail(view: &GameView, at: Option<usize>, now_ms: i64) -> String {
     out.push_str(&move_list(&game.x, &game.o, &view.moves[..shown]));
     out.push('\n');
     out.push_str(&diagram(&position_at(game, &view.moves, shown)));
+    if !view.subscribers.is_empty() {
+        writeln!(out, "Subscribers: {}", view.subscribers.join(", ")).unwrap();
+    }
     if !view.chat.is_empty() {
         out.push('\n');
         for line in &view.chat {

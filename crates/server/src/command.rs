@@ -142,6 +142,21 @@ pub enum Command {
         x: String,
         o: String,
     },
+    /// `subscribe` / `unsubscribe`.
+    Subscribe {
+        board: i64,
+        userid: String,
+        password: String,
+        on: bool,
+    },
+    /// `queue` (and `qmove`, `qboard`, `moveq`, `boardq`).
+    Queue {
+        board: i64,
+        userid: String,
+        password: String,
+        text: String,
+        guard: Option<i64>,
+    },
     /// `move`/`board`/`mvoe` and `resign`.
     Act {
         board: i64,
@@ -419,9 +434,11 @@ fn parse_game(
                 o: s(2),
             }
         }
-        "move" | "board" | "mvoe" => {
+        "move" | "board" | "mvoe" | "queue" | "qmove" | "qboard" | "moveq" | "boardq" => {
             if w.len() != 5 {
-                return Err(usage("ataxx move <board> <userid> <password> <move>[#N]"));
+                return Err(usage(&format!(
+                    "ataxx {word} <board> <userid> <password> <move>[#N]"
+                )));
             }
             let (text, guard) = match w[4].split_once('#') {
                 Some((text, n)) => (
@@ -432,12 +449,22 @@ fn parse_game(
                 ),
                 None => (w[4], None),
             };
-            Command::Act {
-                board: board_number(w[1])?,
-                userid: s(2),
-                password: s(3),
-                action: Action::parse(text),
-                guard,
+            let board = board_number(w[1])?;
+            match word.as_str() {
+                "move" | "board" | "mvoe" => Command::Act {
+                    board,
+                    userid: s(2),
+                    password: s(3),
+                    action: Action::parse(text),
+                    guard,
+                },
+                _ => Command::Queue {
+                    board,
+                    userid: s(2),
+                    password: s(3),
+                    text: text.to_string(),
+                    guard,
+                },
             }
         }
         "resign" => {
@@ -526,6 +553,17 @@ fn parse_game(
         }
         "history" => Command::History,
         "standings" | "ratings" => Command::Standings,
+        w0 if abbreviates(w0, "subscribe", 3) || abbreviates(w0, "unsubscribe", 5) => {
+            if w.len() != 4 {
+                return Err(usage(&format!("ataxx {word} <board> <userid> <password>")));
+            }
+            Command::Subscribe {
+                board: board_number(w[1])?,
+                userid: s(2),
+                password: s(3),
+                on: w0.starts_with("sub"),
+            }
+        }
         w0 if abbreviates(w0, "preview", 4) => {
             if w.len() < 3 {
                 return Err(usage("ataxx preview <board> <move>..."));
@@ -538,8 +576,8 @@ fn parse_game(
         _ => {
             return Err(Error::Command(format!(
                 "unknown ataxx command {word:?}; commands: help, challenge, accept, decline, \
-                 withdraw, reject, move, resign, chat, show, games, history, standings, limit, preview, pgn, \
-                 record"
+                 withdraw, reject, move, queue, resign, chat, subscribe, unsubscribe, show, games, \
+                 history, standings, limit, preview, pgn, record"
             )))
         }
     })
@@ -554,6 +592,9 @@ pub async fn execute(app: &App, request: &Request) -> Reply {
     match run(app, request, &command).await {
         Ok(reply) => reply,
         Err(err) => {
+            if let Error::Database(db) = &err {
+                tracing::error!(%db, "database error in a command");
+            }
             // pbmserv answers a refused move with the board (spec section 5).
             let board = match err.board().or(command.board()) {
                 Some(board) => board_mail(app, board, None).await.ok(),
@@ -569,6 +610,8 @@ impl Command {
     fn board(&self) -> Option<i64> {
         match self {
             Command::Act { board, .. }
+            | Command::Queue { board, .. }
+            | Command::Subscribe { board, .. }
             | Command::Answer { board, .. }
             | Command::Chat { board, .. } => Some(*board),
             _ => None,
@@ -701,6 +744,37 @@ async fn run(app: &App, request: &Request, command: &Command) -> Result<Reply> {
             let user = accounts.verify(userid, password).await?;
             let game = games.act(*board, &user, action, *guard).await?;
             board_reply(app, game).await?
+        }
+        Command::Subscribe {
+            board,
+            userid,
+            password,
+            on,
+        } => {
+            let user = accounts.verify(userid, password).await?;
+            let game = games.subscribe(*board, &user, *on).await?;
+            let mut reply = board_reply(app, game).await?;
+            let what = if *on { "follows" } else { "no longer follows" };
+            reply.text = format!("{user} {what} board {board}.\n\n{}", reply.text);
+            reply
+        }
+        Command::Queue {
+            board,
+            userid,
+            password,
+            text,
+            guard,
+        } => {
+            let user = accounts.verify(userid, password).await?;
+            let (game, stored) = games.queue(*board, &user, text, *guard).await?;
+            let mut reply = board_reply(app, game).await?;
+            if stored {
+                reply.text = format!(
+                    "Queued {text} for {user}: played when it is {user}'s turn.\n\n{}",
+                    reply.text
+                );
+            }
+            reply
         }
         Command::Answer {
             board,
@@ -980,8 +1054,11 @@ Commands (one per line; words separated by spaces):
   ataxx limit <userid> <password> <n>        (at most n games at once)
   ataxx move <board> <userid> <password> <move>[#N]   (also: board, mvoe)
         move words: resign, propose (a draw), undo, accept, reject
+  ataxx queue <board> <userid> <password> <move>[#N]   (played when it is your turn;
+        also qmove, qboard, moveq, boardq)
   ataxx resign <board> <userid> <password>
   ataxx chat <board> <userid> <password> <message>
+  ataxx subscribe|unsubscribe <board> <userid> <password>   (follow a board's events)
   ataxx show <board>[#N]...  |  ataxx show <userid>... [all|active|inactive|next]
   ataxx games [<userid>...] [all|active|inactive|next|open|recent]
   ataxx history  |  ataxx standings  |  ataxx preview <board> <move>...

@@ -90,6 +90,8 @@ impl Event {
 pub struct Hub {
     boards: Arc<Mutex<HashMap<i64, broadcast::Sender<Event>>>>,
     users: Arc<Mutex<HashMap<String, broadcast::Sender<Event>>>>,
+    /// Users who follow boards they do not play on (`ataxx subscribe`).
+    subscribers: Arc<Mutex<HashMap<i64, Vec<String>>>>,
 }
 
 /// Events a slow listener may fall behind by before it is told to resync.
@@ -128,12 +130,32 @@ impl Hub {
         subscribe(&self.users, name.to_string())
     }
 
-    /// Sends an event to the board's listeners and to both players'.
+    /// Sets whether `name` follows `board`.
+    pub fn set_subscription(&self, board: i64, name: &str, on: bool) {
+        let mut subscribers = self.subscribers.lock().expect("event hub");
+        let list = subscribers.entry(board).or_default();
+        list.retain(|n| n != name);
+        if on {
+            list.push(name.to_string());
+            list.sort();
+        }
+    }
+
+    /// The users who follow a board.
+    pub fn subscribers(&self, board: i64) -> Vec<String> {
+        let subscribers = self.subscribers.lock().expect("event hub");
+        subscribers.get(&board).cloned().unwrap_or_default()
+    }
+
+    /// Sends an event to the board's listeners, both players' and the subscribers'.
     pub fn publish(&self, event: Event) {
         send(&self.boards, &event.board, &event);
-        send(&self.users, &event.game.x, &event);
-        if event.game.o != event.game.x {
-            send(&self.users, &event.game.o, &event);
+        let mut users = vec![event.game.x.clone(), event.game.o.clone()];
+        users.extend(self.subscribers(event.board));
+        users.sort();
+        users.dedup();
+        for user in &users {
+            send(&self.users, user, &event);
         }
     }
 }

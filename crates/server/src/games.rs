@@ -249,6 +249,8 @@ pub struct GameView {
     pub summary: GameSummary,
     pub moves: Vec<MoveRow>,
     pub chat: Vec<ChatRow>,
+    /// Users following the board without playing on it.
+    pub subscribers: Vec<String>,
 }
 
 /// What a player does on a board with the `move` command.
@@ -694,6 +696,7 @@ impl Games {
                     kind: EventKind::Moves { moves },
                     game: game.clone(),
                 });
+                Self::play_queued(&mut tx.tx, &mut game, now, &mut changes).await?;
             }
             Action::Resign => {
                 Self::finish(&mut tx.tx, &mut game, Some(!color), "resignation", now).await?;
@@ -817,6 +820,79 @@ impl Games {
         Ok(recorded)
     }
 
+    /// Plays the queued move of the player now to move, and so on while there is one. A queued
+    /// move that is illegal here, or whose guard does not match, is dropped.
+    async fn play_queued(
+        conn: &mut AnyConnection,
+        game: &mut GameRow,
+        now: i64,
+        changes: &mut Vec<Change>,
+    ) -> Result<()> {
+        while game.status == "active" {
+            let pos = game.position();
+            let player = game.name_of(pos.turn()).to_string();
+            let Some(queued) = storage::take_queued_move(conn, game.board, &player).await? else {
+                return Ok(());
+            };
+            let mv = match pos.parse_move(&queued.mv) {
+                Ok(mv) if queued.guard.is_none_or(|n| n == game.plies + 1) => mv,
+                _ => {
+                    tracing::info!(board = game.board, %player, mv = %queued.mv, "queued move dropped");
+                    return Ok(());
+                }
+            };
+            let moves = Self::play_with_passes(conn, game, mv, now).await?;
+            changes.push(Change {
+                kind: EventKind::Moves { moves },
+                game: game.clone(),
+            });
+        }
+        Ok(())
+    }
+
+    /// Stores a move to be played when it becomes `user`'s turn; on their turn it is played at
+    /// once (spec section 3, `queue`). Returns the board and whether the move was stored.
+    pub async fn queue(
+        &self,
+        board: i64,
+        user: &str,
+        text: &str,
+        guard: Option<i64>,
+    ) -> Result<(GameSummary, bool)> {
+        let mv = Move::parse_tolerant(text).map_err(ataxx::MoveError::from)?;
+        if mv == Move::Pass {
+            return Err(Error::PassRefused);
+        }
+        let game = self.row(board).await?;
+        if game.color_of(user).is_some() && game.to_move() == Some(user) {
+            let game = self
+                .act(board, user, &Action::Play(text.to_string()), guard)
+                .await?;
+            return Ok((game, false));
+        }
+        let mut tx = self.storage.write().await?;
+        let game = Self::load(&mut tx.tx, board).await?;
+        if game.color_of(user).is_none() {
+            return Err(Error::NotAPlayer {
+                board,
+                user: user.to_string(),
+            });
+        }
+        if game.status != "active" {
+            return Err(Error::NotInPlay {
+                board,
+                status: game.status,
+            });
+        }
+        let queued = storage::QueuedMove {
+            mv: mv.to_string(),
+            guard,
+        };
+        storage::queue_move(&mut tx.tx, board, user, &queued).await?;
+        tx.commit().await?;
+        Ok((game.summary(self.now_ms()), true))
+    }
+
     /// Ends a game and rates it.
     async fn finish(
         conn: &mut AnyConnection,
@@ -854,6 +930,7 @@ impl Games {
             pos.play_unchecked(mv);
         }
         storage::delete_moves_from(conn, game.board, moves[last].ply).await?;
+        storage::clear_queued_moves(conn, game.board).await?;
         game.plies = moves[last].ply - 1;
         game.fen = pos.to_string();
         game.nagged_ply = -1;
@@ -967,7 +1044,27 @@ impl Games {
             summary: game.summary(self.now_ms()),
             moves,
             chat,
+            subscribers: self.hub.subscribers(board),
         })
+    }
+
+    /// Loads the subscriptions into the event hub (at start).
+    pub async fn load_subscriptions(&self) -> Result<()> {
+        let mut conn = self.storage.read().await?;
+        for (board, name) in storage::subscriptions(&mut conn).await? {
+            self.hub.set_subscription(board, &name, true);
+        }
+        Ok(())
+    }
+
+    /// Starts or stops `user` following a board's events (spec section 3, `subscribe`).
+    pub async fn subscribe(&self, board: i64, user: &str, on: bool) -> Result<GameSummary> {
+        let mut tx = self.storage.write().await?;
+        let game = Self::load(&mut tx.tx, board).await?;
+        storage::set_subscription(&mut tx.tx, board, user, on).await?;
+        tx.commit().await?;
+        self.hub.set_subscription(board, user, on);
+        Ok(game.summary(self.now_ms()))
     }
 
     /// The board as a game record, for PGN (the project dialect) and the 1995 two-column record:

@@ -141,6 +141,8 @@ fn router(state: HttpState) -> Router {
         .route("/api/games/{board}/withdraw", post(withdraw))
         .route("/api/games/{board}/move", post(play))
         .route("/api/games/{board}/chat", post(chat))
+        .route("/api/games/{board}/subscribe", post(subscribe))
+        .route("/api/games/{board}/unsubscribe", post(unsubscribe))
         .route("/api/games/{board}/ws", get(game_socket))
         .route("/api/ws", get(user_socket))
         .merge(crate::web::routes(state.app.clone()))
@@ -541,6 +543,28 @@ async fn play(
     let action = Action::parse(&body.mv);
     Ok(Json(json!(
         state.app.games.act(board, &me, &action, body.guard).await?
+    )))
+}
+
+async fn subscribe(
+    State(state): State<HttpState>,
+    headers: HeaderMap,
+    Path(board): Path<i64>,
+) -> ApiResult {
+    let me = authenticated(&state, &headers, None).await?;
+    Ok(Json(json!(
+        state.app.games.subscribe(board, &me, true).await?
+    )))
+}
+
+async fn unsubscribe(
+    State(state): State<HttpState>,
+    headers: HeaderMap,
+    Path(board): Path<i64>,
+) -> ApiResult {
+    let me = authenticated(&state, &headers, None).await?;
+    Ok(Json(json!(
+        state.app.games.subscribe(board, &me, false).await?
     )))
 }
 

@@ -55,6 +55,8 @@ pub struct Config {
     pub rate_limits: RateLimits,
     /// How often the sweeper looks for passed deadlines.
     pub sweep_interval: Duration,
+    /// How durable a commit is before the server answers (SQLite).
+    pub sync: storage::Durability,
 }
 
 impl Default for Config {
@@ -66,6 +68,7 @@ impl Default for Config {
             test_clock: false,
             rate_limits: RateLimits::DEFAULT,
             sweep_interval: Duration::from_secs(1),
+            sync: storage::Durability::Full,
         }
     }
 }
@@ -84,7 +87,7 @@ impl App {
     /// Opens the database (applying migrations) and builds the services.
     pub async fn open(config: &Config) -> Result<App> {
         let url = storage::database_url(&config.db).map_err(Error::Config)?;
-        let storage = Storage::open(&url).await?;
+        let storage = Storage::open(&url, config.sync).await?;
         let clock = Arc::new(if config.test_clock {
             Clock::adjustable()
         } else {
@@ -114,6 +117,7 @@ impl Server {
     /// Opens the database, creates the bot accounts, binds the doors and starts serving.
     pub async fn start(config: Config) -> Result<Server> {
         let app = App::open(&config).await?;
+        app.games.load_subscriptions().await?;
         bots::start(&app).await?;
         let (stop, stopped) = watch::channel(false);
         let mut tasks = vec![];

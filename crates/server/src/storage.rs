@@ -4,35 +4,134 @@
 //! autoincrement, BIGINT flags. Writers take one process-wide lock before their transaction, so
 //! SQLite never sees two writers (its WAL mode would refuse the second with a busy snapshot);
 //! PostgreSQL would add row locks for several processes (a later issue).
+//!
+//! Durability on SQLite: commits run with `synchronous = NORMAL` (written to the WAL, not yet
+//! flushed), and [`WriteTx::commit`] then waits for a flush of the WAL file that one task makes
+//! for every commit queued while the previous flush ran (group commit). A commit is therefore on
+//! disk before it returns, as with `synchronous = FULL`, but concurrent games share the flushes
+//! instead of queueing behind one each. [`Durability::Normal`] skips the wait: commits then survive a
+//! crash of the server process (SIGKILL), not of the machine.
 
 use std::borrow::Cow;
+use std::path::PathBuf;
 use std::sync::Arc;
 
 use sqlx::any::{AnyConnectOptions, AnyPoolOptions};
 use sqlx::migrate::{Migration, MigrationType, Migrator};
 use sqlx::{Any, AnyConnection, AnyPool, Executor, Row, Transaction};
-use tokio::sync::{Mutex, OwnedMutexGuard};
+use tokio::sync::{mpsc, oneshot, Mutex, OwnedMutexGuard};
 
 use crate::error::{Error, Result};
+
+/// How far a commit goes before it returns.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Durability {
+    /// On disk (the WAL file flushed).
+    #[default]
+    Full,
+    /// In the operating system's hands: survives a crash of the process, not of the machine.
+    Normal,
+}
 
 /// The database and its write lock.
 #[derive(Clone)]
 pub struct Storage {
     pool: AnyPool,
     writer: Arc<Mutex<()>>,
+    flusher: Option<Flusher>,
 }
 
 /// A write transaction holding the write lock until it commits or drops (rolls back).
 pub struct WriteTx {
     pub tx: Transaction<'static, Any>,
-    _lock: OwnedMutexGuard<()>,
+    lock: OwnedMutexGuard<()>,
+    flusher: Option<Flusher>,
 }
 
 impl WriteTx {
+    /// Commits, lets the next writer in, and returns once the commit is durable.
     pub async fn commit(self) -> Result<()> {
         self.tx.commit().await?;
+        drop(self.lock);
+        if let Some(flusher) = &self.flusher {
+            flusher.flush().await?;
+        }
         Ok(())
     }
+}
+
+type FlushWaiter = oneshot::Sender<std::result::Result<(), String>>;
+
+/// Flushes the SQLite WAL file for every commit waiting, one flush per round.
+#[derive(Clone)]
+struct Flusher {
+    requests: mpsc::UnboundedSender<FlushWaiter>,
+}
+
+impl Flusher {
+    fn start(wal: PathBuf) -> Flusher {
+        let (requests, mut queue) = mpsc::unbounded_channel::<FlushWaiter>();
+        tokio::spawn(async move {
+            while let Some(first) = queue.recv().await {
+                let mut waiters = vec![first];
+                while let Ok(next) = queue.try_recv() {
+                    waiters.push(next);
+                }
+                let path = wal.clone();
+                // Opened by path each round, so a WAL file SQLite recreated is the one flushed.
+                let flushed = tokio::task::spawn_blocking(move || {
+                    std::fs::OpenOptions::new()
+                        .write(true)
+                        .open(&path)
+                        .and_then(|file| file.sync_data())
+                        .map_err(|err| format!("flushing {}: {err}", path.display()))
+                })
+                .await
+                .unwrap_or_else(|err| Err(err.to_string()));
+                for waiter in waiters {
+                    let _ = waiter.send(flushed.clone());
+                }
+            }
+        });
+        Flusher { requests }
+    }
+
+    async fn flush(&self) -> Result<()> {
+        let (done, flushed) = oneshot::channel();
+        self.requests
+            .send(done)
+            .map_err(|_| Error::Config("the WAL flusher stopped".into()))?;
+        flushed
+            .await
+            .map_err(|_| Error::Config("the WAL flusher stopped".into()))?
+            .map_err(Error::Config)
+    }
+}
+
+/// Copies the WAL into the database file once a second without blocking writers (a passive
+/// checkpoint), until the pool closes.
+async fn checkpoints(pool: AnyPool) {
+    let mut ticker = tokio::time::interval(std::time::Duration::from_secs(1));
+    while !pool.is_closed() {
+        ticker.tick().await;
+        if let Err(err) = sqlx::query("PRAGMA wal_checkpoint(PASSIVE)")
+            .execute(&pool)
+            .await
+        {
+            if !pool.is_closed() {
+                tracing::warn!(%err, "WAL checkpoint");
+            }
+        }
+    }
+}
+
+/// The file of a `sqlite://PATH?...` URL (None for in-memory databases).
+fn sqlite_file(url: &str) -> Option<PathBuf> {
+    let rest = url
+        .strip_prefix("sqlite://")
+        .or_else(|| url.strip_prefix("sqlite:"))?;
+    let path = rest.split('?').next()?;
+    (!path.is_empty() && !path.starts_with(":memory:")).then(|| PathBuf::from(path))
 }
 
 /// Turns a `--db` argument into a database URL: URLs pass through, anything else is a SQLite
@@ -50,7 +149,19 @@ pub fn database_url(db: &str) -> std::result::Result<String, String> {
 }
 
 fn migrations() -> Migrator {
-    let files: [(i64, &str, &str); 1] = [(1, "init", include_str!("../migrations/0001_init.sql"))];
+    let files: [(i64, &str, &str); 3] = [
+        (1, "init", include_str!("../migrations/0001_init.sql")),
+        (
+            2,
+            "queued moves",
+            include_str!("../migrations/0002_queued_moves.sql"),
+        ),
+        (
+            3,
+            "subscriptions",
+            include_str!("../migrations/0003_subscriptions.sql"),
+        ),
+    ];
     Migrator {
         migrations: Cow::Owned(
             files
@@ -74,7 +185,7 @@ fn migrations() -> Migrator {
 
 impl Storage {
     /// Connects (creating a SQLite file if needed) and applies pending migrations.
-    pub async fn open(url: &str) -> Result<Storage> {
+    pub async fn open(url: &str, sync: Durability) -> Result<Storage> {
         sqlx::any::install_default_drivers();
         let options: AnyConnectOptions = url
             .parse()
@@ -85,12 +196,15 @@ impl Storage {
             .after_connect(move |conn, _meta| {
                 Box::pin(async move {
                     if sqlite {
-                        // WAL lets readers run beside the writer; FULL makes every commit
-                        // durable before the move it carries is acknowledged.
+                        // WAL lets readers run beside the writer; the flusher makes commits
+                        // durable (see the module documentation).
                         conn.execute("PRAGMA journal_mode = WAL").await?;
-                        conn.execute("PRAGMA synchronous = FULL").await?;
+                        conn.execute("PRAGMA synchronous = NORMAL").await?;
                         conn.execute("PRAGMA foreign_keys = ON").await?;
                         conn.execute("PRAGMA busy_timeout = 5000").await?;
+                        // Checkpoints run in the background (see `checkpoints`), not inside
+                        // the commit that happens to fill the WAL.
+                        conn.execute("PRAGMA wal_autocheckpoint = 0").await?;
                     }
                     Ok(())
                 })
@@ -102,9 +216,21 @@ impl Storage {
             .run(&pool)
             .await
             .map_err(|err| Error::Config(format!("database migration failed: {err}")))?;
+        if sqlite {
+            tokio::spawn(checkpoints(pool.clone()));
+        }
+        let flusher = match (sqlite_file(url), sync) {
+            (Some(db), Durability::Full) => {
+                let mut wal = db.into_os_string();
+                wal.push("-wal");
+                Some(Flusher::start(PathBuf::from(wal)))
+            }
+            _ => None,
+        };
         Ok(Storage {
             pool,
             writer: Arc::new(Mutex::new(())),
+            flusher,
         })
     }
 
@@ -117,7 +243,11 @@ impl Storage {
     pub async fn write(&self) -> Result<WriteTx> {
         let lock = self.writer.clone().lock_owned().await;
         let tx = self.pool.begin().await?;
-        Ok(WriteTx { tx, _lock: lock })
+        Ok(WriteTx {
+            tx,
+            lock,
+            flusher: self.flusher.clone(),
+        })
     }
 
     pub async fn close(&self) {
@@ -340,6 +470,14 @@ pub async fn session_user(
         .fetch_optional(conn)
         .await?;
     Ok(row.map(|row| row.try_get("name")).transpose()?)
+}
+
+pub async fn delete_expired_sessions(conn: &mut AnyConnection, now_ms: i64) -> Result<()> {
+    sqlx::query("DELETE FROM sessions WHERE expires_ms <= $1")
+        .bind(now_ms)
+        .execute(conn)
+        .await?;
+    Ok(())
 }
 
 pub async fn delete_session(conn: &mut AnyConnection, token_hash: &str) -> Result<()> {
@@ -688,4 +826,104 @@ pub async fn insert_chat(
         at_ms,
         body: body.to_string(),
     })
+}
+
+// ---------------------------------------------------------------------------------------------
+// Queued moves
+
+/// A move stored to be played when it becomes its player's turn.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct QueuedMove {
+    pub mv: String,
+    pub guard: Option<i64>,
+}
+
+/// Stores (or replaces) a player's queued move on a board.
+pub async fn queue_move(
+    conn: &mut AnyConnection,
+    board: i64,
+    name: &str,
+    queued: &QueuedMove,
+) -> Result<()> {
+    sqlx::query("DELETE FROM queued_moves WHERE board = $1 AND name = $2")
+        .bind(board)
+        .bind(name)
+        .execute(&mut *conn)
+        .await?;
+    sqlx::query("INSERT INTO queued_moves (board, name, mv, guard) VALUES ($1, $2, $3, $4)")
+        .bind(board)
+        .bind(name)
+        .bind(&queued.mv)
+        .bind(queued.guard)
+        .execute(conn)
+        .await?;
+    Ok(())
+}
+
+/// Takes a player's queued move off a board, if there is one.
+pub async fn take_queued_move(
+    conn: &mut AnyConnection,
+    board: i64,
+    name: &str,
+) -> Result<Option<QueuedMove>> {
+    let row = sqlx::query("SELECT mv, guard FROM queued_moves WHERE board = $1 AND name = $2")
+        .bind(board)
+        .bind(name)
+        .fetch_optional(&mut *conn)
+        .await?;
+    let Some(row) = row else {
+        return Ok(None);
+    };
+    sqlx::query("DELETE FROM queued_moves WHERE board = $1 AND name = $2")
+        .bind(board)
+        .bind(name)
+        .execute(conn)
+        .await?;
+    Ok(Some(QueuedMove {
+        mv: row.try_get("mv")?,
+        guard: row.try_get("guard")?,
+    }))
+}
+
+/// Forgets every queued move of a board (its position changed under them).
+pub async fn clear_queued_moves(conn: &mut AnyConnection, board: i64) -> Result<()> {
+    sqlx::query("DELETE FROM queued_moves WHERE board = $1")
+        .bind(board)
+        .execute(conn)
+        .await?;
+    Ok(())
+}
+
+// ---------------------------------------------------------------------------------------------
+// Subscriptions
+
+/// Every (board, subscriber) pair.
+pub async fn subscriptions(conn: &mut AnyConnection) -> Result<Vec<(i64, String)>> {
+    let rows = sqlx::query("SELECT board, name FROM subscriptions ORDER BY board, name")
+        .fetch_all(conn)
+        .await?;
+    rows.iter()
+        .map(|row| Ok((row.try_get("board")?, row.try_get("name")?)))
+        .collect()
+}
+
+pub async fn set_subscription(
+    conn: &mut AnyConnection,
+    board: i64,
+    name: &str,
+    on: bool,
+) -> Result<()> {
+    sqlx::query("DELETE FROM subscriptions WHERE board = $1 AND name = $2")
+        .bind(board)
+        .bind(name)
+        .execute(&mut *conn)
+        .await?;
+    if on {
+        sqlx::query("INSERT INTO subscriptions (board, name) VALUES ($1, $2)")
+            .bind(board)
+            .bind(name)
+            .execute(conn)
+            .await?;
+    }
+    Ok(())
 }

@@ -38,6 +38,9 @@ pub struct Args {
     /// How long to play, in seconds.
     #[arg(long, default_value_t = 20)]
     seconds: u64,
+    /// The server's --sync: full (commits on disk before answers) or normal.
+    #[arg(long, default_value = "full", value_parser = ["full", "normal"])]
+    sync: String,
 }
 
 type WsSink = SplitSink<
@@ -116,11 +119,11 @@ impl Drop for Spawned {
     }
 }
 
-fn spawn_server(db: &std::path::Path) -> anyhow::Result<Spawned> {
+fn spawn_server(db: &std::path::Path, sync: &str) -> anyhow::Result<Spawned> {
     let exe = std::env::current_exe().context("finding the ataxx binary")?;
     let mut child = Command::new(exe)
         .args(["serve", "--http", "127.0.0.1:0", "--text", "127.0.0.1:0"])
-        .args(["--log", "warn", "--no-rate-limits", "--db"])
+        .args(["--log", "warn", "--no-rate-limits", "--sync", sync, "--db"])
         .arg(db)
         .stdout(Stdio::piped())
         .spawn()
@@ -174,7 +177,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
 }
 
 fn load(args: &Args, dir: &std::path::Path) -> anyhow::Result<()> {
-    let server = spawn_server(&dir.join("load.db"))?;
+    let server = spawn_server(&dir.join("load.db"), &args.sync)?;
     let base = format!("http://{}", server.http);
     let agent: ureq::Agent = ureq::Agent::config_builder()
         .http_status_as_error(false)

@@ -3,10 +3,12 @@
 //! Prints `http <addr>` and `text <addr>` on stdout once listening (port 0 picks a free port),
 //! logs to stderr, and shuts down gracefully on Ctrl-C or SIGTERM.
 
+use std::io::IsTerminal;
 use std::net::SocketAddr;
 use std::time::Duration;
 
 use anyhow::Context;
+use ataxx_server::storage::Durability;
 use ataxx_server::{Config, RateLimits, Server};
 use clap::Args as ClapArgs;
 
@@ -21,6 +23,11 @@ pub struct Args {
     /// Address of the line-based text door, or `off`.
     #[arg(long, default_value = "127.0.0.1:7070")]
     text: String,
+    /// Durability of each commit before the server answers (SQLite): `full` = on disk (the WAL
+    /// flushed, one flush shared by all commits waiting), `normal` = survives a crash of the
+    /// server process but not of the machine.
+    #[arg(long, default_value = "full", value_parser = ["full", "normal"])]
+    sync: String,
     /// Log level: error, warn, info, debug, trace.
     #[arg(long, default_value = "info")]
     log: tracing::Level,
@@ -48,6 +55,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     tracing_subscriber::fmt()
         .with_max_level(args.log)
         .with_writer(std::io::stderr)
+        .with_ansi(std::io::stderr().is_terminal())
         .init();
     let config = Config {
         db: args.db,
@@ -60,6 +68,10 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             RateLimits::DEFAULT
         },
         sweep_interval: Duration::from_millis(args.sweep_ms.max(10)),
+        sync: match args.sync.as_str() {
+            "normal" => Durability::Normal,
+            _ => Durability::Full,
+        },
     };
     let runtime = tokio::runtime::Runtime::new().context("starting the async runtime")?;
     runtime.block_on(async move {
