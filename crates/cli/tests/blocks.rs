@@ -1,23 +1,8 @@
 //! `ataxx blocks` against seed 000's and seed 002's numbers.
 
-use std::process::{Command, Output};
+mod common;
 
-fn ataxx(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_ataxx"))
-        .args(args)
-        .output()
-        .expect("the ataxx binary runs")
-}
-
-fn stdout_of(args: &[&str]) -> String {
-    let out = ataxx(args);
-    assert!(
-        out.status.success(),
-        "{args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).expect("UTF-8 output")
-}
+use common::{ataxx, stdout_of};
 
 #[test]
 fn canonical_lists_match_seed_000() {

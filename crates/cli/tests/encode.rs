@@ -1,6 +1,8 @@
 //! `ataxx encode` / `ataxx decode` against the spec's 14-byte vectors.
 
-use std::process::{Command, Output};
+mod common;
+
+use common::{ataxx, stdout_of};
 
 const VECTORS: [(&str, &str); 4] = [
     (
@@ -20,23 +22,6 @@ const VECTORS: [(&str, &str); 4] = [
         "a0 06 a5 2a 65 29 5a 29 55 29 95 15 94 15",
     ),
 ];
-
-fn ataxx(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_ataxx"))
-        .args(args)
-        .output()
-        .expect("the ataxx binary runs")
-}
-
-fn stdout_of(args: &[&str]) -> String {
-    let out = ataxx(args);
-    assert!(
-        out.status.success(),
-        "{args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).expect("UTF-8 output")
-}
 
 #[test]
 fn encode_and_decode_the_spec_vectors() {
