@@ -584,10 +584,7 @@ impl Games {
         let now = self.now_ms();
         let mut tx = self.storage.write().await?;
         let mut game = Self::load(&mut tx.tx, board).await?;
-        let color = game.color_of(user).ok_or_else(|| Error::NotAPlayer {
-            board,
-            user: user.to_string(),
-        })?;
+        let color = seat_of(&game, board, user)?;
         if game.status != "challenge" {
             return Err(Error::NotAChallenge {
                 board,
@@ -647,10 +644,7 @@ impl Games {
         let now = self.now_ms();
         let mut tx = self.storage.write().await?;
         let mut game = Self::load(&mut tx.tx, board).await?;
-        let color = game.color_of(user).ok_or_else(|| Error::NotAPlayer {
-            board,
-            user: user.to_string(),
-        })?;
+        let color = seat_of(&game, board, user)?;
         if game.status != "active" {
             return Err(Error::NotInPlay {
                 board,
@@ -1114,6 +1108,14 @@ impl Games {
             .map(|g| g.summary(now))
             .collect())
     }
+}
+
+/// The colour `user` plays on `board`, or the refusal for someone who is not one of its players.
+fn seat_of(game: &GameRow, board: i64, user: &str) -> Result<Color> {
+    game.color_of(user).ok_or_else(|| Error::NotAPlayer {
+        board,
+        user: user.to_string(),
+    })
 }
 
 #[cfg(test)]
