@@ -6,11 +6,10 @@
 //! embedded copy, so that they can be edited without rebuilding the server.
 
 use std::collections::HashMap;
-use std::fmt::Write as _;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use ataxx::{Color, Layout, Move, Position, Square};
+use ataxx::{Color, Layout, Move, Position};
 use axum::extract::{Path, Query, State};
 use axum::http::{header, HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
@@ -162,7 +161,7 @@ async fn board_image(
         pos.play_unchecked(mv);
         last = Some(mv);
     }
-    let svg = board_svg(&pos, last);
+    let svg = games::Rules::svg(&pos, last);
     let (content_type, body) = match png {
         false => ("image/svg+xml", svg.into_bytes()),
         true => match svg_to_png(&svg) {
@@ -194,69 +193,6 @@ fn svg_to_png(svg: &str) -> Result<Vec<u8>, String> {
     pixmap
         .encode_png()
         .map_err(|err| format!("board image: {err}"))
-}
-
-/// Pixels per square in board images.
-const CELL: u32 = 60;
-
-/// An SVG picture of a position in the pages' default style, the last move outlined.
-pub fn board_svg(pos: &Position, last: Option<Move>) -> String {
-    let n = u32::from(pos.size());
-    let side = n * CELL;
-    let mut svg = format!(
-        "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 {side} {side}\" width=\"{side}\" height=\"{side}\">\
-         <rect width=\"{side}\" height=\"{side}\" fill=\"#2b3a42\"/>"
-    );
-    let origin = |sq: Square| {
-        let x = u32::from(sq.file()) * CELL;
-        let y = (n - 1 - u32::from(sq.rank())) * CELL;
-        (x, y)
-    };
-    for sq in pos.cells() {
-        let (x, y) = origin(sq);
-        let fill = match pos.piece_at(sq) {
-            Some(Err(())) => "#5b4636",
-            _ if (sq.file() + sq.rank()) % 2 == 0 => "#c9d6c3",
-            _ => "#dde6d6",
-        };
-        let _ = write!(
-            svg,
-            "<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" rx=\"4\" fill=\"{fill}\"/>",
-            x + 1,
-            y + 1,
-            CELL - 2,
-            CELL - 2
-        );
-    }
-    let marked = [last.and_then(Move::from), last.and_then(Move::to)];
-    for sq in marked.into_iter().flatten() {
-        let (x, y) = origin(sq);
-        let _ = write!(
-            svg,
-            "<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" rx=\"4\" fill=\"none\" stroke=\"#f2b134\" stroke-width=\"4\"/>",
-            x + 3,
-            y + 3,
-            CELL - 6,
-            CELL - 6
-        );
-    }
-    for (color, fill, stroke) in [
-        (Color::X, "#d1343e", "#7d1a21"),
-        (Color::O, "#2f6fd6", "#173d7a"),
-    ] {
-        for sq in pos.pieces(color) {
-            let (x, y) = origin(sq);
-            let _ = write!(
-                svg,
-                "<circle cx=\"{}\" cy=\"{}\" r=\"{}\" fill=\"{fill}\" stroke=\"{stroke}\" stroke-width=\"3\"/>",
-                x + CELL / 2,
-                y + CELL / 2,
-                CELL * 2 / 5
-            );
-        }
-    }
-    svg.push_str("</svg>");
-    svg
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -378,7 +314,7 @@ mod tests {
         let mut pos = "6bch".parse::<Layout>().unwrap().start_position();
         let single: Move = "b6".parse().unwrap();
         pos.play(single).unwrap();
-        let svg = board_svg(&pos, Some(single));
+        let svg = games::Rules::svg(&pos, Some(single));
         assert_eq!(svg.matches("<circle").count(), 5);
         assert_eq!(
             svg.matches("#5b4636").count(),
@@ -394,7 +330,7 @@ mod tests {
 
         let jump: Move = "g7e7".parse().unwrap();
         pos.play(jump).unwrap();
-        let svg = board_svg(&pos, Some(jump));
+        let svg = games::Rules::svg(&pos, Some(jump));
         assert_eq!(
             svg.matches("#f2b134").count(),
             2,
@@ -404,7 +340,7 @@ mod tests {
 
         let png = svg_to_png(&svg).unwrap();
         assert_eq!(&png[..8], b"\x89PNG\r\n\x1a\n");
-        let side = 7 * CELL;
+        let side: u32 = 7 * 60; // 60 pixels a square
         assert_eq!(
             &png[16..24],
             [side.to_be_bytes(), side.to_be_bytes()].concat()

@@ -1,0 +1,93 @@
+//! Positions whose game is known only at run time: what the server and the CLI hold.
+
+use std::fmt;
+
+use crate::{GameError, GameKind, Outcome, PlayedMove, Rules, Seat};
+
+/// A position of any game, moves as text. Every [`Rules`] type is one.
+pub trait AnyPosition: fmt::Debug + Send + Sync {
+    fn kind(&self) -> GameKind;
+    fn fen(&self) -> String;
+    fn seats(&self) -> usize;
+    fn seat_letter(&self, seat: Seat) -> char;
+    fn turn(&self) -> Seat;
+    /// The legal moves in canonical notation.
+    fn legal_moves(&self) -> Vec<String>;
+    /// Reads move text, checks it and plays it.
+    fn play(&mut self, text: &str) -> Result<PlayedMove, GameError>;
+    fn outcome(&self) -> Option<Outcome>;
+    fn piece_counts(&self) -> Vec<u32>;
+    fn diagram(&self) -> String;
+    /// The board as SVG; `last` is the last move's text, if any and if it reads.
+    fn svg(&self, last: Option<&str>) -> String;
+    fn clone_box(&self) -> Box<dyn AnyPosition>;
+}
+
+impl<R: Rules> AnyPosition for R {
+    fn kind(&self) -> GameKind {
+        R::KIND
+    }
+
+    fn fen(&self) -> String {
+        self.to_string()
+    }
+
+    fn seats(&self) -> usize {
+        Rules::seats(self)
+    }
+
+    fn seat_letter(&self, seat: Seat) -> char {
+        Rules::seat_letter(self, seat)
+    }
+
+    fn turn(&self) -> Seat {
+        Rules::turn(self)
+    }
+
+    fn legal_moves(&self) -> Vec<String> {
+        Rules::legal_moves(self)
+            .iter()
+            .map(ToString::to_string)
+            .collect()
+    }
+
+    fn play(&mut self, text: &str) -> Result<PlayedMove, GameError> {
+        let mv = self.parse_move(text)?;
+        let seat = Rules::turn(self);
+        let flips = Rules::play(self, mv);
+        Ok(PlayedMove {
+            text: mv.to_string(),
+            flips,
+            seat,
+        })
+    }
+
+    fn outcome(&self) -> Option<Outcome> {
+        Rules::outcome(self)
+    }
+
+    fn piece_counts(&self) -> Vec<u32> {
+        Rules::piece_counts(self)
+    }
+
+    fn diagram(&self) -> String {
+        Rules::diagram(self)
+    }
+
+    fn svg(&self, last: Option<&str>) -> String {
+        // The last move was legal in the position before this one, not in this one: read it
+        // as text only.
+        let last = last.and_then(|text| R::parse_move_text(text).ok());
+        Rules::svg(self, last)
+    }
+
+    fn clone_box(&self) -> Box<dyn AnyPosition> {
+        Box::new(self.clone())
+    }
+}
+
+impl Clone for Box<dyn AnyPosition> {
+    fn clone(&self) -> Self {
+        self.clone_box()
+    }
+}

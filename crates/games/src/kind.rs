@@ -1,0 +1,91 @@
+//! Which game: the names the server, the CLI and UAI use, and the options a new game takes.
+
+use std::fmt;
+use std::str::FromStr;
+
+use thiserror::Error;
+
+use crate::any::AnyPosition;
+use crate::rules::{GameError, Rules};
+
+/// A game the system plays.
+///
+/// ```
+/// use games::GameKind;
+/// assert_eq!("Ataxx".parse::<GameKind>().unwrap(), GameKind::Ataxx);
+/// assert_eq!(GameKind::Ataxx.to_string(), "ataxx");
+/// assert!("chess".parse::<GameKind>().is_err());
+/// ```
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
+pub enum GameKind {
+    /// Square Ataxx for two, 3×3 to 8×8, with blocked cells.
+    Ataxx,
+}
+
+impl GameKind {
+    pub const ALL: [GameKind; 1] = [GameKind::Ataxx];
+
+    /// The name used in commands, FEN headers, UAI's `UAI_Variant` and PGN's `Variant` tag.
+    pub const fn name(self) -> &'static str {
+        match self {
+            GameKind::Ataxx => "ataxx",
+        }
+    }
+
+    /// Every game's name, comma-separated, for messages.
+    pub fn names() -> String {
+        GameKind::ALL.map(GameKind::name).join(", ")
+    }
+
+    /// Reads a position of this game from its FEN.
+    pub fn parse_position(self, fen: &str) -> Result<Box<dyn AnyPosition>, GameError> {
+        match self {
+            GameKind::Ataxx => boxed::<ataxx::Position>(fen),
+        }
+    }
+
+    /// The start position with the given options (size, blocked cells).
+    pub fn start(self, options: &StartOptions) -> Result<Box<dyn AnyPosition>, GameError> {
+        match self {
+            GameKind::Ataxx => Ok(Box::new(<ataxx::Position as Rules>::start(options)?)),
+        }
+    }
+}
+
+fn boxed<R: Rules>(fen: &str) -> Result<Box<dyn AnyPosition>, GameError> {
+    Ok(Box::new(R::from_fen(fen)?))
+}
+
+impl fmt::Display for GameKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A name that is not one of [`GameKind::ALL`].
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+#[error("unknown game {0:?}: expected one of {names}", names = GameKind::names())]
+pub struct ParseGameKindError(pub String);
+
+impl FromStr for GameKind {
+    type Err = ParseGameKindError;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        GameKind::ALL
+            .into_iter()
+            .find(|kind| kind.name().eq_ignore_ascii_case(s))
+            .ok_or_else(|| ParseGameKindError(s.to_string()))
+    }
+}
+
+/// What a new game may choose besides the game itself. Each game reads what it understands
+/// and refuses what it cannot honour, naming the option.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct StartOptions {
+    /// Board size: the side of a square board, or the cells per side of a hexagon; `None` for
+    /// the game's default.
+    pub size: Option<u8>,
+    /// Blocked cells as the game spells them: a Blocks-Config code or `0x` mask (square
+    /// boards), `classic` (Hexxagon); `None` or `0` for none.
+    pub blocks: Option<String>,
+}

@@ -1,0 +1,240 @@
+//! Square Ataxx (the `ataxx` crate) behind the seam.
+
+use std::fmt::Write;
+
+use ataxx::{Bitboard, Color, DiagramStyle, Layout, Move, Position, Square};
+
+use crate::{GameError, GameKind, Outcome, Rules, Seat, StartOptions};
+
+const GAME: GameKind = GameKind::Ataxx;
+
+fn color(seat: Seat) -> Color {
+    Color::ALL[seat.index()]
+}
+
+fn seat(color: Color) -> Seat {
+    match color {
+        Color::X => Seat(0),
+        Color::O => Seat(1),
+    }
+}
+
+impl Rules for Position {
+    type Move = Move;
+    const KIND: GameKind = GAME;
+
+    /// The conventional start; blocks (a Blocks-Config code or `0x` mask) need the 7×7 board.
+    fn start(options: &StartOptions) -> Result<Self, GameError> {
+        let refuse = |reason: String| GameError::Option { game: GAME, reason };
+        let size = options.size.unwrap_or(7);
+        let pos = match options.blocks.as_deref() {
+            None | Some("0") => Position::start(size, Bitboard::EMPTY)
+                .ok_or_else(|| refuse(format!("-size={size}: the board is 3 to 8 cells a side")))?,
+            Some(text) => {
+                let layout = match text.strip_prefix("0x").or(text.strip_prefix("0X")) {
+                    Some(_) => Layout::parse_mask(text).map_err(|e| e.to_string()),
+                    None => text.parse::<Layout>().map_err(|e| e.to_string()),
+                }
+                .map_err(|e| refuse(format!("-blocks={text}: {e}")))?;
+                if size != 7 {
+                    return Err(refuse(format!(
+                        "-blocks={text} needs the 7x7 board (-size=7)"
+                    )));
+                }
+                layout.start_position()
+            }
+        };
+        let mut after_x = pos;
+        after_x.play_unchecked(Move::Pass);
+        if pos.must_pass() || after_x.must_pass() || pos.is_game_over() {
+            return Err(refuse(format!(
+                "-blocks={}: a side has no legal move at the start",
+                options.blocks.as_deref().unwrap_or("0")
+            )));
+        }
+        Ok(pos)
+    }
+
+    fn from_fen(text: &str) -> Result<Self, GameError> {
+        text.parse()
+            .map_err(|e: ataxx::FenError| GameError::Position {
+                game: GAME,
+                text: text.to_string(),
+                reason: e.to_string(),
+            })
+    }
+
+    fn seats(&self) -> usize {
+        2
+    }
+
+    fn seat_letter(&self, seat: Seat) -> char {
+        color(seat).char()
+    }
+
+    fn turn(&self) -> Seat {
+        seat(Position::turn(self))
+    }
+
+    fn legal_moves(&self) -> Vec<Move> {
+        Position::legal_moves(self).to_vec()
+    }
+
+    fn parse_move_text(text: &str) -> Result<Move, GameError> {
+        Move::parse_tolerant(text).map_err(|e| GameError::MoveText {
+            game: GAME,
+            text: text.to_string(),
+            reason: e.to_string(),
+        })
+    }
+
+    fn parse_move(&self, text: &str) -> Result<Move, GameError> {
+        match Position::parse_move(self, text) {
+            Ok(mv) => Ok(mv),
+            Err(ataxx::MoveError::Parse(e)) => Err(GameError::MoveText {
+                game: GAME,
+                text: text.to_string(),
+                reason: e.to_string(),
+            }),
+            Err(ataxx::MoveError::Illegal(e)) => Err(GameError::Illegal {
+                text: e.mv.to_string(),
+                reason: e.reason.to_string(),
+            }),
+        }
+    }
+
+    fn play(&mut self, mv: Move) -> u32 {
+        let flips = self.flips(mv).count();
+        self.play_unchecked(mv);
+        flips
+    }
+
+    fn outcome(&self) -> Option<Outcome> {
+        Position::outcome(self).map(|outcome| match outcome.winner() {
+            Some(winner) => Outcome::win(seat(winner), 2),
+            None => Outcome::draw(2),
+        })
+    }
+
+    fn piece_counts(&self) -> Vec<u32> {
+        Color::ALL.map(|c| self.pieces(c).count()).to_vec()
+    }
+
+    fn diagram(&self) -> String {
+        Position::diagram(self, DiagramStyle::FEN)
+    }
+
+    fn svg(&self, last: Option<Move>) -> String {
+        board_svg(self, last)
+    }
+}
+
+/// Pixels per square in board images.
+const CELL: u32 = 60;
+
+/// An SVG picture of a position in the pages' default style, the last move outlined.
+fn board_svg(pos: &Position, last: Option<Move>) -> String {
+    let n = u32::from(pos.size());
+    let side = n * CELL;
+    let mut svg = format!(
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 {side} {side}\" width=\"{side}\" height=\"{side}\">\
+         <rect width=\"{side}\" height=\"{side}\" fill=\"#2b3a42\"/>"
+    );
+    let origin = |sq: Square| {
+        let x = u32::from(sq.file()) * CELL;
+        let y = (n - 1 - u32::from(sq.rank())) * CELL;
+        (x, y)
+    };
+    for sq in pos.cells() {
+        let (x, y) = origin(sq);
+        let fill = match pos.piece_at(sq) {
+            Some(Err(())) => "#5b4636",
+            _ if (sq.file() + sq.rank()) % 2 == 0 => "#c9d6c3",
+            _ => "#dde6d6",
+        };
+        let _ = write!(
+            svg,
+            "<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" rx=\"4\" fill=\"{fill}\"/>",
+            x + 1,
+            y + 1,
+            CELL - 2,
+            CELL - 2
+        );
+    }
+    let marked = [last.and_then(Move::from), last.and_then(Move::to)];
+    for sq in marked.into_iter().flatten() {
+        let (x, y) = origin(sq);
+        let _ = write!(
+            svg,
+            "<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" rx=\"4\" fill=\"none\" stroke=\"#f2b134\" stroke-width=\"4\"/>",
+            x + 3,
+            y + 3,
+            CELL - 6,
+            CELL - 6
+        );
+    }
+    for (color, fill, stroke) in [
+        (Color::X, "#d1343e", "#7d1a21"),
+        (Color::O, "#2f6fd6", "#173d7a"),
+    ] {
+        for sq in pos.pieces(color) {
+            let (x, y) = origin(sq);
+            let _ = write!(
+                svg,
+                "<circle cx=\"{}\" cy=\"{}\" r=\"{}\" fill=\"{fill}\" stroke=\"{stroke}\" stroke-width=\"3\"/>",
+                x + CELL / 2,
+                y + CELL / 2,
+                CELL * 2 / 5
+            );
+        }
+    }
+    svg.push_str("</svg>");
+    svg
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn blocks_need_seven_by_seven_and_a_playable_start() {
+        let opts = |size, blocks: &str| StartOptions {
+            size,
+            blocks: Some(blocks.to_string()),
+        };
+        assert!(<Position as Rules>::start(&opts(None, "6bch")).is_ok());
+        let err = <Position as Rules>::start(&opts(Some(5), "6bch")).unwrap_err();
+        assert!(err.to_string().contains("needs the 7x7 board"), "{err}");
+        let err = <Position as Rules>::start(&opts(None, "abcdefgh")).unwrap_err();
+        assert!(
+            err.to_string().contains("no legal move at the start"),
+            "{err}"
+        );
+        let err = <Position as Rules>::start(&opts(Some(9), "0")).unwrap_err();
+        assert!(err.to_string().contains("-size=9"), "{err}");
+    }
+
+    #[test]
+    fn illegal_moves_are_explained_in_words() {
+        let mut pos = GameKind::Ataxx.start(&StartOptions::default()).unwrap();
+        let err = pos.play("d4").unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "illegal move d4: no own piece is next to the destination"
+        );
+        let played = pos.play("a7c5").unwrap();
+        assert_eq!(
+            (played.text.as_str(), played.flips, played.seat),
+            ("a7c5", 0, Seat(0))
+        );
+        assert_eq!(pos.turn(), Seat(1));
+    }
+
+    #[test]
+    fn outcome_ranks_the_seats() {
+        let pos = GameKind::Ataxx.parse_position("xx1/3/3 o 0 1").unwrap();
+        let outcome = pos.outcome().unwrap();
+        assert_eq!(outcome.winner(), Some(Seat(0)));
+        assert_eq!(pos.piece_counts(), vec![2, 0]);
+    }
+}
