@@ -20,6 +20,10 @@ pub trait AnyPosition: fmt::Debug + Send + Sync {
     fn diagram(&self) -> String;
     /// The board as SVG; `last` is the last move's text, if any and if it reads.
     fn svg(&self, last: Option<&str>) -> String;
+    /// Leaf nodes `depth` plies deep ([`Rules::perft`]).
+    fn perft(&self, depth: u32) -> u64;
+    /// Each legal move with the leaf count `depth − 1` plies below it.
+    fn divide(&self, depth: u32) -> Vec<(String, u64)>;
     fn clone_box(&self) -> Box<dyn AnyPosition>;
 }
 
@@ -59,6 +63,7 @@ impl<R: Rules> AnyPosition for R {
             text: mv.to_string(),
             flips,
             seat,
+            swaps_seats: R::swaps_seats(mv),
         })
     }
 
@@ -79,6 +84,24 @@ impl<R: Rules> AnyPosition for R {
         // as text only.
         let last = last.and_then(|text| R::parse_move_text(text).ok());
         Rules::svg(self, last)
+    }
+
+    fn perft(&self, depth: u32) -> u64 {
+        Rules::perft(self, depth)
+    }
+
+    fn divide(&self, depth: u32) -> Vec<(String, u64)> {
+        Rules::legal_moves(self)
+            .into_iter()
+            .map(|mv| {
+                let mut child = self.clone();
+                Rules::play(&mut child, mv);
+                (
+                    mv.to_string(),
+                    Rules::perft(&child, depth.saturating_sub(1)),
+                )
+            })
+            .collect()
     }
 
     fn clone_box(&self) -> Box<dyn AnyPosition> {

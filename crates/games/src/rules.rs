@@ -42,6 +42,8 @@ pub struct PlayedMove {
     pub flips: u32,
     /// The seat that made it.
     pub seat: Seat,
+    /// Whether the players exchanged seats by it (Ankor's `swap`).
+    pub swaps_seats: bool,
 }
 
 /// A game's rules, implemented by its position type.
@@ -82,6 +84,32 @@ pub trait Rules: Clone + Eq + Hash + fmt::Debug + fmt::Display + Send + Sync + '
 
     /// Plays a move [`Rules::legal_moves`] listed, returning how many cells changed owner.
     fn play(&mut self, mv: Self::Move) -> u32;
+
+    /// Whether a move exchanges the players' seats (Ankor's `swap`): who plays which seat
+    /// changes, the board does not.
+    fn swaps_seats(_mv: Self::Move) -> bool {
+        false
+    }
+
+    /// Leaf nodes of the move tree `depth` plies deep, a pass counting as a move. Games with a
+    /// faster counter override this plain recursion.
+    fn perft(&self, depth: u32) -> u64 {
+        if depth == 0 {
+            return 1;
+        }
+        let moves = Rules::legal_moves(self);
+        if depth == 1 {
+            return moves.len() as u64;
+        }
+        moves
+            .into_iter()
+            .map(|mv| {
+                let mut child = self.clone();
+                Rules::play(&mut child, mv);
+                child.perft(depth - 1)
+            })
+            .sum()
+    }
 
     /// The ranking once the game is over by its rules (not by resignation or time).
     fn outcome(&self) -> Option<Outcome>;
