@@ -14,21 +14,25 @@ use crate::rules::{GameError, Rules};
 /// use games::GameKind;
 /// assert_eq!("Ataxx".parse::<GameKind>().unwrap(), GameKind::Ataxx);
 /// assert_eq!(GameKind::Ataxx.to_string(), "ataxx");
+/// assert_eq!("ataxx4".parse::<GameKind>().unwrap(), GameKind::Ataxx4);
 /// assert!("chess".parse::<GameKind>().is_err());
 /// ```
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
 pub enum GameKind {
     /// Square Ataxx for two, 3×3 to 8×8, with blocked cells.
     Ataxx,
+    /// Four-player Ataxx (red, blue, green, yellow), 5×5 to 8×8, with blocked cells.
+    Ataxx4,
 }
 
 impl GameKind {
-    pub const ALL: [GameKind; 1] = [GameKind::Ataxx];
+    pub const ALL: [GameKind; 2] = [GameKind::Ataxx, GameKind::Ataxx4];
 
     /// The name used in commands, FEN headers, UAI's `UAI_Variant` and PGN's `Variant` tag.
     pub const fn name(self) -> &'static str {
         match self {
             GameKind::Ataxx => "ataxx",
+            GameKind::Ataxx4 => "ataxx4",
         }
     }
 
@@ -41,6 +45,7 @@ impl GameKind {
     pub fn parse_position(self, fen: &str) -> Result<Box<dyn AnyPosition>, GameError> {
         match self {
             GameKind::Ataxx => boxed::<ataxx::Position>(fen),
+            GameKind::Ataxx4 => boxed::<crate::ataxx4::Position>(fen),
         }
     }
 
@@ -48,6 +53,7 @@ impl GameKind {
     pub fn start(self, options: &StartOptions) -> Result<Box<dyn AnyPosition>, GameError> {
         match self {
             GameKind::Ataxx => Ok(Box::new(<ataxx::Position as Rules>::start(options)?)),
+            GameKind::Ataxx4 => Ok(Box::new(<crate::ataxx4::Position as Rules>::start(options)?)),
         }
     }
 }

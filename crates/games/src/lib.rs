@@ -16,6 +16,7 @@
 //! ```
 
 mod any;
+pub mod ataxx4;
 mod kind;
 mod outcome;
 mod rules;
