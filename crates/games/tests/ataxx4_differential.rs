@@ -258,7 +258,11 @@ impl Reference {
             n,
             grid,
             turn: rng.below(4),
-            half: if rng.chance(30) { 90 + rng.below(10) as u32 } else { rng.below(20) as u32 },
+            half: if rng.chance(30) {
+                90 + rng.below(10) as u32
+            } else {
+                rng.below(20) as u32
+            },
             full: 1 + rng.below(50) as u32,
         };
         for _ in 0..4 {
@@ -356,7 +360,9 @@ fn random_games_agree_with_the_reference() {
             let mv = &moves[rng.below(moves.len())];
             let alive_before: Vec<bool> = (0..4).map(|p| reference.count(p) > 0).collect();
             let flipped = reference.play(mv);
-            let flips = pos.play(mv.parse().unwrap()).expect("legal by the reference");
+            let flips = pos
+                .play(mv.parse().unwrap())
+                .expect("legal by the reference");
             assert_eq!(flips.count() as usize, flipped, "{context}: flips of {mv}");
             tally.plies += 1;
             tally.eliminations += (0..4)

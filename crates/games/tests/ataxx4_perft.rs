@@ -70,7 +70,11 @@ fn passes_eliminations_and_finished_positions() {
     ] {
         let pos: Position = fen.parse().unwrap();
         assert!(pos.is_game_over(), "{fen}");
-        assert_eq!((perft(&pos, 0), perft(&pos, 1), perft(&pos, 2)), (1, 0, 0), "{fen}");
+        assert_eq!(
+            (perft(&pos, 0), perft(&pos, 1), perft(&pos, 2)),
+            (1, 0, 0),
+            "{fen}"
+        );
     }
 }
 

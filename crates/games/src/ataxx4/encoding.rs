@@ -50,7 +50,9 @@ pub enum DecodeError {
     Length { found: usize },
     #[error("cell {cell} has code {code}; codes are 0 empty, 1 block, 2 r, 3 b, 4 g, 5 y")]
     Code { cell: Square, code: u8 },
-    #[error("the 5 bits after the last cell (bits 3-7 of byte 18) are {value:#07b}; they must be 0")]
+    #[error(
+        "the 5 bits after the last cell (bits 3-7 of byte 18) are {value:#07b}; they must be 0"
+    )]
     Padding { value: u8 },
     #[error("{group:?} is not hex bytes: expected pairs of digits 0-9, a-f, with spaces allowed only between bytes")]
     Hex { group: String },

@@ -36,6 +36,6 @@ pub use encoding::{DecodeError, EncodeError, PackedBoard, PACKED_BYTES};
 pub use fen::FenError;
 pub use perft::{divide, perft};
 pub use position::{
-    start_corners, Cell, Illegal, IllegalMoveError, MoveError, Position, StartError,
-    DEFAULT_SIZE, HALFMOVE_LIMIT, MAX_SIZE, MIN_SIZE,
+    start_corners, Cell, Illegal, IllegalMoveError, MoveError, Position, StartError, DEFAULT_SIZE,
+    HALFMOVE_LIMIT, MAX_SIZE, MIN_SIZE,
 };

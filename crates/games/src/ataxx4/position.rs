@@ -392,7 +392,8 @@ impl Position {
 
     /// Plays `mv` after checking that it is legal, returning the cells it flipped.
     pub fn play(&mut self, mv: Move) -> Result<Bitboard, IllegalMoveError> {
-        self.check_legal(mv).map_err(|reason| self.illegal(mv, reason))?;
+        self.check_legal(mv)
+            .map_err(|reason| self.illegal(mv, reason))?;
         Ok(self.play_unchecked(mv))
     }
 
@@ -417,7 +418,8 @@ impl Position {
     /// ```
     pub fn parse_move(&self, text: &str) -> Result<Move, MoveError> {
         let mv = Move::parse_tolerant(text)?;
-        self.check_legal(mv).map_err(|reason| self.illegal(mv, reason))?;
+        self.check_legal(mv)
+            .map_err(|reason| self.illegal(mv, reason))?;
         Ok(mv)
     }
 
@@ -484,5 +486,58 @@ impl fmt::Display for Cell {
             Cell::Piece(color) => color.char(),
         };
         write!(f, "{c}")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn illegal_moves_say_why() {
+        let pos = Position::startpos();
+        let err = |pos: &Position, text: &str| pos.parse_move(text).unwrap_err().to_string();
+        assert_eq!(
+            err(&pos, "d4"),
+            "illegal move d4 for red in r5b/7/7/7/7/7/y5g r 0 1: no red piece is next to d4"
+        );
+        assert!(err(&pos, "0000")
+            .ends_with("a pass is legal only when the colour to move has no other move"));
+        assert!(err(&pos, "g7e5").ends_with("g7 holds no red piece"));
+        assert!(err(&pos, "g6h8").ends_with("h8 is off the 7x7 board"));
+        assert!(err(&pos, "a7a9").contains("invalid move"));
+        let full: Position = "rrrbb/bgggg/ggyyy/rrrrr/----- b 0 9".parse().unwrap();
+        assert!(err(&full, "a1").ends_with("the game is over"));
+        let mut pos = pos;
+        pos.play("b6".parse().unwrap()).unwrap();
+        assert_eq!(
+            pos.check_legal(Move::Single("b6".parse().unwrap())),
+            Err(Illegal::Occupied("b6".parse().unwrap()))
+        );
+        let far = Move::Jump {
+            from: "g7".parse().unwrap(),
+            to: "d4".parse().unwrap(),
+        };
+        assert_eq!(
+            pos.check_legal(far).unwrap_err().to_string(),
+            "a jump goes exactly 2 cells, g7 to d4 does not"
+        );
+        assert_eq!(
+            Position::start(7, Bitboard::from_square("g1".parse().unwrap()))
+                .unwrap_err()
+                .to_string(),
+            "blocked cell g1 is a corner where a colour starts"
+        );
+    }
+
+    #[test]
+    fn a_jump_flips_every_other_colour_and_keeps_the_clock_running() {
+        let mut pos: Position = "5/rbg2/1y3/5/4b g 7 3".parse().unwrap();
+        let flips = pos.play("c4a3".parse().unwrap()).unwrap();
+        // a4 (red), b4 (blue) and b3 (yellow) turn green; a jump does not reset the clock;
+        // red and yellow are out now, so the turn skips them and wraps to blue, ending the
+        // round.
+        assert_eq!(flips.count(), 3);
+        assert_eq!(pos.to_string(), "5/gg3/gg3/5/4b b 8 4");
     }
 }

@@ -55,11 +55,12 @@ impl Rules for Position {
     }
 
     fn from_fen(text: &str) -> Result<Self, GameError> {
-        text.parse().map_err(|e: super::FenError| GameError::Position {
-            game: GAME,
-            text: text.to_string(),
-            reason: e.to_string(),
-        })
+        text.parse()
+            .map_err(|e: super::FenError| GameError::Position {
+                game: GAME,
+                text: text.to_string(),
+                reason: e.to_string(),
+            })
     }
 
     fn seats(&self) -> usize {
@@ -129,7 +130,6 @@ impl Rules for Position {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::AnyPosition;
 
     fn opts(size: Option<u8>, blocks: Option<&str>) -> StartOptions {
         StartOptions {
@@ -142,7 +142,10 @@ mod tests {
     fn start_options() {
         let start = |o| <Position as Rules>::start(&o).map(|p| p.to_string());
         assert_eq!(start(opts(None, None)).unwrap(), "r5b/7/7/7/7/7/y5g r 0 1");
-        assert_eq!(start(opts(Some(5), Some("0"))).unwrap(), "r3b/5/5/5/y3g r 0 1");
+        assert_eq!(
+            start(opts(Some(5), Some("0"))).unwrap(),
+            "r3b/5/5/5/y3g r 0 1"
+        );
         assert_eq!(
             start(opts(None, Some("h"))).unwrap(),
             "r5b/7/2-1-2/7/2-1-2/7/y5g r 0 1"
@@ -170,11 +173,17 @@ mod tests {
         assert_eq!(pos.perft(3), 512);
         assert_eq!(pos.divide(2).len(), 8);
         let err = pos.play("d4").unwrap_err();
-        assert_eq!(err.to_string(), "illegal move d4: no red piece is next to d4");
+        assert_eq!(
+            err.to_string(),
+            "illegal move d4: no red piece is next to d4"
+        );
         let err = pos.play("a8").unwrap_err();
         assert_eq!(err.to_string(), "illegal move a8: a8 is off the 7x7 board");
         let err = pos.play("zz").unwrap_err();
-        assert!(err.to_string().starts_with("bad ataxx4 move \"zz\""), "{err}");
+        assert!(
+            err.to_string().starts_with("bad ataxx4 move \"zz\""),
+            "{err}"
+        );
         for mv in ["b6", "f6", "f2", "b2"] {
             pos.play(mv).unwrap();
         }

@@ -62,7 +62,11 @@ impl Position {
         }
         let marked = [last.and_then(Move::from), last.and_then(Move::to)];
         // A move read from text may name cells off this board; draw only those on it.
-        for sq in marked.into_iter().flatten().filter(|sq| self.cells().contains(*sq)) {
+        for sq in marked
+            .into_iter()
+            .flatten()
+            .filter(|sq| self.cells().contains(*sq))
+        {
             let (x, y) = origin(sq);
             let _ = write!(
                 svg,
