@@ -53,9 +53,7 @@ impl GameKind {
     pub fn start(self, options: &StartOptions) -> Result<Box<dyn AnyPosition>, GameError> {
         match self {
             GameKind::Ataxx => Ok(Box::new(<ataxx::Position as Rules>::start(options)?)),
-            GameKind::Ataxx4 => Ok(Box::new(<crate::ataxx4::Position as Rules>::start(
-                options,
-            )?)),
+            GameKind::Ataxx4 => Ok(Box::<crate::ataxx4::Position>::new(Rules::start(options)?)),
         }
     }
 }
