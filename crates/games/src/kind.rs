@@ -15,20 +15,24 @@ use crate::rules::{GameError, Rules};
 /// assert_eq!("Ataxx".parse::<GameKind>().unwrap(), GameKind::Ataxx);
 /// assert_eq!(GameKind::Ataxx.to_string(), "ataxx");
 /// assert!("chess".parse::<GameKind>().is_err());
+/// assert_eq!("hexxagon".parse::<GameKind>().unwrap(), GameKind::Hexxagon);
 /// ```
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
 pub enum GameKind {
     /// Square Ataxx for two, 3×3 to 8×8, with blocked cells.
     Ataxx,
+    /// Hexxagon: Ataxx on a hexagon of 3 to 5 cells a side, with optional classic blocks.
+    Hexxagon,
 }
 
 impl GameKind {
-    pub const ALL: [GameKind; 1] = [GameKind::Ataxx];
+    pub const ALL: [GameKind; 2] = [GameKind::Ataxx, GameKind::Hexxagon];
 
     /// The name used in commands, FEN headers, UAI's `UAI_Variant` and PGN's `Variant` tag.
     pub const fn name(self) -> &'static str {
         match self {
             GameKind::Ataxx => "ataxx",
+            GameKind::Hexxagon => "hexxagon",
         }
     }
 
@@ -41,6 +45,7 @@ impl GameKind {
     pub fn parse_position(self, fen: &str) -> Result<Box<dyn AnyPosition>, GameError> {
         match self {
             GameKind::Ataxx => boxed::<ataxx::Position>(fen),
+            GameKind::Hexxagon => boxed::<crate::hexxagon::Position>(fen),
         }
     }
 
@@ -48,6 +53,9 @@ impl GameKind {
     pub fn start(self, options: &StartOptions) -> Result<Box<dyn AnyPosition>, GameError> {
         match self {
             GameKind::Ataxx => Ok(Box::new(<ataxx::Position as Rules>::start(options)?)),
+            GameKind::Hexxagon => Ok(Box::new(<crate::hexxagon::Position as Rules>::start(
+                options,
+            )?)),
         }
     }
 }

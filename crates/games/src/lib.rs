@@ -16,6 +16,7 @@
 //! ```
 
 mod any;
+pub mod hexxagon;
 mod kind;
 mod outcome;
 mod rules;
