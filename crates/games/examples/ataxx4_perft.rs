@@ -8,7 +8,9 @@ use games::ataxx4::{perft, Position};
 
 fn main() {
     let mut args = std::env::args().skip(1);
-    let depth: u32 = args.next().map_or(7, |d| d.parse().expect("DEPTH is a number"));
+    let depth: u32 = args
+        .next()
+        .map_or(7, |d| d.parse().expect("DEPTH is a number"));
     let fen = args.collect::<Vec<_>>().join(" ");
     let pos: Position = if fen.is_empty() {
         Position::startpos()

@@ -17,6 +17,7 @@
 
 mod any;
 pub mod ataxx4;
+pub mod hexxagon;
 mod kind;
 mod outcome;
 mod rules;
