@@ -20,15 +20,18 @@ use crate::rules::{GameError, Rules};
 pub enum GameKind {
     /// Square Ataxx for two, 3×3 to 8×8, with blocked cells.
     Ataxx,
+    /// Ankor: cubes stacked in a triangular pyramid, 3 to 8 holes per side.
+    Ankor,
 }
 
 impl GameKind {
-    pub const ALL: [GameKind; 1] = [GameKind::Ataxx];
+    pub const ALL: [GameKind; 2] = [GameKind::Ataxx, GameKind::Ankor];
 
     /// The name used in commands, FEN headers, UAI's `UAI_Variant` and PGN's `Variant` tag.
     pub const fn name(self) -> &'static str {
         match self {
             GameKind::Ataxx => "ataxx",
+            GameKind::Ankor => "ankor",
         }
     }
 
@@ -41,6 +44,7 @@ impl GameKind {
     pub fn parse_position(self, fen: &str) -> Result<Box<dyn AnyPosition>, GameError> {
         match self {
             GameKind::Ataxx => boxed::<ataxx::Position>(fen),
+            GameKind::Ankor => boxed::<crate::ankor::Position>(fen),
         }
     }
 
@@ -48,6 +52,7 @@ impl GameKind {
     pub fn start(self, options: &StartOptions) -> Result<Box<dyn AnyPosition>, GameError> {
         match self {
             GameKind::Ataxx => Ok(Box::new(<ataxx::Position as Rules>::start(options)?)),
+            GameKind::Ankor => Ok(Box::new(<crate::ankor::Position as Rules>::start(options)?)),
         }
     }
 }
@@ -88,4 +93,8 @@ pub struct StartOptions {
     /// Blocked cells as the game spells them: a Blocks-Config code or `0x` mask (square
     /// boards), `classic` (Hexxagon); `None` or `0` for none.
     pub blocks: Option<String>,
+    /// Ankor's `-win_height`: how high a path may touch a side and still count, 1 (a tip of
+    /// each side, the default), 0 (the board's edges only) or −1 (any level); `None` for the
+    /// default. Games without the option ignore it.
+    pub win_height: Option<i8>,
 }
