@@ -74,7 +74,11 @@ fn the_drawing_reproduces_the_help_page_figure() {
     assert_eq!(as_rendered(&drawing), as_rendered(seed), "\n{drawing}");
     // The first line kept its indentation in the seed, and the spacing section 6 fixes.
     assert_eq!(drawing.lines().next(), seed.lines().next());
-    assert_eq!(drawing, include_str!("data/ankor-figure-exact.txt"), "\n{drawing}");
+    assert_eq!(
+        drawing,
+        include_str!("data/ankor-figure-exact.txt"),
+        "\n{drawing}"
+    );
     assert_eq!(Rules::diagram(&pos), drawing);
 }
 
@@ -95,7 +99,14 @@ fn sorted(moves: impl IntoIterator<Item = String>) -> Vec<String> {
 
 #[test]
 fn slides_vector() {
-    let pos = position(6, 1, &["c2", "d2", "d3", "d3'"], &["c3", "e2", "e3"], 'o', 8);
+    let pos = position(
+        6,
+        1,
+        &["c2", "d2", "d3", "d3'"],
+        &["c3", "e2", "e3"],
+        'o',
+        8,
+    );
     let moves = Rules::legal_moves(&pos);
     assert_eq!(moves.len(), 42);
     let steps = sorted(
@@ -114,7 +125,10 @@ fn slides_vector() {
         expected.extend(tos.split(',').map(|to| format!("{from}-{to}")));
     }
     assert_eq!(steps, sorted(expected));
-    assert_eq!(moves.iter().filter(|m| matches!(m, Move::Place(_))).count(), 15);
+    assert_eq!(
+        moves.iter().filter(|m| matches!(m, Move::Place(_))).count(),
+        15
+    );
 
     let mut after = pos.clone();
     let mv = after.parse_move("d2-d4").unwrap();
@@ -161,7 +175,10 @@ fn swap_keeps_x_to_move_and_exchanges_seats() {
     assert_eq!((first.seat, first.swaps_seats), (Seat(0), false));
     assert_eq!(pos.turn(), Seat(1));
     let swap = pos.play("SWAP").unwrap();
-    assert_eq!((swap.text.as_str(), swap.seat, swap.swaps_seats), ("swap", Seat(1), true));
+    assert_eq!(
+        (swap.text.as_str(), swap.seat, swap.swaps_seats),
+        ("swap", Seat(1), true)
+    );
     assert_eq!(pos.turn(), Seat(1));
     assert_eq!(
         pos.fen(),
@@ -189,9 +206,21 @@ fn start_options_and_kind() {
         assert!(pos.fen().starts_with(&format!("ankor {size} -1 ")));
     }
     let bad = |options: StartOptions| GameKind::Ankor.start(&options).unwrap_err().to_string();
-    assert!(bad(StartOptions { size: Some(9), ..Default::default() }).contains("-size=9"));
-    assert!(bad(StartOptions { win_height: Some(2), ..Default::default() }).contains("-win_height=2"));
-    assert!(bad(StartOptions { blocks: Some("6bch".into()), ..Default::default() }).contains("no blocked"));
+    assert!(bad(StartOptions {
+        size: Some(9),
+        ..Default::default()
+    })
+    .contains("-size=9"));
+    assert!(bad(StartOptions {
+        win_height: Some(2),
+        ..Default::default()
+    })
+    .contains("-win_height=2"));
+    assert!(bad(StartOptions {
+        blocks: Some("6bch".into()),
+        ..Default::default()
+    })
+    .contains("no blocked"));
     let pos = GameKind::Ankor
         .parse_position("ankor 3 0 ....../.../. o 5 5 0")
         .unwrap();
@@ -205,19 +234,49 @@ fn position_text_errors_name_what_is_wrong() {
     let cases = [
         ("ankor 6 1 ..../.../. o 28 28 0", "levels"),
         ("ankor 9 1 . o 1 1 0", "size"),
-        ("ankor 6 2 ...................../.............../........../....../.../. o 28 28 0", "win height"),
-        ("ankor 6 1 ..................../.............../........../....../.../. o 28 28 0", "level 0 has 20 cells"),
-        ("ankor 6 1 ...................../............o../........../....../.../. o 27 28 5", "rests on"),
-        ("ankor 6 1 ...................../.............../........../....../.../. y 28 28 0", "side to move"),
-        ("ankor 6 1 o..................../.............../........../....../.../. x 28 28 3", "29 in all"),
-        ("ankor 6 1 ...................../.............../........../....../.../. o 28 2x 0", "reserves of X"),
-        ("ankor 6 1 ooo................../.............../........../....../.../. x 25 28 2", "3 cubes on the board after 2 plies"),
-        ("ankor 6 1 ...................../.............../........../....../.../. x 28 28 0", "ply 0"),
-        ("ankor 6 1 ...................q./.............../........../....../.../. o 28 28 4", "cell f5 is 'q'"),
+        (
+            "ankor 6 2 ...................../.............../........../....../.../. o 28 28 0",
+            "win height",
+        ),
+        (
+            "ankor 6 1 ..................../.............../........../....../.../. o 28 28 0",
+            "level 0 has 20 cells",
+        ),
+        (
+            "ankor 6 1 ...................../............o../........../....../.../. o 27 28 5",
+            "rests on",
+        ),
+        (
+            "ankor 6 1 ...................../.............../........../....../.../. y 28 28 0",
+            "side to move",
+        ),
+        (
+            "ankor 6 1 o..................../.............../........../....../.../. x 28 28 3",
+            "29 in all",
+        ),
+        (
+            "ankor 6 1 ...................../.............../........../....../.../. o 28 2x 0",
+            "reserves of X",
+        ),
+        (
+            "ankor 6 1 ooo................../.............../........../....../.../. x 25 28 2",
+            "3 cubes on the board after 2 plies",
+        ),
+        (
+            "ankor 6 1 ...................../.............../........../....../.../. x 28 28 0",
+            "ply 0",
+        ),
+        (
+            "ankor 6 1 ...................q./.............../........../....../.../. o 28 28 4",
+            "cell f5 is 'q'",
+        ),
         ("chess 6 1 . o 28 28 0", "ankor"),
     ];
     for (text, reason) in cases {
-        let err = GameKind::Ankor.parse_position(text).unwrap_err().to_string();
+        let err = GameKind::Ankor
+            .parse_position(text)
+            .unwrap_err()
+            .to_string();
         assert!(err.contains(reason), "{text}: {err}");
     }
 }
@@ -234,12 +293,19 @@ fn move_text() {
         ("Swap", "swap"),
     ] {
         assert_eq!(
-            <Position as Rules>::parse_move_text(text).unwrap().to_string(),
+            <Position as Rules>::parse_move_text(text)
+                .unwrap()
+                .to_string(),
             canonical
         );
     }
-    for bad in ["", "d", "d0", "c4", "d3'''", "i1", "d3-", "d3-e3x", "d10", "d3^", "d3^12"] {
-        assert!(<Position as Rules>::parse_move_text(bad).is_err(), "{bad:?}");
+    for bad in [
+        "", "d", "d0", "c4", "d3'''", "i1", "d3-", "d3-e3x", "d10", "d3^", "d3^12",
+    ] {
+        assert!(
+            <Position as Rules>::parse_move_text(bad).is_err(),
+            "{bad:?}"
+        );
     }
     let pos = Position::new(4, 1).unwrap();
     let err = pos.parse_move("e1").unwrap_err().to_string();

@@ -64,7 +64,7 @@ impl Ref {
     }
 
     fn inside(&self, p: P) -> bool {
-        p.0 >= 0 && p.1 >= 0 && p.2 >= 0 && p.0 + p.1 + p.2 <= self.n - 1
+        p.0 >= 0 && p.1 >= 0 && p.2 >= 0 && p.0 + p.1 + p.2 < self.n
     }
 
     fn get(&self, p: P) -> u8 {
@@ -88,7 +88,7 @@ impl Ref {
         for a in 0..self.n {
             for b in 0..self.n {
                 for c in 0..self.n {
-                    if a + b + c <= self.n - 1 {
+                    if a + b + c < self.n {
                         v.push((a, b, c));
                     }
                 }
@@ -110,14 +110,22 @@ impl Ref {
         if self.level(p) == 0 {
             return vec![];
         }
-        vec![(p.0 + 1, p.1, p.2), (p.0, p.1 + 1, p.2), (p.0, p.1, p.2 + 1)]
+        vec![
+            (p.0 + 1, p.1, p.2),
+            (p.0, p.1 + 1, p.2),
+            (p.0, p.1, p.2 + 1),
+        ]
     }
 
     fn aboves(&self, p: P) -> Vec<P> {
-        [(p.0 - 1, p.1, p.2), (p.0, p.1 - 1, p.2), (p.0, p.1, p.2 - 1)]
-            .into_iter()
-            .filter(|&q| self.inside(q))
-            .collect()
+        [
+            (p.0 - 1, p.1, p.2),
+            (p.0, p.1 - 1, p.2),
+            (p.0, p.1, p.2 - 1),
+        ]
+        .into_iter()
+        .filter(|&q| self.inside(q))
+        .collect()
     }
 
     fn faces(&self, p: P) -> Vec<P> {
@@ -166,7 +174,11 @@ impl Ref {
         match occupied.len() {
             0 => Some(vec![]),
             1 => {
-                let d = (s.0 - occupied[0].0, s.1 - occupied[0].1, s.2 - occupied[0].2);
+                let d = (
+                    s.0 - occupied[0].0,
+                    s.1 - occupied[0].1,
+                    s.2 - occupied[0].2,
+                );
                 let mut col = vec![];
                 let mut q = occupied[0];
                 while self.inside(q) && self.get(q) != EMPTY {
@@ -222,11 +234,7 @@ impl Ref {
                 if d == s || self.get(d) != EMPTY || !self.supported(d) {
                     continue;
                 }
-                if self
-                    .supports(d)
-                    .iter()
-                    .any(|q| *q == s || col.contains(q))
-                {
+                if self.supports(d).iter().any(|q| *q == s || col.contains(q)) {
                     continue;
                 }
                 let next_to_path = reached
@@ -352,7 +360,12 @@ fn random_games_agree_with_the_brute_force_reference() {
         let mut pos = Position::new(n, h).unwrap();
         let mut reference = Ref::new(i32::from(n), i32::from(h));
         for ply in 0..160 {
-            let ours = sorted(Rules::legal_moves(&pos).iter().map(ToString::to_string).collect());
+            let ours = sorted(
+                Rules::legal_moves(&pos)
+                    .iter()
+                    .map(ToString::to_string)
+                    .collect(),
+            );
             let theirs = sorted(reference.legal());
             assert_eq!(ours, theirs, "game {game} ply {ply}: {pos}");
             assert_eq!(

@@ -51,7 +51,11 @@ impl Position {
         // Cells are indexed level by level, so index order draws lower levels first.
         for i in bits(occ) {
             let (r, c) = centre(i);
-            let mut ch = if self.cubes[0] >> i & 1 == 1 { b'o' } else { b'x' };
+            let mut ch = if self.cubes[0] >> i & 1 == 1 {
+                b'o'
+            } else {
+                b'x'
+            };
             if self.last == Some(i as u8) {
                 ch = ch.to_ascii_uppercase();
             }

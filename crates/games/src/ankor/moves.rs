@@ -205,10 +205,7 @@ impl Position {
                     (Ok(s), Ok(d)) => (s, d),
                 };
                 if self.cubes[me] >> s & 1 == 0 {
-                    return Some(format!(
-                        "{from} holds no cube of {}",
-                        self.side.char()
-                    ));
+                    return Some(format!("{from} holds no cube of {}", self.side.char()));
                 }
                 let Some(col) = self.column(s, occ) else {
                     return Some(format!(
@@ -254,7 +251,7 @@ impl Position {
     pub fn play(&mut self, mv: Move) {
         let pyr = self.pyr;
         let me = self.side.index();
-        self.ply += 1;
+        self.ply = self.ply.saturating_add(1);
         match mv {
             Move::Swap => {
                 // The players exchange colours; X (now the opener) is still to move.

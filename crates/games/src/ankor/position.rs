@@ -284,12 +284,7 @@ impl Position {
             Some(cell) => match self.pyr.index_of(cell) {
                 Some(i) if self.owner(i).is_some() => Some(i as u8),
                 Some(_) => return Err(format!("{cell} holds no cube")),
-                None => {
-                    return Err(format!(
-                        "{cell} is not on the size-{} board",
-                        self.size()
-                    ))
-                }
+                None => return Err(format!("{cell} is not on the size-{} board", self.size())),
             },
         };
         Ok(self)

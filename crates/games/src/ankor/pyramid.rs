@@ -128,10 +128,10 @@ impl Pyramid {
             } else {
                 pyr.ground |= 1 << i;
             }
-            for k in 0..3 {
+            for (k, &coord) in p.iter().enumerate() {
                 pyr.above[i][k] = at(minus(k));
                 pyr.above_set[i] |= bit(at(minus(k)));
-                if p[k] == 0 {
+                if coord == 0 {
                     pyr.sides[k] |= 1 << i;
                 }
             }

@@ -109,12 +109,7 @@ impl Position {
             let (fills, stroke) = palette(colour);
             let [a, b, c] = pyr.abc[i].map(f64::from);
             let last = self.last == Some(i as u8);
-            let _ = write!(
-                svg,
-                "<g><title>{} {}</title>",
-                pyr.label[i],
-                colour.char()
-            );
+            let _ = write!(svg, "<g><title>{} {}</title>", pyr.label[i], colour.char());
             for (k, face) in faces(a, b, c).iter().enumerate() {
                 let j = pyr.above[i][k];
                 if j != NONE && occ >> j & 1 == 1 {
