@@ -50,6 +50,8 @@ enum Command {
     Tune(commands::tune::Args),
     /// Replay a game record (PGN or the 1995 two-column record), checking every flip count.
     Replay(commands::replay::Args),
+    /// Draw a position of any game as text (or SVG): `--variant ankor --fen TEXT [--last CELL]`.
+    Diagram(commands::diagram::Args),
 }
 
 fn main() -> ExitCode {
@@ -72,6 +74,7 @@ fn main() -> ExitCode {
         Command::Analyze(args) => commands::analyze::run(args),
         Command::Tune(args) => commands::tune::run(args),
         Command::Replay(args) => commands::replay::run(args),
+        Command::Diagram(args) => commands::diagram::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
