@@ -356,3 +356,34 @@ fn the_third_repetition_draws() {
     assert_eq!(Rules::outcome(&pos).unwrap().winner(), None);
     assert!(Rules::legal_moves(&pos).is_empty());
 }
+
+#[test]
+fn perft_counts_the_last_ply_as_the_plain_recursion_does() {
+    fn walk(pos: &Position, depth: u32) -> u64 {
+        if depth == 0 {
+            return 1;
+        }
+        Rules::legal_moves(pos)
+            .into_iter()
+            .map(|mv| {
+                let mut child = pos.clone();
+                Rules::play(&mut child, mv);
+                walk(&child, depth - 1)
+            })
+            .sum()
+    }
+    for (n, h, depth) in [(3, -1, 5), (4, 0, 4), (6, 1, 3)] {
+        let pos = Position::new(n, h).unwrap();
+        assert_eq!(Rules::perft(&pos, depth), walk(&pos, depth), "size {n}");
+    }
+    let pos = position(
+        6,
+        1,
+        &["c2", "d2", "d3", "d3'"],
+        &["c3", "e2", "e3"],
+        'o',
+        8,
+    );
+    assert_eq!(Rules::perft(&pos, 1), 42);
+    assert_eq!(Rules::perft(&pos, 3), walk(&pos, 3));
+}

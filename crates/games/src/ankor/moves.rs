@@ -162,6 +162,30 @@ impl Position {
         out
     }
 
+    /// How many moves [`Position::legal_moves`] lists, without listing them.
+    pub fn count_moves(&self) -> u64 {
+        if self.is_over() {
+            return 0;
+        }
+        let pyr = self.pyr;
+        let me = self.side.index();
+        let occ = self.occupied();
+        let mut count = 0;
+        if self.reserves[me] > 0 {
+            count += u64::from((pyr.ground & !occ).count_ones());
+        }
+        if self.ply == 1 && self.side == Colour::X {
+            count += 1;
+        }
+        let supported = self.supported_empty();
+        for s in bits(self.cubes[me]) {
+            if let Some(col) = self.column(s, occ) {
+                count += u64::from(self.destinations(s, col, supported).count_ones());
+            }
+        }
+        count.max(1)
+    }
+
     /// Why a move is not legal here, or `None` if it is.
     pub fn illegal_reason(&self, mv: Move) -> Option<String> {
         if self.is_over() {
