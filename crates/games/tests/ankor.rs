@@ -160,6 +160,9 @@ fn perft_from_the_empty_board() {
     let pos = Position::new(6, 1).unwrap();
     assert_eq!(Rules::perft(&pos, 1), 21);
     assert_eq!(Rules::perft(&pos, 2), 441);
+    // Depths 3 and 4 as the brute-force reference (tests/ankor_reference.rs) counts them.
+    assert_eq!(Rules::perft(&pos, 3), 10_110);
+    assert_eq!(Rules::perft(&pos, 4), 223_530);
     let any = GameKind::Ankor.start(&StartOptions::default()).unwrap();
     assert_eq!(any.perft(2), 441);
     let divided = any.divide(2);

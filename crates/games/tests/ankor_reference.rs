@@ -418,3 +418,34 @@ fn random_games_agree_with_the_brute_force_reference() {
         endings[0], endings[1], endings[2], endings[3]
     );
 }
+
+fn reference_perft(r: &Ref, depth: u32) -> u64 {
+    if depth == 0 {
+        return 1;
+    }
+    r.legal()
+        .iter()
+        .map(|mv| {
+            let mut child = r.clone();
+            child.play(mv);
+            reference_perft(&child, depth - 1)
+        })
+        .sum()
+}
+
+#[test]
+fn perft_agrees_with_the_reference() {
+    for (n, h, depth, nodes) in [
+        (6, 1, 3, 10_110),
+        (6, 1, 4, 223_530),
+        (3, -1, 5, 0),
+        (4, 0, 4, 0),
+    ] {
+        let ours = Rules::perft(&Position::new(n, h).unwrap(), depth);
+        let theirs = reference_perft(&Ref::new(i32::from(n), i32::from(h)), depth);
+        assert_eq!(ours, theirs, "size {n}, H {h}, depth {depth}");
+        if nodes > 0 {
+            assert_eq!(ours, nodes);
+        }
+    }
+}
