@@ -18,6 +18,17 @@ fn palette(colour: Colour) -> ([&'static str; 3], &'static str) {
     }
 }
 
+/// A `#rrggbb` colour darkened for depth: the board's level at 72 %, the apex at full
+/// brightness, so higher cubes stand out from those they rest on.
+fn at_level(hex: &str, level: u8, top: u8) -> String {
+    let f = 0.72 + 0.28 * f64::from(level) / f64::from(top.max(1));
+    let channel = |k: usize| {
+        let v = u8::from_str_radix(&hex[1 + 2 * k..3 + 2 * k], 16).unwrap_or(0);
+        (f64::from(v) * f).round() as u8
+    };
+    format!("#{:02x}{:02x}{:02x}", channel(0), channel(1), channel(2))
+}
+
 /// Screen point of the lattice vertex (x, y, z).
 fn project(x: f64, y: f64, z: f64) -> (f64, f64) {
     (
@@ -27,8 +38,8 @@ fn project(x: f64, y: f64, z: f64) -> (f64, f64) {
 }
 
 impl Position {
-    /// The board as SVG: O blue, X red, empty holes as faint hexagons with their labels, the
-    /// cube placed or moved last outlined in gold. Each cube carries a `<title>` with its cell.
+    /// The board as SVG: O blue, X red, lower cubes darker, empty holes as faint hexagons with
+    /// their labels, the cube placed or moved last outlined in gold. Each cube carries a `<title>` with its cell.
     pub fn svg(&self) -> String {
         let pyr = self.pyr;
         // Bounds: every vertex of every cell's cube.
@@ -119,7 +130,7 @@ impl Position {
                     svg,
                     "<polygon points=\"{}\" fill=\"{}\" stroke=\"{}\" stroke-width=\"{}\" stroke-linejoin=\"round\"/>",
                     face.join(" "),
-                    fills[k],
+                    at_level(fills[k], pyr.level[i], pyr.n - 1),
                     if last { "#f2b134" } else { stroke },
                     if last { 3 } else { 1 }
                 );
