@@ -22,7 +22,8 @@ fn main() {
         let nodes = Rules::perft(&pos, d);
         let secs = start.elapsed().as_secs_f64();
         println!(
-            "depth {d}: {nodes} nodes in {secs:.3} s ({:.2} M nodes/s)",
+            "depth {d}: {nodes} nodes in {:.3} ms ({:.2} M nodes/s)",
+            secs * 1e3,
             nodes as f64 / secs.max(1e-9) / 1e6
         );
     }
