@@ -52,6 +52,8 @@ enum Command {
     Tune(commands::tune::Args),
     /// Replay a game record (PGN or the 1995 two-column record), checking every flip count.
     Replay(commands::replay::Args),
+    /// Draw a position of any game as text (or SVG): `--variant ankor --fen TEXT [--last CELL]`.
+    Diagram(commands::diagram::Args),
 }
 
 fn main() -> ExitCode {
@@ -74,6 +76,7 @@ fn main() -> ExitCode {
         Command::Analyze(args) => commands::analyze::run(args),
         Command::Tune(args) => commands::tune::run(args),
         Command::Replay(args) => commands::replay::run(args),
+        Command::Diagram(args) => commands::diagram::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

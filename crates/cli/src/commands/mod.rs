@@ -5,6 +5,7 @@ pub mod bench;
 pub mod blocks;
 pub mod client;
 pub mod decode;
+pub mod diagram;
 pub mod encode;
 pub mod levels;
 pub mod loadtest;
