@@ -84,6 +84,19 @@ impl Reductions {
     fn get(&self, depth: i32, move_number: usize) -> i32 {
         i32::from(self.0[(depth as usize).min(63)][move_number.min(63)])
     }
+
+    /// The reduction of the `index`-th move (from 0) at a node of `depth`: even, and leaving at
+    /// least one ply to the reduced search.
+    fn of(&self, depth: i32, index: usize, pv_node: bool) -> i32 {
+        if depth < LMR_MIN_DEPTH || index < LMR_MIN_MOVES {
+            return 0;
+        }
+        let new_depth = depth - 1;
+        // The cap is rounded down to even too: clamping to an odd `new_depth - 1` would hand
+        // back an odd reduction at low depth.
+        let cap = (new_depth - 1).max(0) & !1;
+        (self.get(depth, index) - 2 * i32::from(pv_node)).clamp(0, cap)
+    }
 }
 
 /// One search thread's state for one `go`.
@@ -196,12 +209,7 @@ impl<E: Evaluator> Searcher<'_, E> {
             let score = if index == 0 {
                 -self.negamax(&child, new_depth, ply + 1, -beta, -alpha)
             } else {
-                let reduction = if depth >= LMR_MIN_DEPTH && index >= LMR_MIN_MOVES {
-                    (self.reductions.get(depth, index) - 2 * i32::from(pv_node))
-                        .clamp(0, new_depth - 1)
-                } else {
-                    0
-                };
+                let reduction = self.reductions.of(depth, index, pv_node);
                 let mut s =
                     -self.negamax(&child, new_depth - reduction, ply + 1, -alpha - 1, -alpha);
                 if s > alpha && reduction > 0 {
@@ -493,6 +501,22 @@ mod tests {
                 "{fen}"
             );
         }
+    }
+
+    #[test]
+    fn reductions_are_even_and_leave_at_least_one_ply() {
+        let reductions = Reductions::new();
+        for depth in 1..40 {
+            for index in 0..100 {
+                for pv_node in [false, true] {
+                    let r = reductions.of(depth, index, pv_node);
+                    assert_eq!(r % 2, 0, "depth {depth}, move {index}, pv {pv_node}: {r}");
+                    assert!(r >= 0 && (r == 0 || depth - 1 - r >= 1), "depth {depth}: {r}");
+                }
+            }
+        }
+        // Deep enough, late moves are reduced.
+        assert!(reductions.of(12, 30, false) >= 2);
     }
 
     #[test]
