@@ -511,7 +511,10 @@ mod tests {
                 for pv_node in [false, true] {
                     let r = reductions.of(depth, index, pv_node);
                     assert_eq!(r % 2, 0, "depth {depth}, move {index}, pv {pv_node}: {r}");
-                    assert!(r >= 0 && (r == 0 || depth - 1 - r >= 1), "depth {depth}: {r}");
+                    assert!(
+                        r >= 0 && (r == 0 || depth - 1 - r >= 1),
+                        "depth {depth}: {r}"
+                    );
                 }
             }
         }
