@@ -158,10 +158,12 @@ impl<E: Evaluator> Searcher<'_, E> {
 
         let key = pos.hash();
         // The hash ignores the halfmove clock: results whose subtree may reach the 100-ply
-        // rule are neither trusted nor stored.
-        let clock_safe = pos.halfmove_clock() as i32 + depth < HALFMOVE_LIMIT as i32;
+        // rule are neither trusted nor stored. An entry's subtree is as deep as the entry, not
+        // as this node's search.
+        let fits_clock = |d: i32| pos.halfmove_clock() as i32 + d < HALFMOVE_LIMIT as i32;
+        let clock_safe = fits_clock(depth);
         let entry = self.tt.probe(key);
-        if let Some(e) = entry.filter(|e| !pv_node && clock_safe && e.depth >= depth) {
+        if let Some(e) = entry.filter(|e| !pv_node && e.depth >= depth && fits_clock(e.depth)) {
             let s = from_table(e.score, ply);
             let cut = match e.bound {
                 Bound::Exact => true,
@@ -520,6 +522,53 @@ mod tests {
         }
         // Deep enough, late moves are reduced.
         assert!(reductions.of(12, 30, false) >= 2);
+    }
+
+    /// A null-window search of `pos` at `depth`, one ply below the root, with `tt`.
+    fn null_window(pos: &Position, depth: i32, tt: &TranspositionTable) -> i32 {
+        let eval = HandCrafted::default();
+        let mut tables = OrderingTables::default();
+        let reductions = Reductions::new();
+        let stop = AtomicBool::new(false);
+        let mut searcher = Searcher {
+            eval: &eval,
+            tt,
+            tables: &mut tables,
+            stop: &stop,
+            time: TimeManager::new(&Limits::default(), Instant::now()),
+            node_limit: u64::MAX,
+            nodes: 0,
+            next_check: 0,
+            seldepth: 0,
+            aborted: false,
+            reductions: &reductions,
+            pv: Box::new([[Move::Pass; MAX_PLY]; MAX_PLY]),
+            pv_len: [0; MAX_PLY],
+        };
+        searcher.negamax(pos, depth, 1, 0, 1)
+    }
+
+    #[test]
+    fn table_cutoffs_need_the_entrys_depth_to_fit_before_the_hundred_ply_rule() {
+        // Three plies from the 100-ply rule. The hash ignores the clock, so a deep result stored
+        // for the same pieces far from the rule must not cut here: its subtree ran past ply 100.
+        let pos: Position = "x5o/7/2-1-2/7/2-1-2/7/o5x x 97 60".parse().unwrap();
+        let fresh = null_window(&pos, 1, &TranspositionTable::new(1));
+        let tt = TranspositionTable::new(1);
+        let planted = fresh + 777;
+        tt.store(
+            pos.hash(),
+            Entry {
+                mv: None,
+                score: planted,
+                depth: 10,
+                bound: Bound::Exact,
+            },
+        );
+        assert_eq!(null_window(&pos, 1, &tt), fresh);
+        // Far from the rule the same entry is a valid cut-off.
+        let early: Position = "x5o/7/2-1-2/7/2-1-2/7/o5x x 0 60".parse().unwrap();
+        assert_eq!(null_window(&early, 1, &tt), planted);
     }
 
     #[test]
