@@ -129,19 +129,41 @@ impl<E: Evaluator> Searcher<'_, E> {
         self.aborted
     }
 
-    fn negamax(&mut self, pos: &Position, depth: i32, ply: usize, alpha: i32, beta: i32) -> i32 {
+    /// The score of `pos` (whose hash is `key` when `depth > 0`; leaves need none) searched to
+    /// `depth` within the window `(alpha, beta)`.
+    fn negamax(
+        &mut self,
+        pos: &Position,
+        key: u64,
+        depth: i32,
+        ply: usize,
+        alpha: i32,
+        beta: i32,
+    ) -> i32 {
         let pv_node = beta - alpha > 1;
         self.pv_len[ply] = 0;
         self.nodes += 1;
         self.seldepth = self.seldepth.max(ply);
-        if let Some(outcome) = pos.outcome() {
-            return match outcome.winner() {
-                Some(side) if side == pos.turn() => win_in(ply),
-                Some(_) => -win_in(ply),
-                None => 0,
-            };
+        // One dilation answers both "is the game over" and "must the side to move pass" in the
+        // usual case, where the side to move has a move.
+        let has_move = !(pos.pieces(pos.turn()).within_two() & pos.empty()).is_empty();
+        if !has_move || pos.halfmove_clock() >= HALFMOVE_LIMIT || pos.pieces(!pos.turn()).is_empty()
+        {
+            if let Some(outcome) = pos.outcome() {
+                return match outcome.winner() {
+                    Some(side) if side == pos.turn() => win_in(ply),
+                    Some(_) => -win_in(ply),
+                    None => 0,
+                };
+            }
         }
+        let must_pass = !has_move;
         if depth <= 0 || ply >= MAX_PLY - 1 {
+            // Leaves check the node limit too, so that it is kept to the node (leaves of the
+            // first iteration, at ply 1, never abort it).
+            if ply > 1 && self.nodes >= self.node_limit {
+                self.aborted = true;
+            }
             return self.eval.evaluate(pos);
         }
         // Abort only after depth 1 is complete, so that there is always a move to play.
@@ -156,7 +178,7 @@ impl<E: Evaluator> Searcher<'_, E> {
             return alpha;
         }
 
-        let key = pos.hash();
+        debug_assert_eq!(key, pos.hash());
         // The hash ignores the halfmove clock: results whose subtree may reach the 100-ply
         // rule are neither trusted nor stored. An entry's subtree is as deep as the entry, not
         // as this node's search.
@@ -175,7 +197,6 @@ impl<E: Evaluator> Searcher<'_, E> {
             }
         }
 
-        let must_pass = pos.must_pass();
         let static_eval = self.eval.evaluate(pos);
         if !pv_node
             && !must_pass
@@ -186,12 +207,15 @@ impl<E: Evaluator> Searcher<'_, E> {
             return static_eval;
         }
 
-        let picker = MovePicker::new(pos, entry.and_then(|e| e.mv), self.tables, ply);
+        let mut picker = MovePicker::new(pos, entry.and_then(|e| e.mv), must_pass);
         let original_alpha = alpha;
         let mut best_score = -INFINITE;
         let mut best_move = None;
         let mut tried: ArrayVec<Move, 64> = ArrayVec::new();
-        for (index, picked) in picker.enumerate() {
+        let mut next_index = 0;
+        while let Some(picked) = picker.next(pos, self.tables, ply) {
+            let index = next_index;
+            next_index += 1;
             let mv = picked.mv;
             // Static margins say nothing once the window is about forced game ends.
             if !pv_node && index > 0 && best_score > -WIN_BOUND && !is_decisive(alpha) {
@@ -208,17 +232,32 @@ impl<E: Evaluator> Searcher<'_, E> {
             let mut child = *pos;
             child.play_unchecked(mv);
             let new_depth = depth - 1;
+            // Only searches of depth 1 or more probe the table: hash the child for them, and
+            // start loading its slot while this node's work goes on.
+            let child_key = if new_depth > 0 {
+                let k = child.hash();
+                self.tt.prefetch(k);
+                k
+            } else {
+                0
+            };
             let score = if index == 0 {
-                -self.negamax(&child, new_depth, ply + 1, -beta, -alpha)
+                -self.negamax(&child, child_key, new_depth, ply + 1, -beta, -alpha)
             } else {
                 let reduction = self.reductions.of(depth, index, pv_node);
-                let mut s =
-                    -self.negamax(&child, new_depth - reduction, ply + 1, -alpha - 1, -alpha);
+                let mut s = -self.negamax(
+                    &child,
+                    child_key,
+                    new_depth - reduction,
+                    ply + 1,
+                    -alpha - 1,
+                    -alpha,
+                );
                 if s > alpha && reduction > 0 {
-                    s = -self.negamax(&child, new_depth, ply + 1, -alpha - 1, -alpha);
+                    s = -self.negamax(&child, child_key, new_depth, ply + 1, -alpha - 1, -alpha);
                 }
                 if s > alpha && s < beta {
-                    s = -self.negamax(&child, new_depth, ply + 1, -beta, -alpha);
+                    s = -self.negamax(&child, child_key, new_depth, ply + 1, -beta, -alpha);
                 }
                 s
             };
@@ -286,7 +325,7 @@ impl<E: Evaluator> Searcher<'_, E> {
             (-INFINITE, INFINITE)
         };
         loop {
-            let score = self.negamax(pos, depth, 0, alpha, beta);
+            let score = self.negamax(pos, pos.hash(), depth, 0, alpha, beta);
             if self.aborted {
                 return score;
             }
@@ -545,7 +584,7 @@ mod tests {
             pv: Box::new([[Move::Pass; MAX_PLY]; MAX_PLY]),
             pv_len: [0; MAX_PLY],
         };
-        searcher.negamax(pos, depth, 1, 0, 1)
+        searcher.negamax(pos, pos.hash(), depth, 1, 0, 1)
     }
 
     #[test]

@@ -74,10 +74,26 @@ impl TranspositionTable {
         self.generation.fetch_add(1, Relaxed);
     }
 
+    #[inline(always)]
     fn slot(&self, key: u64) -> &[AtomicU64; 2] {
         // Multiply-shift maps the key onto any table length without a power-of-two size.
         let index = ((u128::from(key) * self.slots.len() as u128) >> 64) as usize;
         &self.slots[index]
+    }
+
+    /// Ask the processor to start loading the slot of `key`, so that a probe soon after does
+    /// not wait for memory.
+    #[inline(always)]
+    pub fn prefetch(&self, key: u64) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+            let slot: *const [AtomicU64; 2] = self.slot(key);
+            // SAFETY: a prefetch is only a hint; it reads nothing and cannot fault.
+            unsafe { _mm_prefetch::<_MM_HINT_T0>(slot.cast::<i8>()) };
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = key;
     }
 
     pub fn probe(&self, key: u64) -> Option<Entry> {
