@@ -184,6 +184,13 @@ impl<E: Evaluator> Searcher<'_, E> {
         // as this node's search.
         let fits_clock = |d: i32| pos.halfmove_clock() as i32 + d < HALFMOVE_LIMIT as i32;
         let clock_safe = fits_clock(depth);
+        // The static evaluation serves only the pruning of non-PV nodes. Computed before the
+        // probe, it overlaps the load of the slot that the parent prefetched.
+        let static_eval = if !pv_node && depth <= RFP_DEPTH.max(FUTILITY_DEPTH) {
+            self.eval.evaluate(pos)
+        } else {
+            0
+        };
         let entry = self.tt.probe(key);
         if let Some(e) = entry.filter(|e| !pv_node && e.depth >= depth && fits_clock(e.depth)) {
             let s = from_table(e.score, ply);
@@ -197,7 +204,6 @@ impl<E: Evaluator> Searcher<'_, E> {
             }
         }
 
-        let static_eval = self.eval.evaluate(pos);
         if !pv_node
             && !must_pass
             && depth <= RFP_DEPTH
