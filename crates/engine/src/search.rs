@@ -94,7 +94,7 @@ impl Reductions {
         let new_depth = depth - 1;
         // The cap is rounded down to even too: clamping to an odd `new_depth - 1` would hand
         // back an odd reduction at low depth.
-        let cap = (new_depth - 1).max(0) & !1;
+        let cap = new_depth.max(0) & !1;
         (self.get(depth, index) - 2 * i32::from(pv_node)).clamp(0, cap)
     }
 }
