@@ -85,15 +85,16 @@ impl Reductions {
         i32::from(self.0[(depth as usize).min(63)][move_number.min(63)])
     }
 
-    /// The reduction of the `index`-th move (from 0) at a node of `depth`: even, and leaving at
-    /// least one ply to the reduced search.
+    /// The reduction of the `index`-th move (from 0) at a node of `depth`: even, and no deeper
+    /// than the child's depth.
     fn of(&self, depth: i32, index: usize, pv_node: bool) -> i32 {
         if depth < LMR_MIN_DEPTH || index < LMR_MIN_MOVES {
             return 0;
         }
         let new_depth = depth - 1;
-        // The cap is rounded down to even too: clamping to an odd `new_depth - 1` would hand
-        // back an odd reduction at low depth.
+        // The cap is even too: the old cap of `new_depth - 1` handed back odd reductions at low
+        // depth. A reduced search may end at depth 0 (the static evaluation, of the same
+        // parity as `new_depth` when that is even).
         let cap = new_depth.max(0) & !1;
         (self.get(depth, index) - 2 * i32::from(pv_node)).clamp(0, cap)
     }
@@ -551,17 +552,14 @@ mod tests {
     }
 
     #[test]
-    fn reductions_are_even_and_leave_at_least_one_ply() {
+    fn reductions_are_even_and_never_below_depth_zero() {
         let reductions = Reductions::new();
         for depth in 1..40 {
             for index in 0..100 {
                 for pv_node in [false, true] {
                     let r = reductions.of(depth, index, pv_node);
                     assert_eq!(r % 2, 0, "depth {depth}, move {index}, pv {pv_node}: {r}");
-                    assert!(
-                        r >= 0 && (r == 0 || depth - 1 - r >= 1),
-                        "depth {depth}: {r}"
-                    );
+                    assert!(r >= 0 && depth - 1 - r >= 0, "depth {depth}: {r}");
                 }
             }
         }
