@@ -50,6 +50,8 @@ enum Command {
     Analyze(commands::analyze::Args),
     /// Fit the evaluation weights to game results from PGN files (Texel tuning).
     Tune(commands::tune::Args),
+    /// Self-play training data: positions with search score and game result.
+    Datagen(commands::datagen::Args),
     /// Replay a game record (PGN or the 1995 two-column record), checking every flip count.
     Replay(commands::replay::Args),
     /// Draw a position of any game as text (or SVG): `--variant ankor --fen TEXT [--last CELL]`.
@@ -75,6 +77,7 @@ fn main() -> ExitCode {
         Command::Bench(args) => commands::bench::run(args),
         Command::Analyze(args) => commands::analyze::run(args),
         Command::Tune(args) => commands::tune::run(args),
+        Command::Datagen(args) => commands::datagen::run(args),
         Command::Replay(args) => commands::replay::run(args),
         Command::Diagram(args) => commands::diagram::run(args),
     };

@@ -4,6 +4,7 @@ pub mod analyze;
 pub mod bench;
 pub mod blocks;
 pub mod client;
+pub mod datagen;
 pub mod decode;
 pub mod diagram;
 pub mod encode;
