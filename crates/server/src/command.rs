@@ -25,7 +25,7 @@ pub struct Request {
     pub line: String,
     /// Text after the command line (chat message), if the door has one.
     pub body: Option<String>,
-    /// The client's address (signup rate limit).
+    /// The client's address (signup and failed-login limits).
     pub peer: Option<IpAddr>,
 }
 
@@ -641,7 +641,7 @@ fn summary_line(game: &GameSummary) -> String {
 }
 
 async fn run(app: &App, request: &Request, command: &Command) -> Result<Reply> {
-    let accounts = &app.accounts;
+    let accounts = &app.accounts.from_peer(request.peer);
     let games = &app.games;
     Ok(match command {
         Command::Signup {

@@ -14,6 +14,7 @@
 //! ```
 
 pub mod accounts;
+mod api_errors;
 pub mod board;
 pub mod bots;
 mod clock;
@@ -23,8 +24,10 @@ pub mod events;
 pub mod games;
 pub mod http;
 pub mod ratings;
+pub mod redact;
 pub mod storage;
 pub mod text;
+mod throttle;
 mod web;
 
 use std::net::SocketAddr;
