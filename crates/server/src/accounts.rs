@@ -41,17 +41,21 @@ pub struct RateLimits {
     /// account: one minute after the limit, doubling with every further failure (up to an hour).
     /// Other addresses are not held back by these failures.
     pub failures_per_minute: u32,
+    /// Open text-door connections per client address.
+    pub text_connections_per_address: u32,
 }
 
 impl RateLimits {
     pub const DEFAULT: RateLimits = RateLimits {
         signups_per_minute: 10,
         failures_per_minute: 10,
+        text_connections_per_address: 20,
     };
     /// No limits (load tests).
     pub const OFF: RateLimits = RateLimits {
         signups_per_minute: u32::MAX,
         failures_per_minute: u32::MAX,
+        text_connections_per_address: u32::MAX,
     };
 }
 
@@ -154,6 +158,12 @@ pub fn check_password(password: &str) -> Result<()> {
         ));
     }
     Ok(())
+}
+
+/// Whether a person's account was closed (`signoff`): it can no longer log in. Computer
+/// players never log in, but their accounts are open.
+pub fn is_closed(user: &UserRow) -> bool {
+    user.password_hash == NO_LOGIN && user.bot_level.is_none()
 }
 
 fn hash_password(password: &str) -> String {

@@ -685,10 +685,14 @@ async fn run(app: &App, request: &Request, command: &Command) -> Result<Reply> {
         }
         Command::Close { userid, password } => {
             let name = accounts.close(userid, password).await?;
+            let left = games.leave_all(&name).await?;
             Reply::ok(
                 format!("account {name} closed"),
-                format!("Account {name} is closed; its games stay on record.\n"),
-                json!({"userid": name}),
+                format!(
+                    "Account {name} is closed; its games stay on record.\n{}",
+                    left.describe()
+                ),
+                json!({"userid": name, "resigned": left.resigned, "cancelled": left.cancelled}),
             )
         }
         Command::Help { subjects } => {
