@@ -699,7 +699,12 @@ async fn run(app: &App, request: &Request, command: &Command) -> Result<Reply> {
             let text = match subjects.first().map(String::as_str) {
                 Some("ataxx") => GAME_HELP.to_string(),
                 Some("tutorial") => TUTORIAL.to_string(),
-                _ => COMMANDS_HELP.to_string(),
+                None | Some("commands") => COMMANDS_HELP.to_string(),
+                Some(topic) => {
+                    return Err(Error::Command(format!(
+                        "unknown help topic {topic:?}; topics: commands, tutorial, ataxx"
+                    )))
+                }
             };
             Reply::ok("help", text, json!({}))
         }
@@ -770,11 +775,16 @@ async fn run(app: &App, request: &Request, command: &Command) -> Result<Reply> {
             guard,
         } => {
             let user = accounts.verify(userid, password).await?;
+            let before = games.queued_move_of(*board, &user).await?;
             let (game, stored) = games.queue(*board, &user, text, *guard).await?;
             let mut reply = board_reply(app, game).await?;
             if stored {
+                let replaced = match before {
+                    Some(before) => format!(" It replaces the move queued before, {before}."),
+                    None => String::new(),
+                };
                 reply.text = format!(
-                    "Queued {text} for {user}: played when it is {user}'s turn.\n\n{}",
+                    "Queued {text} for {user}: played when it is {user}'s turn.{replaced}\n\n{}",
                     reply.text
                 );
             }
@@ -846,7 +856,14 @@ async fn run(app: &App, request: &Request, command: &Command) -> Result<Reply> {
             let mut data = vec![];
             for (board, at) in boards {
                 let view = games.view(*board).await?;
-                texts.push(board::mail(&view, *at, games.now_ms()));
+                let mut text = board::mail(&view, *at, games.now_ms());
+                if let Some(at) = at.filter(|&at| at > view.moves.len()) {
+                    text = format!(
+                        "Board {board} has {} moves: #{at} is beyond the end; this is the current position.\n\n{text}",
+                        view.moves.len()
+                    );
+                }
+                texts.push(text);
                 data.push(json!(view));
             }
             let subject = match boards.as_slice() {
@@ -893,12 +910,12 @@ async fn run(app: &App, request: &Request, command: &Command) -> Result<Reply> {
                     ..Default::default()
                 })
                 .await?;
-            let mut text = String::from("Finished      Board  Winner      Points  Players\n");
+            let mut text = String::from("Finished (UTC)     Board  Winner      Points  Players\n");
             for g in &list {
                 text.push_str(&format!(
-                    "{}  {:>5}  {:<10}  {:>2}-{:<2}   {} {}\n",
+                    "{:<16}  {:>5}  {:<10}  {:>2}-{:<2}   {} {}\n",
                     board::timestamp(g.finished_ms.unwrap_or(0))
-                        .get(..10)
+                        .get(..16)
                         .unwrap_or(""),
                     g.board,
                     g.winner.as_deref().unwrap_or("(draw)"),

@@ -18,6 +18,7 @@ use crate::storage::{self, ChatRow, GameFilter, GameRow, MoveRow, Storage};
 
 mod closing;
 mod limits;
+mod queued;
 pub use closing::LeftBoards;
 
 const DAY_MS: i64 = 24 * 3600 * 1000;
