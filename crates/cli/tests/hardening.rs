@@ -159,7 +159,7 @@ impl TextDoor {
     /// Whether the server closed the connection (EOF) within the read timeout.
     fn closed(&mut self) -> bool {
         let mut rest = String::new();
-        matches!(self.reader.read_to_string(&mut rest), Ok(_))
+        self.reader.read_to_string(&mut rest).is_ok()
     }
 }
 
@@ -484,7 +484,11 @@ fn every_api_error_is_the_documented_json_object() {
         400,
         "bad_command",
     );
-    expect_error(http("GET", &server.url("/api/ws"), None, None), 400, "bad_request");
+    expect_error(
+        http("GET", &server.url("/api/ws"), None, None),
+        400,
+        "bad_request",
+    );
     // Outside /api the pages keep their own answers.
     let (status, _, _) = http("GET", &server.url("/nosuch"), None, None);
     assert_eq!(status, 404);
