@@ -3,7 +3,7 @@
 //! them with `cargo test`, no nightly needed. Each takes raw bytes; text parsers get them as
 //! UTF-8 (lossily), so every input reaches the parser. A check panics when a property fails.
 
-#![allow(dead_code)]
+#![allow(dead_code, unexpected_cfgs)]
 
 use std::io::Cursor;
 use std::str::FromStr;
@@ -36,7 +36,11 @@ pub fn move_text(data: &[u8]) {
     let text = text(data);
     if let Ok(mv) = Move::from_str(&text) {
         assert_eq!(Move::from_str(&mv.to_string()).ok(), Some(mv), "{text:?}");
-        assert_eq!(Move::parse_tolerant(&text).ok(), Some(mv), "strict {text:?} is tolerant too");
+        assert_eq!(
+            Move::parse_tolerant(&text).ok(),
+            Some(mv),
+            "strict {text:?} is tolerant too"
+        );
     }
     if let Ok(mv) = Move::parse_tolerant(&text) {
         assert_eq!(Move::from_str(&mv.to_string()).ok(), Some(mv), "{text:?}");
@@ -80,9 +84,20 @@ pub fn blocks(data: &[u8]) {
         .into_iter()
         .flatten()
     {
-        assert_eq!(Layout::from_str(&layout.to_string()).ok(), Some(layout), "{text:?}");
-        assert_eq!(Layout::parse_mask(&layout.mask_text()).ok(), Some(layout), "{text:?}");
-        assert_eq!(Layout::from_position(&layout.start_position()).ok(), Some(layout));
+        assert_eq!(
+            Layout::from_str(&layout.to_string()).ok(),
+            Some(layout),
+            "{text:?}"
+        );
+        assert_eq!(
+            Layout::parse_mask(&layout.mask_text()).ok(),
+            Some(layout),
+            "{text:?}"
+        );
+        assert_eq!(
+            Layout::from_position(&layout.start_position()).ok(),
+            Some(layout)
+        );
     }
 }
 
@@ -130,7 +145,11 @@ impl engine::uai::Thinker for Quick {
         _stop: &std::sync::atomic::AtomicBool,
         _on_info: &mut dyn FnMut(&engine::search::Report),
     ) -> Move {
-        pos.legal_moves().iter().next().copied().unwrap_or(Move::Pass)
+        pos.legal_moves()
+            .iter()
+            .next()
+            .copied()
+            .unwrap_or(Move::Pass)
     }
 }
 
@@ -140,9 +159,12 @@ pub fn uai(data: &[u8]) {
     let _ = engine::uai::run(Quick, Cursor::new(text.into_bytes()), std::io::sink());
 }
 
+/// A property check over raw input bytes.
+pub type Check = fn(&[u8]);
+
 /// Every check by its target name.
 #[cfg(not(fuzzing))]
-pub const CHECKS: [(&str, fn(&[u8])); 8] = [
+pub const CHECKS: [(&str, Check); 8] = [
     ("fen", fen),
     ("move_text", move_text),
     ("pgn", pgn),

@@ -26,7 +26,11 @@ fn every_corpus_and_crash_input_passes_its_check() {
             for file in inputs(&fuzz.join(kind).join(target)) {
                 let data = std::fs::read(&file).unwrap();
                 let outcome = std::panic::catch_unwind(|| check(&data));
-                assert!(outcome.is_ok(), "{target}: {} fails its check", file.display());
+                assert!(
+                    outcome.is_ok(),
+                    "{target}: {} fails its check",
+                    file.display()
+                );
                 replayed += 1;
             }
         }
