@@ -58,7 +58,43 @@ enum Command {
     Diagram(commands::diagram::Args),
 }
 
+/// Installs the one place where a closed output ends the program: `ataxx blocks list | head -1`
+/// exits quietly (status 0) once `head` has what it wants, whichever command was writing and
+/// however (`println!` panics on a broken pipe; `write!` returns the error). SIGPIPE stays
+/// ignored, as Rust sets it, so that a dead engine's pipe is an error `ataxx match` can report
+/// rather than a signal that kills it.
+fn quiet_on_closed_output() {
+    let default = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        let message = info
+            .payload()
+            .downcast_ref::<String>()
+            .map(String::as_str)
+            .or_else(|| info.payload().downcast_ref::<&str>().copied())
+            .unwrap_or("");
+        if is_closed_output_panic(message) {
+            std::process::exit(0);
+        }
+        default(info);
+    }));
+}
+
+/// The panic of `print!`/`println!` (`eprint!`) when the reader has gone.
+fn is_closed_output_panic(message: &str) -> bool {
+    message.starts_with("failed printing to std") && message.contains("Broken pipe")
+}
+
+/// Whether an error comes from writing to an output whose reader has gone.
+fn is_broken_pipe(err: &anyhow::Error) -> bool {
+    err.chain().any(|cause| {
+        cause
+            .downcast_ref::<std::io::Error>()
+            .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
+    })
+}
+
 fn main() -> ExitCode {
+    quiet_on_closed_output();
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Perft(args) => commands::perft::run(args),
@@ -83,10 +119,28 @@ fn main() -> ExitCode {
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
+        Err(err) if is_broken_pipe(&err) => ExitCode::SUCCESS,
         Err(err) => {
             // Every failure here comes from what the user gave us: exit 2, like clap's usage errors.
             eprintln!("error: {err:#}");
             ExitCode::from(2)
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_closed_output_is_recognised_in_panics_and_errors() {
+        assert!(is_closed_output_panic(
+            "failed printing to stdout: Broken pipe (os error 32)"
+        ));
+        assert!(!is_closed_output_panic("index out of bounds"));
+        let err = anyhow::Error::from(std::io::Error::from(std::io::ErrorKind::BrokenPipe))
+            .context("writing the list");
+        assert!(is_broken_pipe(&err));
+        assert!(!is_broken_pipe(&anyhow::anyhow!("bad FEN")));
     }
 }

@@ -16,6 +16,11 @@ use crate::events::{Event, EventKind, Hub};
 use crate::ratings;
 use crate::storage::{self, ChatRow, GameFilter, GameRow, MoveRow, Storage};
 
+mod closing;
+mod limits;
+mod queued;
+pub use closing::LeftBoards;
+
 const DAY_MS: i64 = 24 * 3600 * 1000;
 /// The longest chat message.
 pub const MAX_CHAT: usize = 2000;
@@ -515,18 +520,17 @@ impl Games {
             let user = storage::user(&mut tx.tx, name)
                 .await?
                 .ok_or_else(|| Error::InvalidChallenge(format!("no user {name:?}")))?;
+            if crate::accounts::is_closed(&user) {
+                return Err(Error::InvalidChallenge(format!(
+                    "{name}'s account is closed"
+                )));
+            }
             if user.refuses_challenges {
                 return Err(Error::InvalidChallenge(format!(
                     "{name} refuses challenges"
                 )));
             }
-            if let Some(limit) = user.game_limit {
-                if storage::active_game_count(&mut tx.tx, name).await? >= limit {
-                    return Err(Error::InvalidChallenge(format!(
-                        "{name} has reached their limit of {limit} games"
-                    )));
-                }
-            }
+            limits::check(&mut tx.tx, &user).await?;
             accepted[seat] = by == Some(name.as_str());
         }
         let fen = start.to_string();
@@ -593,6 +597,16 @@ impl Games {
         }
         let kind = match answer {
             Answer::Accept => {
+                if let (false, Some(row)) = (
+                    if color == Color::X {
+                        game.x_accepted
+                    } else {
+                        game.o_accepted
+                    },
+                    storage::user(&mut tx.tx, user).await?,
+                ) {
+                    limits::check(&mut tx.tx, &row).await?;
+                }
                 match color {
                     Color::X => game.x_accepted = true,
                     Color::O => game.o_accepted = true,
