@@ -12,8 +12,7 @@ use games::{GameKind, Seat};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-use ataxx_players::choose_any;
-use ataxx_players::generic::variant_levels;
+use ataxx_players::generic::{choose_with, variant_levels, GenericLevel, GenericStrength};
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
@@ -23,9 +22,29 @@ fn main() {
         .parse()
         .unwrap();
     let games: usize = args.get(2).map_or(40, |s| s.parse().unwrap());
-    let levels = variant_levels(kind);
+    // Optional: two depths to compare instead of the table (0 = greedy, 9 = random).
+    let custom: Vec<GenericLevel> = args[3.min(args.len())..]
+        .iter()
+        .map(|d| {
+            let strength = match d.parse::<u32>().unwrap() {
+                0 => GenericStrength::Greedy,
+                9 => GenericStrength::Random,
+                depth => GenericStrength::Search { depth },
+            };
+            GenericLevel {
+                name: "custom",
+                strength,
+                description: "",
+            }
+        })
+        .collect();
+    let levels: Vec<GenericLevel> = if custom.len() == 2 {
+        vec![custom[1], custom[0]]
+    } else {
+        variant_levels(kind).to_vec()
+    };
     for pair in levels.windows(2) {
-        let (low, high) = (pair[0].name, pair[1].name);
+        let (low, high) = (&pair[0], &pair[1]);
         let mut score = 0.0;
         let mut wins = 0;
         let mut draws = 0;
@@ -54,7 +73,7 @@ fn main() {
             while pos.outcome().is_none() {
                 let turn = pos.turn().index();
                 let level = if high_seat(turn) { high } else { low };
-                let mv = choose_any(level, pos.as_ref(), (g as u64) << 20 | ply).unwrap();
+                let mv = choose_with(level, pos.as_ref(), (g as u64) << 20 | ply).unwrap();
                 pos.play(&mv).unwrap();
                 ply += 1;
             }
@@ -78,7 +97,9 @@ fn main() {
             }
         }
         println!(
-            "{kind}: {high} vs {low}: {wins}-{draws}-{losses} (W-D-L by game), score {:.1}%",
+            "{kind}: {} vs {}: {wins}-{draws}-{losses} (W-D-L by game), score {:.1}%",
+            high.spec(),
+            low.spec(),
             100.0 * score / games as f64
         );
     }

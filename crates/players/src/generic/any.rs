@@ -71,6 +71,39 @@ fn unknown(level: &str, kind: GameKind) -> ChooseError {
     }
 }
 
+/// The move of `level` (any generic level, in a table or not) in `pos`, for any game.
+pub fn choose_with(
+    level: &GenericLevel,
+    pos: &dyn AnyPosition,
+    seed: u64,
+) -> Result<String, ChooseError> {
+    fn run<R: Rules>(level: &GenericLevel, pos: &R, seed: u64) -> Result<String, ChooseError> {
+        level
+            .choose(pos, &mut ChaCha8Rng::seed_from_u64(seed))
+            .map(|mv| mv.to_string())
+            .ok_or(ChooseError::GameOver)
+    }
+    let fen = pos.fen();
+    let bad = |e: games::GameError| ChooseError::Position(e.to_string());
+    match pos.kind() {
+        GameKind::Ataxx => run(
+            level,
+            &<ataxx::Position as Rules>::from_fen(&fen).map_err(bad)?,
+            seed,
+        ),
+        GameKind::Hexxagon => run(
+            level,
+            &games::hexxagon::Position::from_fen(&fen).map_err(bad)?,
+            seed,
+        ),
+        GameKind::Ataxx4 => run(
+            level,
+            &<games::ataxx4::Position as Rules>::from_fen(&fen).map_err(bad)?,
+            seed,
+        ),
+    }
+}
+
 /// A generic level's move in a position of a statically known game.
 pub fn choose_generic<R: Rules>(level: &str, pos: &R, seed: u64) -> Result<String, ChooseError> {
     let found = GenericLevel::find(R::KIND, level).ok_or_else(|| unknown(level, R::KIND))?;
