@@ -64,8 +64,8 @@ pub const ATAXX4_LEVELS: [GenericLevel; 4] = [
     },
     GenericLevel {
         name: "medium",
-        strength: GenericStrength::Search { depth: 2 },
-        description: "paranoid alpha-beta 2 plies deep: own pieces less the strongest opponent's",
+        strength: GenericStrength::Search { depth: 3 },
+        description: "paranoid alpha-beta 3 plies deep: own pieces less the strongest opponent's",
     },
     GenericLevel {
         name: "hard",
