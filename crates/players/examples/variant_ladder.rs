@@ -53,7 +53,7 @@ fn main() {
         let mut opening = Vec::new();
         for g in 0..games {
             let mut pos = kind.start(&Default::default()).unwrap();
-            if g % 2 == 0 {
+            if g.is_multiple_of(2) {
                 opening.clear();
                 let mut p = pos.clone();
                 for _ in 0..4 {
@@ -68,7 +68,7 @@ fn main() {
             }
             let seats = pos.seats();
             // Seat s plays `high` when (s + g) is even.
-            let high_seat = |s: usize| (s + g) % 2 == 0;
+            let high_seat = |s: usize| (s + g).is_multiple_of(2);
             let mut ply = 0u64;
             while pos.outcome().is_none() {
                 let turn = pos.turn().index();

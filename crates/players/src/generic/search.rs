@@ -67,7 +67,7 @@ impl Searcher {
                 self.stopped = true;
             }
         }
-        if self.nodes % 1024 == 0 {
+        if self.nodes.is_multiple_of(1024) {
             if let Some(deadline) = self.limits.deadline {
                 if Instant::now() >= deadline {
                     self.stopped = true;
