@@ -12,6 +12,7 @@
 mod choice;
 mod engine_player;
 mod gataxx;
+pub mod generic;
 mod heuristics;
 mod levels;
 mod moveset;
@@ -21,6 +22,7 @@ mod search;
 pub use choice::BestPicker;
 pub use engine_player::EnginePlayer;
 pub use gataxx::worst_case_score;
+pub use generic::{choose_any, ChooseError};
 pub use heuristics::{applet_score, ringed_pieces, Heuristic, WIN};
 pub use levels::{Level, Strength, UnknownLevel, LEVELS};
 pub use moveset::MoveSet;

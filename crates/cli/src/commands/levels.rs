@@ -1,24 +1,32 @@
-//! `ataxx levels`: the named difficulty levels.
+//! `ataxx levels [--variant V]`: the named difficulty levels of a game.
 
+use ataxx_players::generic::variant_levels;
 use ataxx_players::LEVELS;
 use clap::Args as ClapArgs;
+use games::GameKind;
 
 #[derive(ClapArgs)]
-pub struct Args {}
+pub struct Args {
+    /// The game: ataxx (default), hexxagon or ataxx4.
+    #[arg(long, default_value = "ataxx")]
+    variant: GameKind,
+}
 
-pub fn run(_: Args) -> anyhow::Result<()> {
-    let width = LEVELS
-        .iter()
-        .map(|l| l.strength.to_string().len())
-        .max()
-        .unwrap_or(0);
+pub fn run(args: Args) -> anyhow::Result<()> {
+    let rows: Vec<(&str, String, &str)> = match args.variant {
+        GameKind::Ataxx => LEVELS
+            .iter()
+            .map(|l| (l.name, l.strength.to_string(), l.description))
+            .collect(),
+        kind => variant_levels(kind)
+            .iter()
+            .map(|l| (l.name, l.spec(), l.description))
+            .collect(),
+    };
+    let width = rows.iter().map(|r| r.1.len()).max().unwrap_or(0);
     println!("{:<10}  {:<width$}  what it does", "level", "player");
-    for level in &LEVELS {
-        let player = level.strength.to_string();
-        println!(
-            "{:<10}  {player:<width$}  {}",
-            level.name, level.description
-        );
+    for (name, player, description) in rows {
+        println!("{name:<10}  {player:<width$}  {description}");
     }
     Ok(())
 }

@@ -14,6 +14,7 @@ pub mod r#match;
 pub mod openings;
 pub mod perft;
 pub mod play;
+pub mod play_variant;
 pub mod replay;
 pub mod serve;
 pub mod stats;

@@ -35,6 +35,13 @@ pub struct Args {
     /// Seed for the computer's random choices.
     #[arg(long, default_value_t = 1)]
     seed: u64,
+    /// The game: ataxx (default), hexxagon or ataxx4 (see `ataxx levels --variant V`).
+    #[arg(long, default_value = "ataxx")]
+    variant: games::GameKind,
+    /// Your seat's letter in a variant (`x`/`o` in hexxagon, `r`/`b`/`g`/`y` in ataxx4);
+    /// the first seat by default.
+    #[arg(long)]
+    seat: Option<char>,
 }
 
 const HELP: &str = "\
@@ -57,6 +64,19 @@ struct Session {
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {
+    if args.variant != games::GameKind::Ataxx {
+        if args.player.is_some() || args.load.is_some() {
+            anyhow::bail!("--player and --load are for square Ataxx; variants take --level");
+        }
+        return super::play_variant::run(
+            args.variant,
+            args.level.as_deref().unwrap_or("easy"),
+            args.seat,
+            args.fen.as_deref(),
+            args.blocks,
+            args.seed,
+        );
+    }
     let (name, computer) = opponent(
         args.level.as_deref(),
         args.player.as_deref(),

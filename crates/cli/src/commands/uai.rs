@@ -40,13 +40,22 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         }
         (None, None) => None,
     };
-    match classic {
-        Some(player) => uai::run(player, input, output)?,
-        None => uai::run(
-            Engine::new(HandCrafted::default(), uai::DEFAULT_HASH_MIB),
-            input,
-            output,
-        )?,
-    }
+    // The variants (UAI_Variant) are answered by the players crate's front end; square Ataxx
+    // goes to this loop unchanged.
+    let level = args.level.clone();
+    ataxx_players::generic::uai::run_with_variants(
+        input,
+        output,
+        level,
+        args.seed,
+        move |r, w| match classic {
+            Some(player) => uai::run(player, r, w),
+            None => uai::run(
+                Engine::new(HandCrafted::default(), uai::DEFAULT_HASH_MIB),
+                r,
+                w,
+            ),
+        },
+    )?;
     Ok(())
 }

@@ -1,0 +1,49 @@
+//! Evaluations for any game, from one seat's point of view.
+
+use games::{Rules, Seat};
+
+/// The score of a won game (less the plies to reach it, so quicker wins score higher).
+pub const WIN: i32 = 1_000_000;
+
+/// `seat`'s own pieces minus the strongest opponent's: with two seats the piece difference,
+/// with more the gap to the leading rival. A finished game scores ±[`WIN`] (0 when `seat`
+/// shares first place); a seat without pieces has lost.
+pub fn evaluate<R: Rules>(pos: &R, seat: Seat) -> i32 {
+    let counts = pos.piece_counts();
+    let own = counts[seat.index()] as i32;
+    let rival = counts
+        .iter()
+        .enumerate()
+        .filter(|&(i, _)| i != seat.index())
+        .map(|(_, &c)| c as i32)
+        .max()
+        .unwrap_or(0);
+    if let Some(outcome) = pos.outcome() {
+        return match (outcome.rank(seat), outcome.winner()) {
+            (1, Some(_)) => WIN,
+            (1, None) => 0,
+            _ => -WIN,
+        };
+    }
+    if own == 0 {
+        return -WIN;
+    }
+    own - rival
+}
+
+/// Whether playing `mv` adds a piece (a single, a clone) rather than moving one (a jump),
+/// read from the piece counts alone so that it holds for every game. `None` for a pass.
+pub fn single_or_jump<R: Rules>(pos: &R, mv: R::Move) -> Option<bool> {
+    let seat = pos.turn();
+    let before = pos.piece_counts()[seat.index()];
+    let mut after = pos.clone();
+    let flips = after.play(mv);
+    let now = after.piece_counts()[seat.index()];
+    if now == before + 1 + flips {
+        Some(true)
+    } else if now == before + flips && pos.piece_counts() != after.piece_counts() {
+        Some(false)
+    } else {
+        None
+    }
+}

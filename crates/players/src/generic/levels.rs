@@ -1,0 +1,108 @@
+//! The named levels of the variants (Hexxagon, four-player Ataxx). Square Ataxx keeps its own
+//! table ([`crate::LEVELS`]).
+
+use games::GameKind;
+
+/// What plays at a variant level.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum GenericStrength {
+    /// [`super::random_move`].
+    Random,
+    /// [`super::greedy_move`].
+    Greedy,
+    /// [`super::paranoid_search`] this many plies deep (bounded by nodes as well).
+    Search { depth: u32 },
+}
+
+/// A named level of a variant.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct GenericLevel {
+    pub name: &'static str,
+    pub strength: GenericStrength,
+    pub description: &'static str,
+}
+
+/// The most nodes a variant level searches for one move, whatever its depth: a level always
+/// answers in well under a second.
+pub const NODE_LIMIT: u64 = 400_000;
+
+/// Hexxagon's levels, weakest first (ladder measured in docs/levels.md).
+pub const HEXXAGON_LEVELS: [GenericLevel; 4] = [
+    GenericLevel {
+        name: "very-easy",
+        strength: GenericStrength::Random,
+        description: "random moves, singles three times in four",
+    },
+    GenericLevel {
+        name: "easy",
+        strength: GenericStrength::Greedy,
+        description: "takes the move that leaves it the most pieces",
+    },
+    GenericLevel {
+        name: "medium",
+        strength: GenericStrength::Search { depth: 2 },
+        description: "alpha-beta 2 plies deep on the piece difference",
+    },
+    GenericLevel {
+        name: "hard",
+        strength: GenericStrength::Search { depth: 3 },
+        description: "alpha-beta 3 plies deep on the piece difference",
+    },
+];
+
+/// Four-player Ataxx's levels, weakest first (ladder measured in docs/levels.md).
+pub const ATAXX4_LEVELS: [GenericLevel; 4] = [
+    GenericLevel {
+        name: "very-easy",
+        strength: GenericStrength::Random,
+        description: "random moves, singles three times in four",
+    },
+    GenericLevel {
+        name: "easy",
+        strength: GenericStrength::Greedy,
+        description: "most own pieces less the strongest opponent's, one move ahead",
+    },
+    GenericLevel {
+        name: "medium",
+        strength: GenericStrength::Search { depth: 3 },
+        description: "paranoid alpha-beta 3 plies deep: own pieces less the strongest opponent's",
+    },
+    GenericLevel {
+        name: "hard",
+        strength: GenericStrength::Search { depth: 4 },
+        description: "paranoid alpha-beta 4 plies deep (a full round of the four seats)",
+    },
+];
+
+/// The generic levels of a game, weakest first: Hexxagon's and four-player Ataxx's tables,
+/// and for square Ataxx the same ladder built from the generic players (its named levels
+/// proper are [`crate::LEVELS`], which [`super::choose_any`] uses).
+pub fn variant_levels(kind: GameKind) -> &'static [GenericLevel] {
+    match kind {
+        GameKind::Ataxx4 => &ATAXX4_LEVELS,
+        _ => &HEXXAGON_LEVELS,
+    }
+}
+
+impl GenericLevel {
+    /// Finds a level by name in `kind`'s table (`very easy`, `very_easy`, any case).
+    pub fn find(kind: GameKind, text: &str) -> Option<&'static GenericLevel> {
+        let key: String = text
+            .chars()
+            .filter(|c| c.is_ascii_alphanumeric())
+            .collect::<String>()
+            .to_ascii_lowercase();
+        variant_levels(kind)
+            .iter()
+            .find(|level| level.name.replace('-', "") == key)
+    }
+
+    /// The player as a spec string, for tables.
+    pub fn spec(&self) -> String {
+        match self.strength {
+            GenericStrength::Random => "random".into(),
+            GenericStrength::Greedy => "greedy".into(),
+            GenericStrength::Search { depth } => format!("search:depth={depth}"),
+        }
+    }
+}

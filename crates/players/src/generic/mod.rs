@@ -1,0 +1,25 @@
+//! Players for every game behind [`games::Rules`]: random, greedy and a fixed-depth
+//! (paranoid) alpha-beta search, the named levels of each variant, and [`choose_any`], the
+//! entry point for callers that know the game only at run time (the server's bots).
+//!
+//! ```
+//! use games::GameKind;
+//! let pos = GameKind::Hexxagon.start(&Default::default()).unwrap();
+//! let mv = ataxx_players::choose_any("medium", pos.as_ref(), 7).unwrap();
+//! assert!(pos.legal_moves().contains(&mv));
+//! ```
+
+mod any;
+mod eval;
+mod greedy;
+mod levels;
+mod random;
+mod search;
+pub mod uai;
+
+pub use any::{choose_any, choose_generic, choose_with, search_any, ChooseError};
+pub use eval::{evaluate, single_or_jump, WIN};
+pub use greedy::greedy_move;
+pub use levels::{variant_levels, GenericLevel, GenericStrength, ATAXX4_LEVELS, HEXXAGON_LEVELS};
+pub use random::random_move;
+pub use search::{paranoid_search, Limits, SearchOutcome};

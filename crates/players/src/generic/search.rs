@@ -1,0 +1,206 @@
+//! Fixed-depth alpha-beta for any game: plain alpha-beta with two seats, **paranoid**
+//! alpha-beta with more.
+//!
+//! Paranoid search assumes every opponent plays to minimise the mover's evaluation, which turns
+//! an N-seat game into a two-sided one: alpha-beta pruning applies unchanged (max-n, where each
+//! seat maximises its own component of a score vector, allows only shallow pruning and so
+//! reaches about half the depth in the same time), and its assumption errs on the side of
+//! safety in four-player Ataxx, where opponents who happen to be adjacent really do take the
+//! mover's pieces. With two seats paranoid and plain alpha-beta are the same search.
+//!
+//! Forced passes are ordinary moves (the [`Rules`] position lists the pass); eliminated seats
+//! never get the turn (the position skips them); a seat with no pieces left scores as lost.
+
+use std::time::Instant;
+
+use games::{Rules, Seat};
+use rand::Rng;
+
+use super::eval::{evaluate, WIN};
+use crate::choice::BestPicker;
+
+/// How far a search may go: plies, and optionally nodes and a deadline. The search deepens
+/// one ply at a time and, when a bound stops an iteration, answers with the last complete one,
+/// so a level always answers (depth 1 is always completed).
+#[derive(Copy, Clone, Debug)]
+pub struct Limits {
+    pub depth: u32,
+    pub max_nodes: Option<u64>,
+    pub deadline: Option<Instant>,
+}
+
+impl Limits {
+    pub fn depth(depth: u32) -> Limits {
+        Limits {
+            depth,
+            max_nodes: None,
+            deadline: None,
+        }
+    }
+}
+
+/// What a search found.
+#[derive(Clone, Debug)]
+pub struct SearchOutcome<M> {
+    pub best: M,
+    /// The score for the mover.
+    pub score: i32,
+    /// The deepest iteration completed.
+    pub depth: u32,
+    pub nodes: u64,
+}
+
+struct Searcher {
+    me: Seat,
+    nodes: u64,
+    limits: Limits,
+    stopped: bool,
+}
+
+impl Searcher {
+    fn out_of_bounds(&mut self) -> bool {
+        if self.stopped {
+            return true;
+        }
+        if let Some(max) = self.limits.max_nodes {
+            if self.nodes >= max {
+                self.stopped = true;
+            }
+        }
+        if self.nodes.is_multiple_of(1024) {
+            if let Some(deadline) = self.limits.deadline {
+                if Instant::now() >= deadline {
+                    self.stopped = true;
+                }
+            }
+        }
+        self.stopped
+    }
+
+    /// The children of `pos`, best-looking first for the seat to move (move ordering: the
+    /// mover's immediate evaluation, a cheap one-ply look).
+    fn ordered<R: Rules>(&self, pos: &R) -> Vec<(R::Move, R)> {
+        let mover = pos.turn();
+        let mut children: Vec<(i32, R::Move, R)> = pos
+            .legal_moves()
+            .into_iter()
+            .map(|mv| {
+                let mut child = pos.clone();
+                child.play(mv);
+                (evaluate(&child, mover), mv, child)
+            })
+            .collect();
+        children.sort_by_key(|(key, _, _)| -key);
+        children.into_iter().map(|(_, mv, c)| (mv, c)).collect()
+    }
+
+    fn alphabeta<R: Rules>(
+        &mut self,
+        pos: &R,
+        depth: u32,
+        ply: i32,
+        mut alpha: i32,
+        mut beta: i32,
+    ) -> i32 {
+        self.nodes += 1;
+        if pos.outcome().is_some() || depth == 0 || self.out_of_bounds() {
+            return adjust(evaluate(pos, self.me), ply);
+        }
+        if pos.piece_counts()[self.me.index()] == 0 {
+            return -WIN + ply;
+        }
+        let maximise = pos.turn() == self.me;
+        let children = self.ordered(pos);
+        if children.is_empty() {
+            return adjust(evaluate(pos, self.me), ply);
+        }
+        let mut best = if maximise { i32::MIN } else { i32::MAX };
+        for (_, child) in &children {
+            let v = self.alphabeta(child, depth - 1, ply + 1, alpha, beta);
+            if maximise {
+                best = best.max(v);
+                alpha = alpha.max(v);
+            } else {
+                best = best.min(v);
+                beta = beta.min(v);
+            }
+            if alpha >= beta {
+                break;
+            }
+        }
+        best
+    }
+}
+
+/// Prefers quicker wins and slower losses.
+fn adjust(score: i32, ply: i32) -> i32 {
+    if score >= WIN {
+        score - ply
+    } else if score <= -WIN {
+        score + ply
+    } else {
+        score
+    }
+}
+
+/// Searches `pos` for the seat to move within `limits`; among equally scored root moves the
+/// choice is uniform (`rng`). `None` once the game is over.
+pub fn paranoid_search<R: Rules>(
+    pos: &R,
+    limits: Limits,
+    rng: &mut impl Rng,
+) -> Option<SearchOutcome<R::Move>> {
+    let me = pos.turn();
+    let mut searcher = Searcher {
+        me,
+        nodes: 0,
+        limits,
+        stopped: false,
+    };
+    let mut root = searcher.ordered(pos);
+    if root.is_empty() {
+        return None;
+    }
+    if root.len() == 1 {
+        return Some(SearchOutcome {
+            best: root[0].0,
+            score: evaluate(&root[0].1, me),
+            depth: 0,
+            nodes: 1,
+        });
+    }
+    let mut answer: Option<SearchOutcome<R::Move>> = None;
+    for depth in 1..=limits.depth.max(1) {
+        let mut picker = BestPicker::new();
+        let mut scores = Vec::with_capacity(root.len());
+        for (mv, child) in &root {
+            // Searching with alpha one below the best keeps equal scores exact, so ties are
+            // found and broken at random.
+            let alpha = picker.best_score().map_or(-WIN - 1, |&b: &i32| b - 1);
+            let v = searcher.alphabeta(child, depth - 1, 1, alpha, WIN + 1);
+            if searcher.stopped && depth > 1 {
+                break;
+            }
+            picker.offer(v, *mv, rng);
+            scores.push(v);
+        }
+        if searcher.stopped && depth > 1 {
+            break;
+        }
+        let (score, best) = picker.into_best().expect("root has moves");
+        // Next iteration tries the best-scored moves first.
+        let mut keyed: Vec<(i32, (R::Move, R))> = scores.into_iter().zip(root).collect();
+        keyed.sort_by_key(|(s, _)| -s);
+        root = keyed.into_iter().map(|(_, c)| c).collect();
+        answer = Some(SearchOutcome {
+            best,
+            score,
+            depth,
+            nodes: searcher.nodes,
+        });
+        if score.abs() >= WIN - 1000 || searcher.stopped {
+            break;
+        }
+    }
+    answer
+}
