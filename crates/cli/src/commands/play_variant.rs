@@ -29,7 +29,10 @@ pub fn run(
         Some(fen) => kind
             .parse_position(fen)
             .with_context(|| format!("--fen {fen:?}"))?,
-        None => kind.start(&StartOptions { size: None, blocks })?,
+        None => kind.start(&StartOptions {
+            blocks,
+            ..Default::default()
+        })?,
     };
     // Checks the level name before the game starts.
     if let Err(e @ ataxx_players::ChooseError::UnknownLevel { .. }) =

@@ -23,36 +23,54 @@ pub enum ChooseError {
     Position(String),
 }
 
+/// Work to do on a position whose game is known statically, run by [`on_concrete`].
+trait OnGame {
+    type Output;
+    fn run<R: Rules>(self, pos: &R) -> Result<Self::Output, ChooseError>;
+}
+
+/// Reads `pos` back as its game's own position type and runs `work` on it: the one place that
+/// turns a run-time game into a compile-time one. (Ankor's repetition history does not travel
+/// through its position text: a search sees the position afresh.)
+fn on_concrete<W: OnGame>(pos: &dyn AnyPosition, work: W) -> Result<W::Output, ChooseError> {
+    fn read<R: Rules>(fen: &str) -> Result<R, ChooseError> {
+        R::from_fen(fen).map_err(|e| ChooseError::Position(e.to_string()))
+    }
+    let fen = pos.fen();
+    match pos.kind() {
+        GameKind::Ataxx => work.run(&read::<ataxx::Position>(&fen)?),
+        GameKind::Hexxagon => work.run(&read::<games::hexxagon::Position>(&fen)?),
+        GameKind::Ataxx4 => work.run(&read::<games::ataxx4::Position>(&fen)?),
+        GameKind::Ankor => work.run(&read::<games::ankor::Position>(&fen)?),
+    }
+}
+
 /// The move (in the game's canonical text) that level `level` plays in `pos`, for any game:
 /// it looks the level up in the table of `pos.kind()` (square Ataxx: [`crate::LEVELS`], the
-/// six levels very-easy … master; Hexxagon and four-player Ataxx: very-easy … hard) and lets
-/// that player choose. Random choices follow `seed`: the same call gives the same move.
+/// six levels very-easy … master; the other games: their generic tables) and lets that player
+/// choose. Random choices follow `seed`: the same call gives the same move.
 ///
 /// This is what the server's bots call; they never need to know which game they play.
 pub fn choose_any(level: &str, pos: &dyn AnyPosition, seed: u64) -> Result<String, ChooseError> {
-    let fen = pos.fen();
     let kind = pos.kind();
-    let bad = |e: games::GameError| ChooseError::Position(e.to_string());
-    match kind {
-        GameKind::Ataxx => {
-            let found: &'static crate::Level = level.parse().map_err(|_| unknown(level, kind))?;
-            let square = ataxx::Position::from_fen(&fen)
-                .map_err(|e| ChooseError::Position(e.to_string()))?;
-            let mut player = found.player(seed);
-            player
-                .choose(&square)
-                .map(|mv| mv.to_string())
-                .ok_or(ChooseError::GameOver)
-        }
-        GameKind::Hexxagon => {
-            let p = games::hexxagon::Position::from_fen(&fen).map_err(bad)?;
-            choose_generic(level, &p, seed)
-        }
-        GameKind::Ataxx4 => {
-            let p = <games::ataxx4::Position as Rules>::from_fen(&fen).map_err(bad)?;
-            choose_generic(level, &p, seed)
+    if kind == GameKind::Ataxx {
+        let found: &'static crate::Level = level.parse().map_err(|_| unknown(level, kind))?;
+        let square = ataxx::Position::from_fen(&pos.fen())
+            .map_err(|e| ChooseError::Position(e.to_string()))?;
+        return found
+            .player(seed)
+            .choose(&square)
+            .map(|mv| mv.to_string())
+            .ok_or(ChooseError::GameOver);
+    }
+    struct Named<'a>(&'a str, u64);
+    impl OnGame for Named<'_> {
+        type Output = String;
+        fn run<R: Rules>(self, pos: &R) -> Result<String, ChooseError> {
+            choose_generic(self.0, pos, self.1)
         }
     }
+    on_concrete(pos, Named(level, seed))
 }
 
 fn unknown(level: &str, kind: GameKind) -> ChooseError {
@@ -77,31 +95,17 @@ pub fn choose_with(
     pos: &dyn AnyPosition,
     seed: u64,
 ) -> Result<String, ChooseError> {
-    fn run<R: Rules>(level: &GenericLevel, pos: &R, seed: u64) -> Result<String, ChooseError> {
-        level
-            .choose(pos, &mut ChaCha8Rng::seed_from_u64(seed))
-            .map(|mv| mv.to_string())
-            .ok_or(ChooseError::GameOver)
+    struct With<'a>(&'a GenericLevel, u64);
+    impl OnGame for With<'_> {
+        type Output = String;
+        fn run<R: Rules>(self, pos: &R) -> Result<String, ChooseError> {
+            self.0
+                .choose(pos, &mut ChaCha8Rng::seed_from_u64(self.1))
+                .map(|mv| mv.to_string())
+                .ok_or(ChooseError::GameOver)
+        }
     }
-    let fen = pos.fen();
-    let bad = |e: games::GameError| ChooseError::Position(e.to_string());
-    match pos.kind() {
-        GameKind::Ataxx => run(
-            level,
-            &<ataxx::Position as Rules>::from_fen(&fen).map_err(bad)?,
-            seed,
-        ),
-        GameKind::Hexxagon => run(
-            level,
-            &games::hexxagon::Position::from_fen(&fen).map_err(bad)?,
-            seed,
-        ),
-        GameKind::Ataxx4 => run(
-            level,
-            &<games::ataxx4::Position as Rules>::from_fen(&fen).map_err(bad)?,
-            seed,
-        ),
-    }
+    on_concrete(pos, With(level, seed))
 }
 
 /// A generic level's move in a position of a statically known game.
@@ -139,41 +143,19 @@ pub fn search_any(
     deadline: Option<std::time::Instant>,
     seed: u64,
 ) -> Result<(String, i32), ChooseError> {
-    fn run<R: Rules>(
-        pos: &R,
-        depth: u32,
-        deadline: Option<std::time::Instant>,
-        seed: u64,
-    ) -> Result<(String, i32), ChooseError> {
-        let limits = Limits {
-            depth,
-            max_nodes: None,
-            deadline,
-        };
-        paranoid_search(pos, limits, &mut ChaCha8Rng::seed_from_u64(seed))
-            .map(|o| (o.best.to_string(), o.score))
-            .ok_or(ChooseError::GameOver)
+    struct Search(u32, Option<std::time::Instant>, u64);
+    impl OnGame for Search {
+        type Output = (String, i32);
+        fn run<R: Rules>(self, pos: &R) -> Result<(String, i32), ChooseError> {
+            let limits = Limits {
+                depth: self.0,
+                max_nodes: None,
+                deadline: self.1,
+            };
+            paranoid_search(pos, limits, &mut ChaCha8Rng::seed_from_u64(self.2))
+                .map(|o| (o.best.to_string(), o.score))
+                .ok_or(ChooseError::GameOver)
+        }
     }
-    let fen = pos.fen();
-    let bad = |e: games::GameError| ChooseError::Position(e.to_string());
-    match pos.kind() {
-        GameKind::Ataxx => run(
-            &<ataxx::Position as Rules>::from_fen(&fen).map_err(bad)?,
-            depth,
-            deadline,
-            seed,
-        ),
-        GameKind::Hexxagon => run(
-            &games::hexxagon::Position::from_fen(&fen).map_err(bad)?,
-            depth,
-            deadline,
-            seed,
-        ),
-        GameKind::Ataxx4 => run(
-            &<games::ataxx4::Position as Rules>::from_fen(&fen).map_err(bad)?,
-            depth,
-            deadline,
-            seed,
-        ),
-    }
+    on_concrete(pos, Search(depth, deadline, seed))
 }

@@ -76,7 +76,9 @@ pub const ATAXX4_LEVELS: [GenericLevel; 4] = [
 
 /// The generic levels of a game, weakest first: Hexxagon's and four-player Ataxx's tables,
 /// and for square Ataxx the same ladder built from the generic players (its named levels
-/// proper are [`crate::LEVELS`], which [`super::choose_any`] uses).
+/// proper are [`crate::LEVELS`], which [`super::choose_any`] uses). Ankor borrows Hexxagon's
+/// table for now: its search sees wins and counts cubes, with no connection-aware evaluation
+/// and no measured ladder yet (issue #12).
 pub fn variant_levels(kind: GameKind) -> &'static [GenericLevel] {
     match kind {
         GameKind::Ataxx4 => &ATAXX4_LEVELS,
