@@ -320,7 +320,9 @@ mod tests {
             "    cobbs (x)  keller (o)\n  1 b7         b2\n  2 e2(2)      --(Auto)\n  3 c3b5(3)\n"
         );
         // Four seats, the third out of the game: its column stays empty.
-        let four: Vec<String> = ["a (r)", "b (b)", "c (g)", "d (y)"].map(String::from).into();
+        let four: Vec<String> = ["a (r)", "b (b)", "c (g)", "d (y)"]
+            .map(String::from)
+            .into();
         let mut moves = vec![row(1, "b7", false, 0), row(2, "f7", false, 1)];
         moves[1].seat = 1;
         let mut third = row(3, "0000", true, 0);

@@ -1020,7 +1020,11 @@ async fn standings(app: &App, game: GameKind) -> Result<Reply> {
         ("Provisional", vec![]),
         ("Inactive", vec![]),
     ];
-    for (rating, bot) in ratings.iter().zip(bots).filter(|(r, _)| r.games_played() > 0) {
+    for (rating, bot) in ratings
+        .iter()
+        .zip(bots)
+        .filter(|(r, _)| r.games_played() > 0)
+    {
         let inactive = rating
             .last_game_ms
             .is_none_or(|t| now - t > INACTIVE_DAYS * 24 * 3600 * 1000);
@@ -1059,7 +1063,11 @@ async fn standings(app: &App, game: GameKind) -> Result<Reply> {
         text.push('\n');
         data.insert(name.to_ascii_lowercase(), Value::Array(rows));
     }
-    Ok(Reply::ok(format!("{game} standings"), text, Value::Object(data)))
+    Ok(Reply::ok(
+        format!("{game} standings"),
+        text,
+        Value::Object(data),
+    ))
 }
 
 /// `Ataxx`, `Hexxagon`: a game's name as a title.

@@ -30,7 +30,11 @@ fn result_token(view: &GameView) -> &str {
 pub fn pgn(view: &GameView) -> String {
     let game = &view.summary;
     let mut out = String::new();
-    tag(&mut out, "Event", &format!("{} server board {}", game.game, game.board));
+    tag(
+        &mut out,
+        "Event",
+        &format!("{} server board {}", game.game, game.board),
+    );
     tag(&mut out, "Site", "ataxx server");
     let date = game
         .started_ms
@@ -45,7 +49,11 @@ pub fn pgn(view: &GameView) -> String {
     tag(&mut out, "Variant", &game.game);
     if game.seats.len() > 2 {
         for (i, seat) in game.seats.iter().enumerate() {
-            tag(&mut out, &format!("Seat{}", i + 1), &format!("{} ({})", seat.name, seat.letter));
+            tag(
+                &mut out,
+                &format!("Seat{}", i + 1),
+                &format!("{} ({})", seat.name, seat.letter),
+            );
         }
         if game.status == "finished" {
             tag(&mut out, "Ranks", &game.result);

@@ -355,11 +355,7 @@ fn forfeit_outcome(pos: &dyn AnyPosition, loser: Seat) -> Outcome {
 
 /// The positions of a board from its start: replays the recorded moves, filling in each row's
 /// seat and the position after it. Returns the position after the last.
-pub fn replay(
-    kind: GameKind,
-    start_fen: &str,
-    moves: &mut [MoveRow],
-) -> Box<dyn AnyPosition> {
+pub fn replay(kind: GameKind, start_fen: &str, moves: &mut [MoveRow]) -> Box<dyn AnyPosition> {
     let mut pos = kind
         .parse_position(start_fen)
         .expect("stored positions are valid FEN");
@@ -592,7 +588,9 @@ impl Games {
         for player in players {
             let name = crate::accounts::normalize_userid(player)?;
             if names.contains(&name) {
-                return Err(Error::InvalidChallenge(format!("{name} cannot play themself")));
+                return Err(Error::InvalidChallenge(format!(
+                    "{name} cannot play themself"
+                )));
             }
             names.push(name);
         }
@@ -1015,7 +1013,11 @@ impl Games {
         let mut undone = moves[last..].to_vec();
         let mut after = pos.clone();
         for row in &mut undone {
-            if after.play(&row.mv).expect("stored moves replay").swaps_seats {
+            if after
+                .play(&row.mv)
+                .expect("stored moves replay")
+                .swaps_seats
+            {
                 game.seats.swap(0, 1);
             }
         }
@@ -1193,10 +1195,7 @@ mod tests {
     #[test]
     fn challenge_options_give_the_spec_start_positions() {
         let h = options(&[("blocks", "h")]).unwrap();
-        assert_eq!(
-            h.start().unwrap().fen(),
-            "x5o/7/2-1-2/7/2-1-2/7/o5x x 0 1"
-        );
+        assert_eq!(h.start().unwrap().fen(), "x5o/7/2-1-2/7/2-1-2/7/o5x x 0 1");
         let mask = options(&[("blocks", "0x7888")]).unwrap();
         assert_eq!(
             mask.start().unwrap().fen(),

@@ -22,9 +22,9 @@ use crate::command::{self, Request};
 use crate::error::Error;
 use crate::events::Event;
 use crate::games::{Action, Answer, ChallengeOptions};
-use games::GameKind;
 use crate::storage::{self, GameFilter};
 use crate::{board, App};
+use games::GameKind;
 
 /// The largest request body and WebSocket message.
 pub const MAX_BODY: usize = 64 * 1024;

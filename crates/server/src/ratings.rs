@@ -160,11 +160,24 @@ mod tests {
     fn a_win_between_new_players_moves_both_ratings_symmetrically() {
         let after = rate(&[initial(), initial()], &Outcome::win(Seat(0), 2));
         // Glickman's example scale: two new players, one game, about +/-162.
-        assert!((after[0].rating - 1662.3).abs() < 1.0, "{}", after[0].rating);
-        assert!((after[1].rating - 1337.7).abs() < 1.0, "{}", after[1].rating);
+        assert!(
+            (after[0].rating - 1662.3).abs() < 1.0,
+            "{}",
+            after[0].rating
+        );
+        assert!(
+            (after[1].rating - 1337.7).abs() < 1.0,
+            "{}",
+            after[1].rating
+        );
         assert!(after[0].deviation < 350.0);
         // The same as the two-player update.
-        let (x, o) = glicko2(&initial(), &initial(), &Outcomes::WIN, &Glicko2Config::new());
+        let (x, o) = glicko2(
+            &initial(),
+            &initial(),
+            &Outcomes::WIN,
+            &Glicko2Config::new(),
+        );
         assert!((after[0].rating - x.rating).abs() < 1e-9);
         assert!((after[1].rating - o.rating).abs() < 1e-9);
     }
@@ -197,6 +210,9 @@ mod tests {
         assert_eq!(after[0], expected_0);
         assert!(after[2].rating > before[2].rating);
         assert!(after[3].rating < before[3].rating);
-        assert!(after[1].rating < before[1].rating, "a draw with a weaker player");
+        assert!(
+            after[1].rating < before[1].rating,
+            "a draw with a weaker player"
+        );
     }
 }

@@ -149,6 +149,11 @@ pub fn database_url(db: &str) -> std::result::Result<String, String> {
 }
 
 fn migrations() -> Migrator {
+    migrations_up_to(i64::MAX)
+}
+
+/// The migrations up to `last` (tests build old databases with fewer).
+fn migrations_up_to(last: i64) -> Migrator {
     let files: [(i64, &str, &str); 4] = [
         (1, "init", include_str!("../migrations/0001_init.sql")),
         (
@@ -171,6 +176,7 @@ fn migrations() -> Migrator {
         migrations: Cow::Owned(
             files
                 .iter()
+                .filter(|(version, _, _)| *version <= last)
                 .map(|&(version, name, sql)| {
                     Migration::new(
                         version,
@@ -400,7 +406,8 @@ pub async fn rating(conn: &mut AnyConnection, name: &str, game: &str) -> Result<
 
 /// Every rating of one game (players who played it), best first.
 pub async fn ratings_of_game(conn: &mut AnyConnection, game: &str) -> Result<Vec<RatingRow>> {
-    let sql = format!("SELECT {RATING_COLUMNS} FROM ratings WHERE game = $1 ORDER BY rating DESC, name");
+    let sql =
+        format!("SELECT {RATING_COLUMNS} FROM ratings WHERE game = $1 ORDER BY rating DESC, name");
     let rows = sqlx::query(&sql).bind(game).fetch_all(conn).await?;
     rows.iter().map(rating_from_row).collect()
 }
@@ -699,7 +706,9 @@ pub async fn game(conn: &mut AnyConnection, board: i64) -> Result<Option<GameRow
         .bind(board)
         .fetch_optional(&mut *conn)
         .await?;
-    Ok(games_with_seats(conn, row.into_iter().collect()).await?.pop())
+    Ok(games_with_seats(conn, row.into_iter().collect())
+        .await?
+        .pop())
 }
 
 /// Which games a listing wants.
@@ -1055,4 +1064,76 @@ pub async fn set_subscription(
             .await?;
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn migration_4_moves_players_into_seats_and_ratings_into_the_ataxx_rows() {
+        let path = std::env::temp_dir().join(format!(
+            "ataxx-server-migration-{}-{}.db",
+            std::process::id(),
+            rand::random::<u64>()
+        ));
+        let url = database_url(path.to_str().unwrap()).unwrap();
+        sqlx::any::install_default_drivers();
+        {
+            let pool = AnyPoolOptions::new().connect(&url).await.unwrap();
+            migrations_up_to(3).run(&pool).await.unwrap();
+            for (name, rating, wins, losses) in [("alice", 1662.5, 1, 0), ("bob", 1337.5, 0, 1)] {
+                sqlx::query(
+                    "INSERT INTO users VALUES ($1, 'h', '', NULL, 0, NULL, $2, 290.3, 0.06, $3, $4, \
+                     0, 5, 9)",
+                )
+                .bind(name)
+                .bind(rating)
+                .bind(wins)
+                .bind(losses)
+                .execute(&pool)
+                .await
+                .unwrap();
+            }
+            sqlx::query(
+                "INSERT INTO games VALUES (101, 'alice', 'bob', 1, 1, 'finished', '0', \
+                 'x5o/7/7/7/7/7/o5x x 0 1', 'x5o/7/7/7/7/7/o5x x 0 1', 0, 9, '1-0', \
+                 'resignation', 1, 7, 21, NULL, NULL, NULL, NULL, NULL, 1000, 2000, '', '', -1, \
+                 1, 2, 3, 4, 162.5, -162.5)",
+            )
+            .execute(&pool)
+            .await
+            .unwrap();
+            pool.close().await;
+        }
+        let storage = Storage::open(&url, Durability::Normal).await.unwrap();
+        let mut conn = storage.read().await.unwrap();
+        let game = game(&mut conn, 101).await.unwrap().unwrap();
+        assert_eq!(game.game, "ataxx");
+        let seat = |name: &str, used_ms, rank, change| SeatRow {
+            name: name.into(),
+            accepted: true,
+            remaining_ms: None,
+            used_ms,
+            rank: Some(rank),
+            rating_change: Some(change),
+        };
+        assert_eq!(
+            game.seats,
+            [seat("alice", 1000, 1, 162.5), seat("bob", 2000, 2, -162.5)]
+        );
+        let alice = rating(&mut conn, "alice", "ataxx").await.unwrap();
+        assert_eq!(
+            (alice.rating, alice.wins, alice.last_game_ms),
+            (1662.5, 1, Some(9))
+        );
+        let fresh = rating(&mut conn, "alice", "hexxagon").await.unwrap();
+        assert_eq!((fresh.rating, fresh.games_played()), (1500.0, 0));
+        assert_eq!(user(&mut conn, "bob").await.unwrap().unwrap().created_ms, 5);
+        drop(conn);
+        storage.close().await;
+        for suffix in ["", "-wal", "-shm"] {
+            let _ = std::fs::remove_file(format!("{}{suffix}", path.display()));
+        }
+    }
 }
