@@ -26,9 +26,11 @@ enum Command {
     Stats(commands::stats::Args),
     /// Blocks-Config codes and wall masks of mirror-symmetric blocked layouts.
     Blocks(commands::blocks::Args),
-    /// Pack a 7x7 position into the 14-byte board (or 19-byte message) as hex.
+    /// Pack a 7x7 position into the 14-byte board (or 19-byte message), or a four-player one
+    /// into its 19-byte board, as hex.
     Encode(commands::encode::Args),
-    /// Unpack a 14-byte board or 19-byte message from hex: diagram and FEN.
+    /// Unpack a 14-byte board, 19-byte message or (--variant ataxx4) 19-byte four-player board
+    /// from hex: diagram and FEN.
     Decode(commands::decode::Args),
     /// Run the game server (embedded SQLite database, HTTP and text doors).
     Serve(commands::serve::Args),

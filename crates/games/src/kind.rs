@@ -14,21 +14,29 @@ use crate::rules::{GameError, Rules};
 /// use games::GameKind;
 /// assert_eq!("Ataxx".parse::<GameKind>().unwrap(), GameKind::Ataxx);
 /// assert_eq!(GameKind::Ataxx.to_string(), "ataxx");
+/// assert_eq!("ataxx4".parse::<GameKind>().unwrap(), GameKind::Ataxx4);
 /// assert!("chess".parse::<GameKind>().is_err());
+/// assert_eq!("hexxagon".parse::<GameKind>().unwrap(), GameKind::Hexxagon);
 /// ```
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
 pub enum GameKind {
     /// Square Ataxx for two, 3×3 to 8×8, with blocked cells.
     Ataxx,
+    /// Hexxagon: Ataxx on a hexagon of 3 to 5 cells a side, with optional classic blocks.
+    Hexxagon,
+    /// Four-player Ataxx (red, blue, green, yellow), 5×5 to 8×8, with blocked cells.
+    Ataxx4,
 }
 
 impl GameKind {
-    pub const ALL: [GameKind; 1] = [GameKind::Ataxx];
+    pub const ALL: [GameKind; 3] = [GameKind::Ataxx, GameKind::Hexxagon, GameKind::Ataxx4];
 
     /// The name used in commands, FEN headers, UAI's `UAI_Variant` and PGN's `Variant` tag.
     pub const fn name(self) -> &'static str {
         match self {
             GameKind::Ataxx => "ataxx",
+            GameKind::Hexxagon => "hexxagon",
+            GameKind::Ataxx4 => "ataxx4",
         }
     }
 
@@ -41,19 +49,27 @@ impl GameKind {
     pub fn parse_position(self, fen: &str) -> Result<Box<dyn AnyPosition>, GameError> {
         match self {
             GameKind::Ataxx => boxed::<ataxx::Position>(fen),
+            GameKind::Hexxagon => boxed::<crate::hexxagon::Position>(fen),
+            GameKind::Ataxx4 => boxed::<crate::ataxx4::Position>(fen),
         }
     }
 
     /// The start position with the given options (size, blocked cells).
     pub fn start(self, options: &StartOptions) -> Result<Box<dyn AnyPosition>, GameError> {
         match self {
-            GameKind::Ataxx => Ok(Box::new(<ataxx::Position as Rules>::start(options)?)),
+            GameKind::Ataxx => started::<ataxx::Position>(options),
+            GameKind::Hexxagon => started::<crate::hexxagon::Position>(options),
+            GameKind::Ataxx4 => started::<crate::ataxx4::Position>(options),
         }
     }
 }
 
 fn boxed<R: Rules>(fen: &str) -> Result<Box<dyn AnyPosition>, GameError> {
     Ok(Box::new(R::from_fen(fen)?))
+}
+
+fn started<R: Rules>(options: &StartOptions) -> Result<Box<dyn AnyPosition>, GameError> {
+    Ok(Box::new(R::start(options)?))
 }
 
 impl fmt::Display for GameKind {

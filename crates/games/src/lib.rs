@@ -16,6 +16,8 @@
 //! ```
 
 mod any;
+pub mod ataxx4;
+pub mod hexxagon;
 mod kind;
 mod outcome;
 mod rules;

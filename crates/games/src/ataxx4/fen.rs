@@ -1,0 +1,253 @@
+//! FEN for four-player positions (spec `variants.md` 2.3): the square FEN with piece letters
+//! `r b g y` and a side field naming one of them.
+
+use std::fmt;
+use std::str::FromStr;
+
+use ataxx::{Bitboard, Square};
+use thiserror::Error;
+
+use super::position::{MAX_SIZE, MIN_SIZE};
+use super::{Cell, Color, Position};
+
+/// What was wrong with a four-player FEN, and where.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum FenError {
+    #[error("empty FEN: expected a board such as r5b/7/7/7/7/7/y5g")]
+    Empty,
+    #[error(
+        "FEN has {found} fields; expected at most 4 (board, side, halfmove clock, fullmove number)"
+    )]
+    TooManyFields { found: usize },
+    #[error("board field has {found} ranks; four-player boards have {MIN_SIZE} to {MAX_SIZE} ranks separated by '/'")]
+    RankCount { found: usize },
+    #[error("board field: rank {rank} covers {found} files; expected {expected} (the board has {expected} ranks, and an n×n board needs n files per rank)")]
+    RankWidth {
+        rank: u8,
+        found: usize,
+        expected: u8,
+    },
+    #[error("board field: rank {rank}, character {position} is {found:?}; expected r, b, g, y, - or a digit 1-{size}{hint}", hint = two_player_hint(*.found))]
+    BadCell {
+        rank: u8,
+        position: usize,
+        found: char,
+        size: u8,
+    },
+    #[error("side field is {found:?}; expected r, b, g or y")]
+    Side { found: String },
+    #[error("side field is {}, but {} has no pieces and the game is not over: a colour that is out never has the move", .side.char(), .side.name())]
+    SideOut { side: Color },
+    #[error("halfmove clock field is {found:?}; expected a whole number 0 or more")]
+    Halfmove { found: String },
+    #[error("fullmove number field is {found:?}; expected a whole number 1 or more")]
+    Fullmove { found: String },
+}
+
+/// Points a two-player FEN's user at the right letters.
+fn two_player_hint(found: char) -> &'static str {
+    match found {
+        'x' | 'o' | 'X' | 'O' => " (x and o are two-player pieces)",
+        _ => "",
+    }
+}
+
+impl FromStr for Position {
+    type Err = FenError;
+
+    /// Reads 1–4 FEN fields (missing side = r, clock 0, move 1), the keyword `startpos` (the
+    /// 7×7 start), and upper-case letters.
+    ///
+    /// ```
+    /// use games::ataxx4::Position;
+    /// let pos: Position = "R5B/7/7/7/7/7/Y5G".parse().unwrap();
+    /// assert_eq!(pos.to_string(), "r5b/7/7/7/7/7/y5g r 0 1");
+    /// let err = "r5b/7/7/7/7/7/y5x r 0 1".parse::<Position>().unwrap_err();
+    /// assert!(err.to_string().contains("rank 1, character 3 is 'x'"), "{err}");
+    /// ```
+    fn from_str(text: &str) -> Result<Position, FenError> {
+        let fields: Vec<&str> = text.split_whitespace().collect();
+        match fields.as_slice() {
+            [] => Err(FenError::Empty),
+            ["startpos"] => Ok(Position::startpos()),
+            f if f.len() > 4 => Err(FenError::TooManyFields { found: f.len() }),
+            f => {
+                let (size, pieces, blocked) = parse_board(f[0])?;
+                let turn = match f.get(1) {
+                    None => Color::Red,
+                    Some(s) => s.parse::<Color>().map_err(|_| FenError::Side {
+                        found: s.to_string(),
+                    })?,
+                };
+                let number = |s: Option<&&str>, min: u32| match s {
+                    None => Some(min),
+                    Some(s) if s.bytes().all(|b| b.is_ascii_digit()) => {
+                        s.parse::<u32>().ok().filter(|n| *n >= min)
+                    }
+                    Some(_) => None,
+                };
+                let halfmove = number(f.get(2), 0).ok_or_else(|| FenError::Halfmove {
+                    found: f[2].to_string(),
+                })?;
+                let fullmove = number(f.get(3), 1).ok_or_else(|| FenError::Fullmove {
+                    found: f[3].to_string(),
+                })?;
+                let pos = Position::from_parts(size, pieces, blocked, turn, halfmove, fullmove);
+                // Play never hands the move to a colour without pieces; a FEN that does would
+                // leave the rules nothing to do but invent a skip the spec does not define.
+                if !pos.in_play(turn) && !pos.is_game_over() {
+                    return Err(FenError::SideOut { side: turn });
+                }
+                Ok(pos)
+            }
+        }
+    }
+}
+
+fn parse_board(board: &str) -> Result<(u8, [Bitboard; 4], Bitboard), FenError> {
+    let ranks: Vec<&str> = board.split('/').collect();
+    let size = ranks.len();
+    if !(MIN_SIZE as usize..=MAX_SIZE as usize).contains(&size) {
+        return Err(FenError::RankCount { found: size });
+    }
+    let size = size as u8;
+    let mut pieces = [Bitboard::EMPTY; 4];
+    let mut blocked = Bitboard::EMPTY;
+    for (row, text) in ranks.iter().enumerate() {
+        let rank = size - 1 - row as u8;
+        // Counted in cells, so a long rank is reported by its width, not by a panic or a
+        // cell written past the edge.
+        let mut file = 0usize;
+        for (position, c) in text.chars().enumerate() {
+            let set = match c {
+                '-' => &mut blocked,
+                '1'..='9' if (c as u8 - b'0') <= size => {
+                    file += (c as u8 - b'0') as usize;
+                    continue;
+                }
+                _ => match Color::from_char(c) {
+                    Some(color) => &mut pieces[color.index()],
+                    None => {
+                        return Err(FenError::BadCell {
+                            rank: rank + 1,
+                            position: position + 1,
+                            found: c,
+                            size,
+                        })
+                    }
+                },
+            };
+            if file < size as usize {
+                *set |= Bitboard::from_square(
+                    Square::new(file as u8, rank).expect("file and rank below size"),
+                );
+            }
+            file += 1;
+        }
+        if file != size as usize {
+            return Err(FenError::RankWidth {
+                rank: rank + 1,
+                found: file,
+                expected: size,
+            });
+        }
+    }
+    Ok((size, pieces, blocked))
+}
+
+impl Position {
+    /// The board field alone, e.g. `r5b/7/7/7/7/7/y5g`.
+    pub fn board_fen(&self) -> String {
+        let mut out = String::with_capacity(72);
+        for rank in (0..self.size()).rev() {
+            let mut run = 0;
+            for file in 0..self.size() {
+                let sq = Square::new(file, rank).expect("on the grid");
+                let c = match self.cell(sq) {
+                    Some(Cell::Empty) | None => {
+                        run += 1;
+                        continue;
+                    }
+                    Some(Cell::Blocked) => '-',
+                    Some(Cell::Piece(color)) => color.char(),
+                };
+                if run > 0 {
+                    out.push((b'0' + run) as char);
+                    run = 0;
+                }
+                out.push(c);
+            }
+            if run > 0 {
+                out.push((b'0' + run) as char);
+            }
+            if rank > 0 {
+                out.push('/');
+            }
+        }
+        out
+    }
+}
+
+impl fmt::Display for Position {
+    /// The full four-field FEN.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{} {} {} {}",
+            self.board_fen(),
+            self.turn(),
+            self.halfmove_clock(),
+            self.fullmove_number()
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn writer_is_strict_and_reader_tolerant() {
+        let cases = [
+            ("startpos", "r5b/7/7/7/7/7/y5g r 0 1"),
+            ("r5b/7/7/7/7/7/y5g", "r5b/7/7/7/7/7/y5g r 0 1"),
+            ("r5b/7/7/7/7/7/y5g g", "r5b/7/7/7/7/7/y5g g 0 1"),
+            ("R5B/7/7/7/7/7/Y5G Y 3", "r5b/7/7/7/7/7/y5g y 3 1"),
+            ("r23b/7/7/7/7/7/y5g r 0 1", "r5b/7/7/7/7/7/y5g r 0 1"),
+            (
+                "r5b/7/2-1-2/7/2-1-2/7/y5g r 0 1",
+                "r5b/7/2-1-2/7/2-1-2/7/y5g r 0 1",
+            ),
+            ("r3b/5/5/5/y3g b 7 9", "r3b/5/5/5/y3g b 7 9"),
+            ("r6b/8/8/8/8/8/8/y6g r 0 1", "r6b/8/8/8/8/8/8/y6g r 0 1"),
+            // No pieces at all: the game is over, so any side may be named.
+            ("7/7/7/7/7/7/7 g 0 1", "7/7/7/7/7/7/7 g 0 1"),
+            // Only red left: over, and blue may be named.
+            ("r6/7/7/7/7/7/7 b 0 1", "r6/7/7/7/7/7/7 b 0 1"),
+        ];
+        for (input, output) in cases {
+            let p: Position = input.parse().unwrap();
+            assert_eq!(p.to_string(), output, "{input}");
+        }
+    }
+
+    #[test]
+    fn errors_name_the_field_rank_and_character() {
+        let err = |s: &str| s.parse::<Position>().unwrap_err().to_string();
+        assert!(err("").starts_with("empty FEN"));
+        assert!(err("r3b/5/5/y3g").contains("4 ranks; four-player boards have 5 to 8"));
+        assert!(err("r5b/7/7/7/7/6/y5g").contains("rank 2 covers 6 files; expected 7"));
+        assert!(err("r5b/7/7/7/7/7/y5g1").contains("rank 1 covers 8 files"));
+        assert!(err("r5b/7/7/7/7/7/y5x").contains("rank 1, character 3 is 'x'"));
+        assert!(err("r5b/7/7/7/7/7/y5x").contains("two-player pieces"));
+        assert!(err("r5b/7/7/8/7/7/y5g").contains("rank 4, character 1 is '8'"));
+        assert!(err("r5b/7/7/7/7/7/y5g o").contains("side field is \"o\""));
+        assert!(err("r5b/7/7/7/7/7/y5g r -1").contains("halfmove clock field"));
+        assert!(err("r5b/7/7/7/7/7/y5g r 0 0").contains("fullmove number field"));
+        assert!(err("r5b/7/7/7/7/7/y5g r 0 1 x").contains("5 fields"));
+        assert_eq!(
+            err("r5b/7/7/7/7/7/y6 g 0 1"),
+            "side field is g, but green has no pieces and the game is not over: a colour that is out never has the move"
+        );
+    }
+}

@@ -1,0 +1,43 @@
+//! Move-tree counts (spec `variants.md` 2.4): a pass is one move, a colour that is out is
+//! skipped (it never gets the turn, so it adds no level), a finished position has no moves.
+
+use ataxx::{Move, MoveList};
+
+use super::Position;
+
+/// Leaf nodes `depth` plies deep, counting the last ply without playing it.
+///
+/// ```
+/// use games::ataxx4::{perft, Position};
+/// assert_eq!(perft(&Position::startpos(), 4), 4096);
+/// ```
+pub fn perft(pos: &Position, depth: u32) -> u64 {
+    match depth {
+        0 => 1,
+        1 => pos.count_moves(),
+        _ => {
+            let mut moves = MoveList::new();
+            pos.generate_moves(&mut moves);
+            moves
+                .iter()
+                .map(|&mv| {
+                    let mut child = *pos;
+                    child.play_unchecked(mv);
+                    perft(&child, depth - 1)
+                })
+                .sum()
+        }
+    }
+}
+
+/// Each legal move with the leaf count `depth − 1` plies below it.
+pub fn divide(pos: &Position, depth: u32) -> Vec<(Move, u64)> {
+    pos.legal_moves()
+        .into_iter()
+        .map(|mv| {
+            let mut child = *pos;
+            child.play_unchecked(mv);
+            (mv, perft(&child, depth.saturating_sub(1)))
+        })
+        .collect()
+}

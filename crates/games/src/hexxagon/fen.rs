@@ -1,0 +1,258 @@
+//! Hexxagon FEN (`variants.md` 1.3): rows from the top (y = 2n−2) down to y = 0, each by
+//! increasing x; digits count empty cells, `x` `o` pieces, `-` blocks; then side, halfmove
+//! clock and fullmove number as on the square board.
+
+use std::fmt;
+use std::str::FromStr;
+
+use ataxx::Color;
+use thiserror::Error;
+
+use super::geometry::{Geometry, MAX_SIZE, MIN_SIZE};
+use super::position::{CellState, Position};
+
+/// What was wrong with a Hexxagon FEN, and where. Rows are named by their number in cell labels
+/// (row 1 is the bottom, y = 0, the last FEN row).
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum FenError {
+    #[error("empty FEN: expected a board such as x3o/6/7/8/o7x/8/7/6/x3o")]
+    Empty,
+    #[error(
+        "FEN has {found} fields; expected at most 4 (board, side, halfmove clock, fullmove number)"
+    )]
+    TooManyFields { found: usize },
+    #[error("board field has {found} rows; a hexagon with n cells a side (n = {MIN_SIZE} to {MAX_SIZE}) has 2n-1 rows: 5, 7 or 9, separated by '/'")]
+    RowCount { found: usize },
+    #[error("board field: row {row} (FEN row {fen_row} from the top) covers {found} cells; expected {expected} (row lengths of the n = {n} hexagon run {lengths})")]
+    RowLength {
+        row: u8,
+        fen_row: usize,
+        found: usize,
+        expected: usize,
+        n: u8,
+        lengths: String,
+    },
+    #[error("board field: row {row} (FEN row {fen_row} from the top) has {found:?}; expected x, o, - or a digit 1-9")]
+    BadCell {
+        row: u8,
+        fen_row: usize,
+        found: char,
+    },
+    #[error("side field is {found:?}; expected x or o")]
+    Side { found: String },
+    #[error("halfmove clock field is {found:?}; expected a whole number 0 or more")]
+    Halfmove { found: String },
+    #[error("fullmove number field is {found:?}; expected a whole number 1 or more")]
+    Fullmove { found: String },
+}
+
+impl FromStr for Position {
+    type Err = FenError;
+
+    /// Reads 1–4 FEN fields (missing side = x, clock 0, move 1), the keyword `startpos` (the
+    /// n = 5 start), and upper-case `X`/`O`. The board size follows from the row count.
+    ///
+    /// ```
+    /// use games::hexxagon::Position;
+    /// let p: Position = "x1o/4/o3x/4/x1o".parse().unwrap();
+    /// assert_eq!((p.size(), p.to_string().as_str()), (3, "x1o/4/o3x/4/x1o x 0 1"));
+    /// let err = "x3o/6/7/8/o7x/8/7/5/x3o".parse::<Position>().unwrap_err();
+    /// assert!(err.to_string().contains("row 2 (FEN row 8 from the top) covers 5 cells; expected 6"));
+    /// ```
+    fn from_str(text: &str) -> Result<Position, FenError> {
+        let fields: Vec<&str> = text.split_whitespace().collect();
+        match fields.as_slice() {
+            [] => Err(FenError::Empty),
+            ["startpos"] => Ok(Position::startpos()),
+            f if f.len() > 4 => Err(FenError::TooManyFields { found: f.len() }),
+            f => {
+                let (n, x, o, blocked) = parse_board(f[0])?;
+                let turn = match f.get(1).copied() {
+                    None | Some("x" | "X") => Color::X,
+                    Some("o" | "O") => Color::O,
+                    Some(other) => {
+                        return Err(FenError::Side {
+                            found: other.to_string(),
+                        })
+                    }
+                };
+                let number = |s: Option<&&str>, min: u32| match s {
+                    None => Some(min),
+                    Some(s) if s.bytes().all(|b| b.is_ascii_digit()) => {
+                        s.parse::<u32>().ok().filter(|n| *n >= min)
+                    }
+                    Some(_) => None,
+                };
+                let halfmove = number(f.get(2), 0).ok_or_else(|| FenError::Halfmove {
+                    found: f[2].to_string(),
+                })?;
+                let fullmove = number(f.get(3), 1).ok_or_else(|| FenError::Fullmove {
+                    found: f[3].to_string(),
+                })?;
+                Ok(
+                    Position::from_parts(n, x, o, blocked, turn, halfmove, fullmove)
+                        .expect("parse_board returns a supported size"),
+                )
+            }
+        }
+    }
+}
+
+/// The row lengths of the size-`n` hexagon from the top, for messages: `5, 6, 7, 8, 9, 8, 7, 6, 5`.
+fn lengths(g: &Geometry) -> String {
+    (0..g.rows())
+        .rev()
+        .map(|y| g.row(y).len().to_string())
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+fn parse_board(board: &str) -> Result<(u8, u64, u64, u64), FenError> {
+    let rows: Vec<&str> = board.split('/').collect();
+    let found = rows.len();
+    let g = match found {
+        5 | 7 | 9 => Geometry::of(found.div_ceil(2) as u8).expect("3 to 5"),
+        _ => return Err(FenError::RowCount { found }),
+    };
+    let (mut x, mut o, mut blocked) = (0u64, 0u64, 0u64);
+    for (fen_row, text) in rows.iter().enumerate() {
+        let y = g.rows() - 1 - fen_row as u8;
+        let cells = g.row(y);
+        let mut at = 0usize;
+        for c in text.chars() {
+            let set = match c {
+                'x' | 'X' => Some(&mut x),
+                'o' | 'O' => Some(&mut o),
+                '-' => Some(&mut blocked),
+                '1'..='9' => None,
+                _ => {
+                    return Err(FenError::BadCell {
+                        row: y + 1,
+                        fen_row: fen_row + 1,
+                        found: c,
+                    })
+                }
+            };
+            match set {
+                Some(set) => {
+                    // Past the row's end nothing is stored; the length check below reports it.
+                    if at < cells.len() {
+                        *set |= 1 << (cells.start + at);
+                    }
+                    at += 1;
+                }
+                None => at += (c as u8 - b'0') as usize,
+            }
+        }
+        if at != cells.len() {
+            return Err(FenError::RowLength {
+                row: y + 1,
+                fen_row: fen_row + 1,
+                found: at,
+                expected: cells.len(),
+                n: g.size(),
+                lengths: lengths(g),
+            });
+        }
+    }
+    Ok((g.size(), x, o, blocked))
+}
+
+impl Position {
+    /// The board field alone, e.g. `x3o/6/7/8/o7x/8/7/6/x3o`.
+    pub fn board_fen(&self) -> String {
+        let g = self.geometry();
+        let mut out = String::with_capacity(80);
+        for y in (0..g.rows()).rev() {
+            let mut run = 0u8;
+            for i in g.row(y) {
+                let c = match self.cell_state(g.cell(i)).expect("the board's own cell") {
+                    CellState::Empty => {
+                        run += 1;
+                        continue;
+                    }
+                    CellState::Piece(color) => color.char(),
+                    CellState::Blocked => '-',
+                };
+                if run > 0 {
+                    out.push((b'0' + run) as char);
+                    run = 0;
+                }
+                out.push(c);
+            }
+            if run > 0 {
+                out.push((b'0' + run) as char);
+            }
+            if y > 0 {
+                out.push('/');
+            }
+        }
+        out
+    }
+}
+
+impl fmt::Display for Position {
+    /// The full four-field FEN.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{} {} {} {}",
+            self.board_fen(),
+            self.turn().char(),
+            self.halfmove_clock(),
+            self.fullmove_number()
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn writer_is_strict_and_reader_tolerant() {
+        let cases = [
+            ("startpos", "x3o/6/7/8/o7x/8/7/6/x3o x 0 1"),
+            ("x3o/6/7/8/o7x/8/7/6/x3o", "x3o/6/7/8/o7x/8/7/6/x3o x 0 1"),
+            (
+                "X3O/6/7/8/O7X/8/7/6/X3O o 7",
+                "x3o/6/7/8/o7x/8/7/6/x3o o 7 1",
+            ),
+            ("x12o/6/7/8/o7x/8/7/6/x3o", "x3o/6/7/8/o7x/8/7/6/x3o x 0 1"),
+            (
+                "x3o/6/7/4-3/o2-4x/4-3/7/6/x3o x 0 1",
+                "x3o/6/7/4-3/o2-4x/4-3/7/6/x3o x 0 1",
+            ),
+            ("3/4/5/4/3 o 3 9", "3/4/5/4/3 o 3 9"),
+            ("x2o/5/6/o5x/6/5/x2o", "x2o/5/6/o5x/6/5/x2o x 0 1"),
+        ];
+        for (input, output) in cases {
+            let p: Position = input.parse().unwrap();
+            assert_eq!(p.to_string(), output, "{input}");
+        }
+    }
+
+    #[test]
+    fn errors_name_the_field_and_row() {
+        let err = |s: &str| s.parse::<Position>().unwrap_err().to_string();
+        assert!(err("").contains("empty FEN"));
+        // A square 7×7 FEN has 7 rows but not the hexagon's lengths.
+        let square = err("x5o/7/7/7/7/7/o5x x 0 1");
+        assert!(
+            square.contains("row 7 (FEN row 1 from the top) covers 7 cells; expected 4")
+                && square.contains("4, 5, 6, 7, 6, 5, 4"),
+            "{square}"
+        );
+        assert!(err("x3o/6/7/8/o7x/8/7/6").contains("8 rows"));
+        assert!(err("x3o/6/7/8/o7x/8/7/6/x3o/5").contains("10 rows"));
+        assert!(err("x3o/6/7/8/o8x/8/7/6/x3o")
+            .contains("row 5 (FEN row 5 from the top) covers 10 cells; expected 9"));
+        assert!(err("x3b/6/7/8/o7x/8/7/6/x3o").contains("row 9 (FEN row 1 from the top) has 'b'"));
+        assert!(err("x3o/6/7/8/o7x/8/7/6/x0o").contains("has '0'"));
+        assert!(err("x3o/6/7/8/o7x/8/7/6/x3o w").contains("side field is \"w\""));
+        assert!(err("x3o/6/7/8/o7x/8/7/6/x3o x -1").contains("halfmove clock field is \"-1\""));
+        assert!(err("x3o/6/7/8/o7x/8/7/6/x3o x 0 0").contains("fullmove number field is \"0\""));
+        assert!(err("x3o/6/7/8/o7x/8/7/6/x3o x 0 1 z").contains("5 fields"));
+        assert!(err("x3o/6/7/8/o7x/8/7/6/x3o x 99999999999").contains("halfmove"));
+    }
+}
