@@ -375,7 +375,9 @@ async fn a_game_over_http_and_websocket_with_resync_and_resent_moves() {
         send(mover, json!({"type": "move", "id": ply, "board": board, "move": mv.to_string(), "guard": ply})).await;
         let ack = next_where(mover, |v| v["type"] == "ack" || v["type"] == "error").await;
         assert_eq!(ack["type"], "ack", "{ack}");
-        let event = next_where(waiter, |v| v["type"] == "moves").await;
+        // The waiter may still have its own previous move's event queued (the socket sends
+        // events and answers in either order): wait for this ply's.
+        let event = next_where(waiter, |v| v["type"] == "moves" && v["ply"] == ply).await;
         assert_eq!(event["ply"], ply);
         assert_eq!(event["moves"][0]["ply"], ply);
         assert_eq!(event["moves"][0]["move"], mv.to_string());
@@ -950,7 +952,6 @@ fn play_out_by_text(
     }
 }
 
-#[ignore = "needs Hexxagon in the games crate (merged from main)"]
 #[test]
 fn a_hexxagon_game_by_text_commands_with_its_own_ratings_and_export() {
     let hexxagon = kind("hexxagon");
@@ -1047,6 +1048,13 @@ fn a_hexxagon_game_by_text_commands_with_its_own_ratings_and_export() {
     assert!(history.contains("  101  "), "{history}");
     assert!(!door.ok("ataxx history").contains("  101  "));
 
+    let listed = door.ok("list");
+    assert!(listed.contains("hexxagon: 0 boards in play"), "{listed}");
+    // The computer levels play square Ataxx only (for now): they decline other games.
+    door.ok("hexxagon challenge alice bot-easy");
+    let declined = wait_for(&mut door, 103, |g| g["status"] != "challenge");
+    assert_eq!(declined["status"], "declined");
+
     let pgn = door.ok("hexxagon pgn 101");
     assert!(pgn.contains("[Variant \"hexxagon\"]"), "{pgn}");
     assert!(
@@ -1057,7 +1065,6 @@ fn a_hexxagon_game_by_text_commands_with_its_own_ratings_and_export() {
     assert!(record.contains("alice (x)"), "{record}");
 }
 
-#[ignore = "needs four-player Ataxx in the games crate (merged from main)"]
 #[test]
 fn a_four_player_game_by_text_commands_with_an_elimination_a_pass_and_pairwise_ratings() {
     let dir = tempfile::tempdir().unwrap();
@@ -1282,7 +1289,6 @@ async fn a_square_game_over_http_carries_game_seats_legal_moves_and_positions() 
     play_over_http("ataxx", Some("h")).await;
 }
 
-#[ignore = "needs Hexxagon in the games crate (merged from main)"]
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_hexxagon_game_over_http_and_websocket() {
     play_over_http("hexxagon", None).await;

@@ -719,22 +719,16 @@ async fn run(app: &App, request: &Request, command: &Command) -> Result<Reply> {
         ),
         Command::List => {
             let mut conn = app.storage.read().await?;
-            let active = storage::games(
-                &mut conn,
-                &GameFilter {
-                    statuses: vec!["active"],
-                    limit: i64::MAX,
-                    ..Default::default()
-                },
-            )
-            .await?
-            .len();
             let players = storage::users(&mut conn).await?.len();
-            Reply::ok(
-                "list",
-                format!("ataxx: {active} boards in play, {players} players\n"),
-                json!({"games": [{"game": "ataxx", "active": active, "players": players}]}),
-            )
+            let mut text = String::new();
+            let mut counts = vec![];
+            for game in GameKind::ALL {
+                let active = storage::count_games(&mut conn, game.name(), "active").await?;
+                text.push_str(&format!("{game}: {active} boards in play\n"));
+                counts.push(json!({"game": game.name(), "active": active, "players": players}));
+            }
+            text.push_str(&format!("{players} players\n"));
+            Reply::ok("list", text, json!({"games": counts}))
         }
         Command::ClockAdvance { seconds } => {
             app.clock

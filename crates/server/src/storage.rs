@@ -781,6 +781,16 @@ pub async fn active_game_count(conn: &mut AnyConnection, name: &str) -> Result<i
     Ok(row.try_get("n")?)
 }
 
+/// How many boards of a game are in a state.
+pub async fn count_games(conn: &mut AnyConnection, game: &str, status: &str) -> Result<i64> {
+    let row = sqlx::query("SELECT COUNT(*) AS n FROM games WHERE game = $1 AND status = $2")
+        .bind(game)
+        .bind(status)
+        .fetch_one(conn)
+        .await?;
+    Ok(row.try_get("n")?)
+}
+
 /// The number the next board gets: boards count from 101.
 pub async fn next_board(conn: &mut AnyConnection) -> Result<i64> {
     let row = sqlx::query("SELECT COALESCE(MAX(board), 100) AS top FROM games")
