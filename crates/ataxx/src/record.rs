@@ -36,8 +36,10 @@ use crate::{
     Color, DiagramStyle, FenError, Game, GameResult, MoveError, Position, Square, Termination,
 };
 
-/// The colour names the article gives its columns; its first player is "White".
-const COLUMN_LABELS: [&str; 2] = ["White", "Black"];
+/// The colour names the writer gives its columns: the first player (x) is "Black", as in project
+/// PGN and libataxx (spec section 1.6; the 1995 article called its first player "White", and the
+/// reader ignores these names).
+const COLUMN_LABELS: [&str; 2] = ["Black", "White"];
 
 /// A record that could not be read: the line (from 1) and what was wrong.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
@@ -375,8 +377,8 @@ fn check_diagram(pos: &Position, words: &[Word]) -> Result<(), RecordErrorKind> 
 
 impl Game {
     /// The game as a two-column record: an optional `FEN` line (non-standard start), the header
-    /// (colours `White Black` as the article names them, then the `Black` and `White` tags, the
-    /// x and o players of project PGN), one numbered pair per line with flip counts, `Resigns`
+    /// (colours `Black White`, x first as in project PGN, then the `Black` and `White` tags, the
+    /// x and o players), one numbered pair per line with flip counts, `Resigns`
     /// for a side that resigned when it was to move, and the final diagram if a style is given.
     pub fn to_record(&self, diagram: Option<DiagramStyle>) -> String {
         let mut out = String::new();

@@ -50,11 +50,51 @@ enum Command {
     Analyze(commands::analyze::Args),
     /// Fit the evaluation weights to game results from PGN files (Texel tuning).
     Tune(commands::tune::Args),
+    /// Self-play training data: positions with search score and game result.
+    Datagen(commands::datagen::Args),
     /// Replay a game record (PGN or the 1995 two-column record), checking every flip count.
     Replay(commands::replay::Args),
+    /// Draw a position of any game as text (or SVG): `--variant ankor --fen TEXT [--last CELL]`.
+    Diagram(commands::diagram::Args),
+}
+
+/// Installs the one place where a closed output ends the program: `ataxx blocks list | head -1`
+/// exits quietly (status 0) once `head` has what it wants, whichever command was writing and
+/// however (`println!` panics on a broken pipe; `write!` returns the error). SIGPIPE stays
+/// ignored, as Rust sets it, so that a dead engine's pipe is an error `ataxx match` can report
+/// rather than a signal that kills it.
+fn quiet_on_closed_output() {
+    let default = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        let message = info
+            .payload()
+            .downcast_ref::<String>()
+            .map(String::as_str)
+            .or_else(|| info.payload().downcast_ref::<&str>().copied())
+            .unwrap_or("");
+        if is_closed_output_panic(message) {
+            std::process::exit(0);
+        }
+        default(info);
+    }));
+}
+
+/// The panic of `print!`/`println!` (`eprint!`) when the reader has gone.
+fn is_closed_output_panic(message: &str) -> bool {
+    message.starts_with("failed printing to std") && message.contains("Broken pipe")
+}
+
+/// Whether an error comes from writing to an output whose reader has gone.
+fn is_broken_pipe(err: &anyhow::Error) -> bool {
+    err.chain().any(|cause| {
+        cause
+            .downcast_ref::<std::io::Error>()
+            .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
+    })
 }
 
 fn main() -> ExitCode {
+    quiet_on_closed_output();
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Perft(args) => commands::perft::run(args),
@@ -73,14 +113,34 @@ fn main() -> ExitCode {
         Command::Bench(args) => commands::bench::run(args),
         Command::Analyze(args) => commands::analyze::run(args),
         Command::Tune(args) => commands::tune::run(args),
+        Command::Datagen(args) => commands::datagen::run(args),
         Command::Replay(args) => commands::replay::run(args),
+        Command::Diagram(args) => commands::diagram::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
+        Err(err) if is_broken_pipe(&err) => ExitCode::SUCCESS,
         Err(err) => {
             // Every failure here comes from what the user gave us: exit 2, like clap's usage errors.
             eprintln!("error: {err:#}");
             ExitCode::from(2)
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_closed_output_is_recognised_in_panics_and_errors() {
+        assert!(is_closed_output_panic(
+            "failed printing to stdout: Broken pipe (os error 32)"
+        ));
+        assert!(!is_closed_output_panic("index out of bounds"));
+        let err = anyhow::Error::from(std::io::Error::from(std::io::ErrorKind::BrokenPipe))
+            .context("writing the list");
+        assert!(is_broken_pipe(&err));
+        assert!(!is_broken_pipe(&anyhow::anyhow!("bad FEN")));
     }
 }

@@ -81,7 +81,11 @@ fn converts_between_the_two_formats() {
         "--labels",
         "OX",
     ]));
-    assert_eq!(as_record, record);
+    // The writer names x "Black" as the PGN does (the article called its first player "White").
+    assert_eq!(
+        as_record,
+        record.replacen("White    Black", "Black    White", 1)
+    );
     let record_path = data("keller-cobbs-1995.txt");
     let as_pgn = stdout(&replay(&[record_path.to_str().unwrap(), "--pgn"]));
     let movetext = |text: &str| text.split("\n\n").nth(1).unwrap().to_string();

@@ -42,7 +42,7 @@ pub const FEATURE_NAMES: [&str; FEATURES] = [
     "frontier: empty cells next to own pieces",
     "stable pieces: no empty neighbour",
     "holes: empty cells next to own pieces that the opponent reaches",
-    "tempo: side to move",
+    "tempo: side to move, unless it must pass",
 ];
 
 const fn class_index(lo: u8, hi: u8) -> usize {
@@ -83,7 +83,8 @@ const fn min3(a: u8, b: u8) -> u8 {
 
 static CLASS_MASKS: [[u64; SQUARE_CLASSES]; MAX_SIZE as usize + 1] = class_masks();
 
-/// Feature counts of a position, ours minus theirs (the tempo feature is always 1).
+/// Feature counts of a position, ours minus theirs (the tempo feature is 1, or 0 when the side
+/// to move must pass).
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]
 pub struct Features(pub [i32; FEATURES]);
 
@@ -102,11 +103,10 @@ impl Features {
         // A piece with no empty neighbour can never be flipped.
         let unstable = empty.neighbours();
         f[STABLE] = diff(us & !unstable, them & !unstable);
-        f[HOLES] = diff(
-            our_frontier & them.within_two(),
-            their_frontier & us.within_two(),
-        );
-        f[TEMPO] = 1;
+        let our_reach = us.within_two();
+        f[HOLES] = diff(our_frontier & them.within_two(), their_frontier & our_reach);
+        // The side to move owns the tempo only if it has a move other than a pass.
+        f[TEMPO] = i32::from(!(our_reach & empty).is_empty());
         Features(f)
     }
 }
@@ -204,6 +204,15 @@ mod tests {
         // x: 5 pieces, o: 4 pieces; the corner class holds a7, g1 for x and g7, a1 for o.
         assert_eq!(a.0[..SQUARE_CLASSES].iter().sum::<i32>(), 1);
         assert_eq!(a.0[0], 0);
+    }
+
+    #[test]
+    fn a_side_that_must_pass_gets_no_tempo() {
+        // x's only piece on g1 is walled in by o: x must pass, so o moves next.
+        let stuck: Position = "7/7/7/7/4ooo/4ooo/4oox x 0 1".parse().unwrap();
+        assert!(stuck.must_pass());
+        assert_eq!(Features::of(&stuck).0[TEMPO], 0);
+        assert_eq!(Features::of(&Position::startpos()).0[TEMPO], 1);
     }
 
     #[test]

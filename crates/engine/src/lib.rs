@@ -4,9 +4,10 @@
 //! One module per idea: [`search`] (iterative deepening, PVS, pruning), [`ordering`] (move
 //! ordering), [`tt`] (transposition table), [`eval`] (evaluation), [`time`] (time management),
 //! [`score`] (score units and game-end scores), [`uai`] (protocol loop), [`bench`] (fixed
-//! benchmark).
+//! benchmark), [`data`] (training records).
 
 pub mod bench;
+pub mod data;
 pub mod eval;
 pub mod ordering;
 pub mod score;

@@ -84,6 +84,20 @@ impl Reductions {
     fn get(&self, depth: i32, move_number: usize) -> i32 {
         i32::from(self.0[(depth as usize).min(63)][move_number.min(63)])
     }
+
+    /// The reduction of the `index`-th move (from 0) at a node of `depth`: even, and no deeper
+    /// than the child's depth.
+    fn of(&self, depth: i32, index: usize, pv_node: bool) -> i32 {
+        if depth < LMR_MIN_DEPTH || index < LMR_MIN_MOVES {
+            return 0;
+        }
+        let new_depth = depth - 1;
+        // The cap is even too: the old cap of `new_depth - 1` handed back odd reductions at low
+        // depth. A reduced search may end at depth 0 (the static evaluation, of the same
+        // parity as `new_depth` when that is even).
+        let cap = new_depth.max(0) & !1;
+        (self.get(depth, index) - 2 * i32::from(pv_node)).clamp(0, cap)
+    }
 }
 
 /// One search thread's state for one `go`.
@@ -116,19 +130,41 @@ impl<E: Evaluator> Searcher<'_, E> {
         self.aborted
     }
 
-    fn negamax(&mut self, pos: &Position, depth: i32, ply: usize, alpha: i32, beta: i32) -> i32 {
+    /// The score of `pos` (whose hash is `key` when `depth > 0`; leaves need none) searched to
+    /// `depth` within the window `(alpha, beta)`.
+    fn negamax(
+        &mut self,
+        pos: &Position,
+        key: u64,
+        depth: i32,
+        ply: usize,
+        alpha: i32,
+        beta: i32,
+    ) -> i32 {
         let pv_node = beta - alpha > 1;
         self.pv_len[ply] = 0;
         self.nodes += 1;
         self.seldepth = self.seldepth.max(ply);
-        if let Some(outcome) = pos.outcome() {
-            return match outcome.winner() {
-                Some(side) if side == pos.turn() => win_in(ply),
-                Some(_) => -win_in(ply),
-                None => 0,
-            };
+        // One dilation answers both "is the game over" and "must the side to move pass" in the
+        // usual case, where the side to move has a move.
+        let has_move = !(pos.pieces(pos.turn()).within_two() & pos.empty()).is_empty();
+        if !has_move || pos.halfmove_clock() >= HALFMOVE_LIMIT || pos.pieces(!pos.turn()).is_empty()
+        {
+            if let Some(outcome) = pos.outcome() {
+                return match outcome.winner() {
+                    Some(side) if side == pos.turn() => win_in(ply),
+                    Some(_) => -win_in(ply),
+                    None => 0,
+                };
+            }
         }
+        let must_pass = !has_move;
         if depth <= 0 || ply >= MAX_PLY - 1 {
+            // Leaves check the node limit too, so that it is kept to the node (leaves of the
+            // first iteration, at ply 1, never abort it).
+            if ply > 1 && self.nodes >= self.node_limit {
+                self.aborted = true;
+            }
             return self.eval.evaluate(pos);
         }
         // Abort only after depth 1 is complete, so that there is always a move to play.
@@ -143,12 +179,21 @@ impl<E: Evaluator> Searcher<'_, E> {
             return alpha;
         }
 
-        let key = pos.hash();
+        debug_assert_eq!(key, pos.hash());
         // The hash ignores the halfmove clock: results whose subtree may reach the 100-ply
-        // rule are neither trusted nor stored.
-        let clock_safe = pos.halfmove_clock() as i32 + depth < HALFMOVE_LIMIT as i32;
+        // rule are neither trusted nor stored. An entry's subtree is as deep as the entry, not
+        // as this node's search.
+        let fits_clock = |d: i32| pos.halfmove_clock() as i32 + d < HALFMOVE_LIMIT as i32;
+        let clock_safe = fits_clock(depth);
+        // The static evaluation serves only the pruning of non-PV nodes. Computed before the
+        // probe, it overlaps the load of the slot that the parent prefetched.
+        let static_eval = if !pv_node && depth <= RFP_DEPTH.max(FUTILITY_DEPTH) {
+            self.eval.evaluate(pos)
+        } else {
+            0
+        };
         let entry = self.tt.probe(key);
-        if let Some(e) = entry.filter(|e| !pv_node && clock_safe && e.depth >= depth) {
+        if let Some(e) = entry.filter(|e| !pv_node && e.depth >= depth && fits_clock(e.depth)) {
             let s = from_table(e.score, ply);
             let cut = match e.bound {
                 Bound::Exact => true,
@@ -160,8 +205,6 @@ impl<E: Evaluator> Searcher<'_, E> {
             }
         }
 
-        let must_pass = pos.must_pass();
-        let static_eval = self.eval.evaluate(pos);
         if !pv_node
             && !must_pass
             && depth <= RFP_DEPTH
@@ -171,12 +214,15 @@ impl<E: Evaluator> Searcher<'_, E> {
             return static_eval;
         }
 
-        let picker = MovePicker::new(pos, entry.and_then(|e| e.mv), self.tables, ply);
+        let mut picker = MovePicker::new(pos, entry.and_then(|e| e.mv), must_pass);
         let original_alpha = alpha;
         let mut best_score = -INFINITE;
         let mut best_move = None;
         let mut tried: ArrayVec<Move, 64> = ArrayVec::new();
-        for (index, picked) in picker.enumerate() {
+        let mut next_index = 0;
+        while let Some(picked) = picker.next(pos, self.tables, ply) {
+            let index = next_index;
+            next_index += 1;
             let mv = picked.mv;
             // Static margins say nothing once the window is about forced game ends.
             if !pv_node && index > 0 && best_score > -WIN_BOUND && !is_decisive(alpha) {
@@ -193,22 +239,32 @@ impl<E: Evaluator> Searcher<'_, E> {
             let mut child = *pos;
             child.play_unchecked(mv);
             let new_depth = depth - 1;
-            let score = if index == 0 {
-                -self.negamax(&child, new_depth, ply + 1, -beta, -alpha)
+            // Only searches of depth 1 or more probe the table: hash the child for them, and
+            // start loading its slot while this node's work goes on.
+            let child_key = if new_depth > 0 {
+                let k = child.hash();
+                self.tt.prefetch(k);
+                k
             } else {
-                let reduction = if depth >= LMR_MIN_DEPTH && index >= LMR_MIN_MOVES {
-                    (self.reductions.get(depth, index) - 2 * i32::from(pv_node))
-                        .clamp(0, new_depth - 1)
-                } else {
-                    0
-                };
-                let mut s =
-                    -self.negamax(&child, new_depth - reduction, ply + 1, -alpha - 1, -alpha);
+                0
+            };
+            let score = if index == 0 {
+                -self.negamax(&child, child_key, new_depth, ply + 1, -beta, -alpha)
+            } else {
+                let reduction = self.reductions.of(depth, index, pv_node);
+                let mut s = -self.negamax(
+                    &child,
+                    child_key,
+                    new_depth - reduction,
+                    ply + 1,
+                    -alpha - 1,
+                    -alpha,
+                );
                 if s > alpha && reduction > 0 {
-                    s = -self.negamax(&child, new_depth, ply + 1, -alpha - 1, -alpha);
+                    s = -self.negamax(&child, child_key, new_depth, ply + 1, -alpha - 1, -alpha);
                 }
                 if s > alpha && s < beta {
-                    s = -self.negamax(&child, new_depth, ply + 1, -beta, -alpha);
+                    s = -self.negamax(&child, child_key, new_depth, ply + 1, -beta, -alpha);
                 }
                 s
             };
@@ -276,7 +332,7 @@ impl<E: Evaluator> Searcher<'_, E> {
             (-INFINITE, INFINITE)
         };
         loop {
-            let score = self.negamax(pos, depth, 0, alpha, beta);
+            let score = self.negamax(pos, pos.hash(), depth, 0, alpha, beta);
             if self.aborted {
                 return score;
             }
@@ -493,6 +549,69 @@ mod tests {
                 "{fen}"
             );
         }
+    }
+
+    #[test]
+    fn reductions_are_even_and_never_below_depth_zero() {
+        let reductions = Reductions::new();
+        for depth in 1..40 {
+            for index in 0..100 {
+                for pv_node in [false, true] {
+                    let r = reductions.of(depth, index, pv_node);
+                    assert_eq!(r % 2, 0, "depth {depth}, move {index}, pv {pv_node}: {r}");
+                    assert!(r >= 0 && depth - 1 - r >= 0, "depth {depth}: {r}");
+                }
+            }
+        }
+        // Deep enough, late moves are reduced.
+        assert!(reductions.of(12, 30, false) >= 2);
+    }
+
+    /// A null-window search of `pos` at `depth`, one ply below the root, with `tt`.
+    fn null_window(pos: &Position, depth: i32, tt: &TranspositionTable) -> i32 {
+        let eval = HandCrafted::default();
+        let mut tables = OrderingTables::default();
+        let reductions = Reductions::new();
+        let stop = AtomicBool::new(false);
+        let mut searcher = Searcher {
+            eval: &eval,
+            tt,
+            tables: &mut tables,
+            stop: &stop,
+            time: TimeManager::new(&Limits::default(), Instant::now()),
+            node_limit: u64::MAX,
+            nodes: 0,
+            next_check: 0,
+            seldepth: 0,
+            aborted: false,
+            reductions: &reductions,
+            pv: Box::new([[Move::Pass; MAX_PLY]; MAX_PLY]),
+            pv_len: [0; MAX_PLY],
+        };
+        searcher.negamax(pos, pos.hash(), depth, 1, 0, 1)
+    }
+
+    #[test]
+    fn table_cutoffs_need_the_entrys_depth_to_fit_before_the_hundred_ply_rule() {
+        // Three plies from the 100-ply rule. The hash ignores the clock, so a deep result stored
+        // for the same pieces far from the rule must not cut here: its subtree ran past ply 100.
+        let pos: Position = "x5o/7/2-1-2/7/2-1-2/7/o5x x 97 60".parse().unwrap();
+        let fresh = null_window(&pos, 1, &TranspositionTable::new(1));
+        let tt = TranspositionTable::new(1);
+        let planted = fresh + 777;
+        tt.store(
+            pos.hash(),
+            Entry {
+                mv: None,
+                score: planted,
+                depth: 10,
+                bound: Bound::Exact,
+            },
+        );
+        assert_eq!(null_window(&pos, 1, &tt), fresh);
+        // Far from the rule the same entry is a valid cut-off.
+        let early: Position = "x5o/7/2-1-2/7/2-1-2/7/o5x x 0 60".parse().unwrap();
+        assert_eq!(null_window(&early, 1, &tt), planted);
     }
 
     #[test]

@@ -4,6 +4,10 @@
 //! accepts the entry only when both agree, so a torn write by another thread reads as a miss
 //! instead of a wrong move (the lockless scheme of Hyatt and Mann).
 
+use std::alloc::{self, Layout};
+use std::ops::Deref;
+use std::ptr::NonNull;
+use std::slice;
 use std::sync::atomic::{AtomicU64, AtomicU8, Ordering::Relaxed};
 
 use ataxx::{Move, Square};
@@ -44,8 +48,69 @@ const BYTES_PER_SLOT: usize = 16;
 /// assert_eq!(tt.probe(key ^ 1), None);
 /// ```
 pub struct TranspositionTable {
-    slots: Vec<[AtomicU64; 2]>,
+    slots: Slots,
     generation: AtomicU8,
+}
+
+/// Size of a transparent huge page on x86-64 Linux.
+const HUGE_PAGE: usize = 2 << 20;
+
+/// The slot array, zeroed, in memory aligned to 2 MiB and (on Linux) marked for transparent huge
+/// pages: probes land anywhere in the table, and with 4 KiB pages most of them would miss the
+/// TLB as well as the cache.
+struct Slots {
+    ptr: NonNull<[AtomicU64; 2]>,
+    len: usize,
+}
+
+// SAFETY: `Slots` owns its memory and hands out only shared references to atomics.
+unsafe impl Send for Slots {}
+unsafe impl Sync for Slots {}
+
+impl Slots {
+    fn layout(len: usize) -> Layout {
+        let size = len * BYTES_PER_SLOT;
+        let align = if size >= HUGE_PAGE { HUGE_PAGE } else { 64 };
+        Layout::from_size_align(size, align).expect("a table size that fits in memory")
+    }
+
+    /// `len` (at least 1) zeroed slots.
+    fn new(len: usize) -> Slots {
+        assert!(len > 0);
+        let layout = Slots::layout(len);
+        // SAFETY: the layout's size is not zero.
+        let raw = unsafe { alloc::alloc(layout) };
+        let Some(ptr) = NonNull::new(raw.cast::<[AtomicU64; 2]>()) else {
+            alloc::handle_alloc_error(layout)
+        };
+        #[cfg(target_os = "linux")]
+        if layout.size() >= HUGE_PAGE {
+            // Before the first touch, so that the pages are faulted in huge. Advice only: if
+            // the kernel declines, the table works the same on small pages.
+            // SAFETY: the range is this allocation.
+            unsafe { libc::madvise(raw.cast(), layout.size(), libc::MADV_HUGEPAGE) };
+        }
+        // SAFETY: the allocation holds `layout.size()` bytes, and all-zero bytes are valid atomics.
+        unsafe { raw.write_bytes(0, layout.size()) };
+        Slots { ptr, len }
+    }
+}
+
+impl Deref for Slots {
+    type Target = [[AtomicU64; 2]];
+
+    #[inline(always)]
+    fn deref(&self) -> &[[AtomicU64; 2]] {
+        // SAFETY: `len` initialised slots live at `ptr` for as long as `self`.
+        unsafe { slice::from_raw_parts(self.ptr.as_ptr(), self.len) }
+    }
+}
+
+impl Drop for Slots {
+    fn drop(&mut self) {
+        // SAFETY: allocated in `Slots::new` with this layout.
+        unsafe { alloc::dealloc(self.ptr.as_ptr().cast(), Slots::layout(self.len)) };
+    }
 }
 
 impl TranspositionTable {
@@ -53,16 +118,14 @@ impl TranspositionTable {
     pub fn new(mib: usize) -> TranspositionTable {
         let len = (mib.max(1) << 20) / BYTES_PER_SLOT;
         TranspositionTable {
-            slots: (0..len)
-                .map(|_| [AtomicU64::new(0), AtomicU64::new(0)])
-                .collect(),
+            slots: Slots::new(len),
             generation: AtomicU8::new(0),
         }
     }
 
     /// Forget every entry.
     pub fn clear(&self) {
-        for [check, data] in &self.slots {
+        for [check, data] in self.slots.iter() {
             check.store(0, Relaxed);
             data.store(0, Relaxed);
         }
@@ -74,10 +137,26 @@ impl TranspositionTable {
         self.generation.fetch_add(1, Relaxed);
     }
 
+    #[inline(always)]
     fn slot(&self, key: u64) -> &[AtomicU64; 2] {
         // Multiply-shift maps the key onto any table length without a power-of-two size.
         let index = ((u128::from(key) * self.slots.len() as u128) >> 64) as usize;
         &self.slots[index]
+    }
+
+    /// Ask the processor to start loading the slot of `key`, so that a probe soon after does
+    /// not wait for memory.
+    #[inline(always)]
+    pub fn prefetch(&self, key: u64) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+            let slot: *const [AtomicU64; 2] = self.slot(key);
+            // SAFETY: a prefetch is only a hint; it reads nothing and cannot fault.
+            unsafe { _mm_prefetch::<_MM_HINT_T0>(slot.cast::<i8>()) };
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = key;
     }
 
     pub fn probe(&self, key: u64) -> Option<Entry> {

@@ -26,10 +26,17 @@ pub enum GameKind {
     Hexxagon,
     /// Four-player Ataxx (red, blue, green, yellow), 5×5 to 8×8, with blocked cells.
     Ataxx4,
+    /// Ankor: cubes stacked in a triangular pyramid, 3 to 8 holes per side.
+    Ankor,
 }
 
 impl GameKind {
-    pub const ALL: [GameKind; 3] = [GameKind::Ataxx, GameKind::Hexxagon, GameKind::Ataxx4];
+    pub const ALL: [GameKind; 4] = [
+        GameKind::Ataxx,
+        GameKind::Hexxagon,
+        GameKind::Ataxx4,
+        GameKind::Ankor,
+    ];
 
     /// The name used in commands, FEN headers, UAI's `UAI_Variant` and PGN's `Variant` tag.
     pub const fn name(self) -> &'static str {
@@ -37,6 +44,7 @@ impl GameKind {
             GameKind::Ataxx => "ataxx",
             GameKind::Hexxagon => "hexxagon",
             GameKind::Ataxx4 => "ataxx4",
+            GameKind::Ankor => "ankor",
         }
     }
 
@@ -51,6 +59,7 @@ impl GameKind {
             GameKind::Ataxx => boxed::<ataxx::Position>(fen),
             GameKind::Hexxagon => boxed::<crate::hexxagon::Position>(fen),
             GameKind::Ataxx4 => boxed::<crate::ataxx4::Position>(fen),
+            GameKind::Ankor => boxed::<crate::ankor::Position>(fen),
         }
     }
 
@@ -60,6 +69,7 @@ impl GameKind {
             GameKind::Ataxx => started::<ataxx::Position>(options),
             GameKind::Hexxagon => started::<crate::hexxagon::Position>(options),
             GameKind::Ataxx4 => started::<crate::ataxx4::Position>(options),
+            GameKind::Ankor => started::<crate::ankor::Position>(options),
         }
     }
 }
@@ -104,4 +114,8 @@ pub struct StartOptions {
     /// Blocked cells as the game spells them: a Blocks-Config code or `0x` mask (square
     /// boards), `classic` (Hexxagon); `None` or `0` for none.
     pub blocks: Option<String>,
+    /// Ankor's `-win_height`: how high a path may touch a side and still count, 1 (a tip of
+    /// each side, the default), 0 (the board's edges only) or −1 (any level); `None` for the
+    /// default. Games without the option ignore it.
+    pub win_height: Option<i8>,
 }

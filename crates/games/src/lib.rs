@@ -15,6 +15,7 @@
 //! assert_eq!(pos.fen(), "x5o/7/7/7/7/6x/o5x o 0 1");
 //! ```
 
+pub mod ankor;
 mod any;
 pub mod ataxx4;
 pub mod hexxagon;

@@ -206,6 +206,7 @@ mod tests {
         let opts = |size, blocks: &str| StartOptions {
             size,
             blocks: Some(blocks.to_string()),
+            ..Default::default()
         };
         assert!(<Position as Rules>::start(&opts(None, "6bch")).is_ok());
         let err = <Position as Rules>::start(&opts(Some(5), "6bch")).unwrap_err();

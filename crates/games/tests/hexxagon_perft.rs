@@ -39,6 +39,7 @@ fn the_start_options_give_the_table_s_positions() {
         .start(&games::StartOptions {
             size: None,
             blocks: Some("classic".into()),
+            ..Default::default()
         })
         .unwrap();
     assert_eq!(classic.perft(3), 16548);

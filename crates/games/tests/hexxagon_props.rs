@@ -11,6 +11,7 @@ fn reachable(size: u8, classic: bool, halfmove: u32, choices: &[u16]) -> Positio
     let options = StartOptions {
         size: Some(size),
         blocks: classic.then(|| "classic".to_string()),
+        ..Default::default()
     };
     let start = <Position as Rules>::start(&options).unwrap();
     let fen = start

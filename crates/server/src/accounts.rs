@@ -36,19 +36,25 @@ const NO_LOGIN: &str = "!";
 pub struct RateLimits {
     /// Signups per client address per minute.
     pub signups_per_minute: u32,
-    /// Failed logins per userid per minute; further attempts wait for the window to end.
+    /// Failed logins per (client address, userid) before that address must wait for that
+    /// account: one minute after the limit, doubling with every further failure (up to an hour).
+    /// Other addresses are not held back by these failures.
     pub failures_per_minute: u32,
+    /// Open text-door connections per client address.
+    pub text_connections_per_address: u32,
 }
 
 impl RateLimits {
     pub const DEFAULT: RateLimits = RateLimits {
         signups_per_minute: 10,
         failures_per_minute: 10,
+        text_connections_per_address: 20,
     };
     /// No limits (load tests).
     pub const OFF: RateLimits = RateLimits {
         signups_per_minute: u32::MAX,
         failures_per_minute: u32::MAX,
+        text_connections_per_address: u32::MAX,
     };
 }
 
@@ -95,6 +101,11 @@ pub struct Accounts {
     clock: Arc<Clock>,
     limits: RateLimits,
     windows: Arc<Mutex<Windows>>,
+    logins: Arc<Mutex<crate::throttle::LoginThrottle>>,
+    /// The client address of the request this handle serves (see [`Accounts::from_peer`]).
+    peer: Option<IpAddr>,
+    /// Announces ended sessions to open WebSockets.
+    revoked: tokio::sync::broadcast::Sender<Revocation>,
     /// userid -> keyed digest of the password last verified.
     verified: Arc<Mutex<HashMap<String, [u8; 32]>>>,
     cache_key: [u8; 32],
@@ -148,6 +159,12 @@ pub fn check_password(password: &str) -> Result<()> {
     Ok(())
 }
 
+/// Whether a person's account was closed (`signoff`): it can no longer log in. Computer
+/// players never log in, but their accounts are open.
+pub fn is_closed(user: &UserRow) -> bool {
+    user.password_hash == NO_LOGIN && user.bot_level.is_none()
+}
+
 fn hash_password(password: &str) -> String {
     let salt = SaltString::generate(&mut OsRng);
     Argon2::default()
@@ -189,9 +206,32 @@ impl Accounts {
             clock,
             limits,
             windows: Arc::default(),
+            logins: Arc::default(),
+            peer: None,
+            revoked: tokio::sync::broadcast::channel(256).0,
             verified: Arc::default(),
             cache_key: rand::rng().random(),
         }
+    }
+
+    /// The same service, counting failed logins against `peer` (the client's address).
+    pub fn from_peer(&self, peer: Option<IpAddr>) -> Accounts {
+        Accounts {
+            peer,
+            ..self.clone()
+        }
+    }
+
+    /// Ended sessions: a password change or closed account ends all of a user's, a logout one.
+    pub fn revocations(&self) -> tokio::sync::broadcast::Receiver<Revocation> {
+        self.revoked.subscribe()
+    }
+
+    fn revoke(&self, user: &str, token: Option<&str>) {
+        let _ = self.revoked.send(Revocation {
+            user: user.to_string(),
+            token_hash: token.map(token_hash),
+        });
     }
 
     fn digest(&self, password: &str) -> [u8; 32] {
@@ -269,16 +309,24 @@ impl Accounts {
         tx.commit().await
     }
 
-    /// Checks a userid and password; returns the stored (lower-case) userid.
+    /// Checks a userid and password; returns the stored (lower-case) userid. Failures are
+    /// throttled per (client address, userid), so a stranger's failures never lock the owner
+    /// out from another address.
     pub async fn verify(&self, userid: &str, password: &str) -> Result<String> {
         let name = normalize_userid(userid).map_err(|_| Error::Auth)?;
-        let key = format!("login:{name}");
-        self.windows
-            .lock()
-            .expect("rate windows")
-            .check(&key, self.limits.failures_per_minute)?;
+        let limit = self.limits.failures_per_minute;
+        self.logins.lock().expect("login throttle").check(
+            self.peer,
+            &name,
+            limit,
+            Instant::now(),
+        )?;
         let digest = self.digest(password);
         if self.verified.lock().expect("credential cache").get(&name) == Some(&digest) {
+            self.logins
+                .lock()
+                .expect("login throttle")
+                .succeeded(self.peer, &name);
             return Ok(name);
         }
         let stored = {
@@ -293,10 +341,19 @@ impl Accounts {
                 .await
                 .expect("verifying does not panic");
         if !ok {
-            self.windows.lock().expect("rate windows").count(&key);
-            tracing::info!(user = %name, "authentication failed");
+            self.logins.lock().expect("login throttle").failed(
+                self.peer,
+                &name,
+                limit,
+                Instant::now(),
+            );
+            tracing::info!(user = %name, peer = ?self.peer, "authentication failed");
             return Err(Error::Auth);
         }
+        self.logins
+            .lock()
+            .expect("login throttle")
+            .succeeded(self.peer, &name);
         self.verified
             .lock()
             .expect("credential cache")
@@ -320,6 +377,7 @@ impl Accounts {
         storage::delete_sessions_of(&mut tx.tx, &name).await?;
         tx.commit().await?;
         self.forget(&name);
+        self.revoke(&name, None);
         Ok(())
     }
 
@@ -344,6 +402,7 @@ impl Accounts {
         storage::delete_sessions_of(&mut tx.tx, &name).await?;
         tx.commit().await?;
         self.forget(&name);
+        self.revoke(&name, None);
         Ok(name)
     }
 
@@ -379,8 +438,52 @@ impl Accounts {
     }
 
     pub async fn logout(&self, token: &str) -> Result<()> {
+        let user = self.token_user(token).await.ok();
         let mut tx = self.storage.write().await?;
         storage::delete_session(&mut tx.tx, &token_hash(token)).await?;
-        tx.commit().await
+        tx.commit().await?;
+        if let Some(user) = user {
+            self.revoke(&user, Some(token));
+        }
+        Ok(())
+    }
+
+    /// Whether a revocation ends the session of `user` holding `token`.
+    pub fn ends_session(revocation: &Revocation, user: &str, token: Option<&str>) -> bool {
+        revocation.user == user
+            && match (&revocation.token_hash, token) {
+                (None, _) => true,
+                (Some(hash), Some(token)) => *hash == token_hash(token),
+                (Some(_), None) => false,
+            }
+    }
+}
+
+/// An ended session: every session of `user`, or only the one whose token hashes to
+/// `token_hash`.
+#[derive(Clone, Debug)]
+pub struct Revocation {
+    pub user: String,
+    pub token_hash: Option<String>,
+}
+
+#[cfg(test)]
+mod revocation_tests {
+    use super::*;
+
+    #[test]
+    fn a_logout_ends_one_session_a_password_change_all() {
+        let all = Revocation {
+            user: "zed".into(),
+            token_hash: None,
+        };
+        assert!(Accounts::ends_session(&all, "zed", Some("t1")));
+        assert!(!Accounts::ends_session(&all, "amy", Some("t1")));
+        let one = Revocation {
+            user: "zed".into(),
+            token_hash: Some(token_hash("t1")),
+        };
+        assert!(Accounts::ends_session(&one, "zed", Some("t1")));
+        assert!(!Accounts::ends_session(&one, "zed", Some("t2")));
     }
 }

@@ -27,7 +27,7 @@ pub struct Request {
     pub line: String,
     /// Text after the command line (chat message), if the door has one.
     pub body: Option<String>,
-    /// The client's address (signup rate limit).
+    /// The client's address (signup and failed-login limits).
     pub peer: Option<IpAddr>,
 }
 
@@ -654,7 +654,7 @@ fn summary_line(game: &GameSummary) -> String {
 }
 
 async fn run(app: &App, request: &Request, command: &Command) -> Result<Reply> {
-    let accounts = &app.accounts;
+    let accounts = &app.accounts.from_peer(request.peer);
     let games = &app.games;
     Ok(match command {
         Command::Signup {
@@ -698,17 +698,26 @@ async fn run(app: &App, request: &Request, command: &Command) -> Result<Reply> {
         }
         Command::Close { userid, password } => {
             let name = accounts.close(userid, password).await?;
+            let left = games.leave_all(&name).await?;
             Reply::ok(
                 format!("account {name} closed"),
-                format!("Account {name} is closed; its games stay on record.\n"),
-                json!({"userid": name}),
+                format!(
+                    "Account {name} is closed; its games stay on record.\n{}",
+                    left.describe()
+                ),
+                json!({"userid": name, "resigned": left.resigned, "cancelled": left.cancelled}),
             )
         }
         Command::Help { subjects } => {
             let text = match subjects.first().map(String::as_str) {
                 Some("ataxx") => GAME_HELP.to_string(),
                 Some("tutorial") => TUTORIAL.to_string(),
-                _ => COMMANDS_HELP.to_string(),
+                None | Some("commands") => COMMANDS_HELP.to_string(),
+                Some(topic) => {
+                    return Err(Error::Command(format!(
+                        "unknown help topic {topic:?}; topics: commands, tutorial, ataxx"
+                    )))
+                }
             };
             Reply::ok("help", text, json!({}))
         }
@@ -777,11 +786,16 @@ async fn run(app: &App, request: &Request, command: &Command) -> Result<Reply> {
             guard,
         } => {
             let user = accounts.verify(userid, password).await?;
+            let before = games.queued_move_of(*board, &user).await?;
             let (game, stored) = games.queue(*board, &user, text, *guard).await?;
             let mut reply = board_reply(app, game).await?;
             if stored {
+                let replaced = match before {
+                    Some(before) => format!(" It replaces the move queued before, {before}."),
+                    None => String::new(),
+                };
                 reply.text = format!(
-                    "Queued {text} for {user}: played when it is {user}'s turn.\n\n{}",
+                    "Queued {text} for {user}: played when it is {user}'s turn.{replaced}\n\n{}",
                     reply.text
                 );
             }
@@ -853,7 +867,14 @@ async fn run(app: &App, request: &Request, command: &Command) -> Result<Reply> {
             let mut data = vec![];
             for (board, at) in boards {
                 let view = games.view(*board).await?;
-                texts.push(board::mail(&view, *at, games.now_ms()));
+                let mut text = board::mail(&view, *at, games.now_ms());
+                if let Some(at) = at.filter(|&at| at > view.moves.len()) {
+                    text = format!(
+                        "Board {board} has {} moves: #{at} is beyond the end; this is the current position.\n\n{text}",
+                        view.moves.len()
+                    );
+                }
+                texts.push(text);
                 data.push(json!(view));
             }
             let subject = match boards.as_slice() {
@@ -901,14 +922,14 @@ async fn run(app: &App, request: &Request, command: &Command) -> Result<Reply> {
                     ..Default::default()
                 })
                 .await?;
-            let mut text = String::from("Finished      Board  Winner      Points  Players\n");
+            let mut text = String::from("Finished (UTC)     Board  Winner      Points  Players\n");
             for g in &list {
                 let points: Vec<String> = g.seats.iter().map(|s| s.pieces.to_string()).collect();
                 let players: Vec<&str> = g.seats.iter().map(|s| s.name.as_str()).collect();
                 text.push_str(&format!(
-                    "{}  {:>5}  {:<10}  {:<6}  {}\n",
+                    "{:<16}  {:>5}  {:<10}  {:<6}  {}\n",
                     board::timestamp(g.finished_ms.unwrap_or(0))
-                        .get(..10)
+                        .get(..16)
                         .unwrap_or(""),
                     g.board,
                     g.winner.as_deref().unwrap_or("(draw)"),

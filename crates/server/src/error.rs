@@ -31,7 +31,7 @@ pub enum Error {
         user: String,
         to_move: String,
     },
-    #[error("board {board} is {status}, not in play")]
+    #[error("board {board} is {}, not in play", status_words(.status))]
     NotInPlay { board: i64, status: String },
     #[error("board {board} is not an open challenge (it is {status})")]
     NotAChallenge { board: i64, status: String },
@@ -99,3 +99,30 @@ impl Error {
 }
 
 pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+/// A board's status as a sentence says it: "a challenge", "finished", "declined".
+fn status_words(status: &str) -> String {
+    match status {
+        "challenge" => "a challenge".to_string(),
+        other => other.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_challenge_is_not_in_play_in_plain_words() {
+        let err = Error::NotInPlay {
+            board: 119,
+            status: "challenge".into(),
+        };
+        assert_eq!(err.to_string(), "board 119 is a challenge, not in play");
+        let err = Error::NotInPlay {
+            board: 119,
+            status: "finished".into(),
+        };
+        assert_eq!(err.to_string(), "board 119 is finished, not in play");
+    }
+}

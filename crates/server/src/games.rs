@@ -20,6 +20,11 @@ use crate::events::{Event, EventKind, Hub};
 use crate::ratings;
 use crate::storage::{self, ChatRow, GameFilter, GameRow, MoveRow, SeatRow, Storage};
 
+mod closing;
+mod limits;
+mod queued;
+pub use closing::LeftBoards;
+
 const DAY_MS: i64 = 24 * 3600 * 1000;
 /// The longest chat message.
 pub const MAX_CHAT: usize = 2000;
@@ -601,18 +606,17 @@ impl Games {
             let user = storage::user(&mut tx.tx, &name)
                 .await?
                 .ok_or_else(|| Error::InvalidChallenge(format!("no user {name:?}")))?;
+            if crate::accounts::is_closed(&user) {
+                return Err(Error::InvalidChallenge(format!(
+                    "{name}'s account is closed"
+                )));
+            }
             if user.refuses_challenges {
                 return Err(Error::InvalidChallenge(format!(
                     "{name} refuses challenges"
                 )));
             }
-            if let Some(limit) = user.game_limit {
-                if storage::active_game_count(&mut tx.tx, &name).await? >= limit {
-                    return Err(Error::InvalidChallenge(format!(
-                        "{name} has reached their limit of {limit} games"
-                    )));
-                }
-            }
+            limits::check(&mut tx.tx, &user).await?;
             seats.push(SeatRow {
                 accepted: by == Some(name.as_str()),
                 name,
@@ -679,6 +683,12 @@ impl Games {
         }
         let kind = match answer {
             Answer::Accept => {
+                if let (false, Some(row)) = (
+                    game.seat_mut(seat).accepted,
+                    storage::user(&mut tx.tx, user).await?,
+                ) {
+                    limits::check(&mut tx.tx, &row).await?;
+                }
                 game.seat_mut(seat).accepted = true;
                 if game.seats.iter().all(|s| s.accepted) {
                     game.status = "active".into();

@@ -148,6 +148,7 @@ fn router(state: HttpState) -> Router {
         .route("/api/ws", get(user_socket))
         .merge(crate::web::routes(state.app.clone()))
         .layer(DefaultBodyLimit::max(MAX_BODY))
+        .layer(axum::middleware::from_fn(crate::api_errors::json_errors))
         .with_state(state)
 }
 
@@ -259,10 +260,15 @@ struct LoginBody {
     password: String,
 }
 
-async fn login(State(state): State<HttpState>, Body(body): Body<LoginBody>) -> ApiResult<Response> {
+async fn login(
+    State(state): State<HttpState>,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    Body(body): Body<LoginBody>,
+) -> ApiResult<Response> {
     let (name, token) = state
         .app
         .accounts
+        .from_peer(Some(peer.ip()))
         .login(&body.userid, &body.password)
         .await?;
     let cookie =
@@ -299,6 +305,7 @@ struct PasswordBody {
 
 async fn change_password(
     State(state): State<HttpState>,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
     headers: HeaderMap,
     Body(body): Body<PasswordBody>,
 ) -> ApiResult {
@@ -306,6 +313,7 @@ async fn change_password(
     state
         .app
         .accounts
+        .from_peer(Some(peer.ip()))
         .change_password(&name, &body.current, &body.new)
         .await?;
     Ok(Json(json!({"userid": name})))
@@ -691,8 +699,13 @@ async fn game_socket(
     upgrade: WebSocketUpgrade,
 ) -> ApiResult<Response> {
     // Anyone may watch; a signed-in player may also move.
-    let user = match token(&headers, query.token.as_deref()) {
-        Some(_) => Some(authenticated(&state, &headers, query.token.as_deref()).await?),
+    let revocations = state.app.accounts.revocations();
+    let session = match token(&headers, query.token.as_deref()) {
+        Some(token) => Some(Session {
+            user: authenticated(&state, &headers, query.token.as_deref()).await?,
+            token: token.to_string(),
+            revocations,
+        }),
         None => None,
     };
     let current = state.app.games.summary(board).await?;
@@ -702,9 +715,9 @@ async fn game_socket(
         _ => Some(snapshot(&state.app, board).await?),
     };
     Ok(upgrade
-        .max_message_size(MAX_BODY)
-        .max_frame_size(MAX_BODY)
-        .on_upgrade(move |socket| stream(state, socket, user, Some(board), greeting, events)))
+        .max_message_size(MAX_SOCKET_READ)
+        .max_frame_size(MAX_SOCKET_READ)
+        .on_upgrade(move |socket| stream(state, socket, session, Some(board), greeting, events)))
 }
 
 async fn user_socket(
@@ -713,20 +726,77 @@ async fn user_socket(
     Query(query): Query<SocketQuery>,
     upgrade: WebSocketUpgrade,
 ) -> ApiResult<Response> {
+    let revocations = state.app.accounts.revocations();
+    let token = token(&headers, query.token.as_deref())
+        .unwrap_or_default()
+        .to_string();
     let user = authenticated(&state, &headers, query.token.as_deref()).await?;
     let events = state.app.hub.user(&user);
     let greeting = json!({"type": "hello", "user": user}).to_string();
+    let session = Session {
+        user,
+        token,
+        revocations,
+    };
     Ok(upgrade
-        .max_message_size(MAX_BODY)
-        .max_frame_size(MAX_BODY)
-        .on_upgrade(move |socket| stream(state, socket, Some(user), None, Some(greeting), events)))
+        .max_message_size(MAX_SOCKET_READ)
+        .max_frame_size(MAX_SOCKET_READ)
+        .on_upgrade(move |socket| {
+            stream(state, socket, Some(session), None, Some(greeting), events)
+        }))
 }
 
-/// Runs one socket: forwards events, answers client messages, ends on close or shutdown.
+/// What a socket reads at most before it refuses a message: larger than [`MAX_BODY`] so that a
+/// message over the limit is read whole and answered with close code 1009.
+const MAX_SOCKET_READ: usize = 4 * MAX_BODY;
+
+/// The signed-in user of a socket, with the token it was opened with: a logout, a password
+/// change or a closed account ends it.
+struct Session {
+    user: String,
+    token: String,
+    revocations: tokio::sync::broadcast::Receiver<crate::accounts::Revocation>,
+}
+
+impl Session {
+    /// Waits until this session is revoked.
+    async fn ended(&mut self) {
+        loop {
+            match self.revocations.recv().await {
+                Ok(revocation) => {
+                    if crate::Accounts::ends_session(&revocation, &self.user, Some(&self.token)) {
+                        return;
+                    }
+                }
+                Err(RecvError::Lagged(_)) => continue,
+                Err(RecvError::Closed) => std::future::pending::<()>().await,
+            }
+        }
+    }
+}
+
+/// Close code 1008 (policy violation): the session ended.
+fn session_ended_frame() -> Message {
+    Message::Close(Some(axum::extract::ws::CloseFrame {
+        code: 1008,
+        reason: "session ended: signed out, password changed or account closed".into(),
+    }))
+}
+
+/// Close code 1009 (message too big).
+fn too_big_frame() -> Message {
+    Message::Close(Some(axum::extract::ws::CloseFrame {
+        code: 1009,
+        reason: "message over 64 KiB".into(),
+    }))
+}
+
+/// Runs one socket: forwards events, answers client messages, ends on close, shutdown or the
+/// end of its session.
 async fn stream(
     mut state: HttpState,
     socket: WebSocket,
-    user: Option<String>,
+    mut session: Option<Session>,
     board: Option<i64>,
     greeting: Option<String>,
     mut events: tokio::sync::broadcast::Receiver<Event>,
@@ -738,6 +808,12 @@ async fn stream(
         }
     }
     loop {
+        let ended = async {
+            match session.as_mut() {
+                Some(session) => session.ended().await,
+                None => std::future::pending().await,
+            }
+        };
         let out: Option<String> = tokio::select! {
             event = events.recv() => match event {
                 Ok(event) => Some(event.json.to_string()),
@@ -749,10 +825,40 @@ async fn stream(
                 Err(RecvError::Closed) => return,
             },
             message = incoming.next() => match message {
-                Some(Ok(Message::Text(text))) => Some(client_message(&state.app, user.as_deref(), board, &text).await),
-                Some(Ok(Message::Close(_))) | None | Some(Err(_)) => return,
+                Some(Ok(Message::Text(text))) if text.len() > MAX_BODY => {
+                    let _ = sink.send(too_big_frame()).await;
+                    return;
+                }
+                Some(Ok(Message::Text(text))) => {
+                    // A session revoked a moment ago may not act any more.
+                    if let Some(s) = &session {
+                        if state.app.accounts.token_user(&s.token).await.ok().as_deref() != Some(s.user.as_str()) {
+                            let _ = sink.send(Message::Text(error_message(None, &Error::Auth).into())).await;
+                            let _ = sink.send(session_ended_frame()).await;
+                            return;
+                        }
+                    }
+                    let user = session.as_ref().map(|s| s.user.as_str());
+                    Some(client_message(&state.app, user, board, &text).await)
+                }
+                Some(Ok(Message::Binary(bytes))) if bytes.len() > MAX_BODY => {
+                    let _ = sink.send(too_big_frame()).await;
+                    return;
+                }
+                Some(Err(err)) => {
+                    // Over even the read limit: still say why before closing.
+                    if err.to_string().contains("too long") || err.to_string().contains("Space limit") {
+                        let _ = sink.send(too_big_frame()).await;
+                    }
+                    return;
+                }
+                Some(Ok(Message::Close(_))) | None => return,
                 Some(Ok(_)) => None,
             },
+            _ = ended => {
+                let _ = sink.send(session_ended_frame()).await;
+                return;
+            }
             _ = state.stopped.changed() => {
                 let _ = sink.send(Message::Close(None)).await;
                 return;

@@ -14,6 +14,7 @@
 //! ```
 
 pub mod accounts;
+mod api_errors;
 pub mod board;
 pub mod bots;
 mod clock;
@@ -24,8 +25,10 @@ pub mod export;
 pub mod games;
 pub mod http;
 pub mod ratings;
+pub mod redact;
 pub mod storage;
 pub mod text;
+mod throttle;
 mod web;
 
 use std::net::SocketAddr;
@@ -58,6 +61,8 @@ pub struct Config {
     pub sweep_interval: Duration,
     /// How durable a commit is before the server answers (SQLite).
     pub sync: storage::Durability,
+    /// A text connection with no command for this long is closed.
+    pub text_idle: Duration,
 }
 
 impl Default for Config {
@@ -70,6 +75,7 @@ impl Default for Config {
             rate_limits: RateLimits::DEFAULT,
             sweep_interval: Duration::from_secs(1),
             sync: storage::Durability::Full,
+            text_idle: text::IDLE_TIMEOUT,
         }
     }
 }
@@ -136,10 +142,15 @@ impl Server {
         if let Some(addr) = config.text {
             let listener = bind(addr).await?;
             text_addr = Some(listener.local_addr().map_err(io_error)?);
-            tasks.push(tokio::spawn(text::serve(
+            let limits = text::Limits {
+                idle: config.text_idle,
+                per_address: config.rate_limits.text_connections_per_address as usize,
+            };
+            tasks.push(tokio::spawn(text::serve_with(
                 app.clone(),
                 listener,
                 stopped.clone(),
+                limits,
             )));
         }
         tasks.push(tokio::spawn(sweeper(

@@ -198,9 +198,13 @@ impl Storage {
     /// Connects (creating a SQLite file if needed) and applies pending migrations.
     pub async fn open(url: &str, sync: Durability) -> Result<Storage> {
         sqlx::any::install_default_drivers();
-        let options: AnyConnectOptions = url
-            .parse()
-            .map_err(|err| Error::Config(format!("database URL {url:?}: {err}")))?;
+        let options: AnyConnectOptions = url.parse().map_err(|err: sqlx::Error| {
+            Error::Config(format!(
+                "database URL {:?}: {}",
+                crate::redact::redact_url(url),
+                crate::redact::scrub(&err.to_string(), url)
+            ))
+        })?;
         let sqlite = url.starts_with("sqlite:");
         let pool = AnyPoolOptions::new()
             .max_connections(if sqlite { 4 } else { 16 })
@@ -222,7 +226,13 @@ impl Storage {
             })
             .connect_with(options)
             .await
-            .map_err(|err| Error::Config(format!("cannot open database {url:?}: {err}")))?;
+            .map_err(|err| {
+                Error::Config(format!(
+                    "cannot open database {:?}: {}",
+                    crate::redact::redact_url(url),
+                    crate::redact::scrub(&err.to_string(), url)
+                ))
+            })?;
         migrations()
             .run(&pool)
             .await

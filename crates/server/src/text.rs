@@ -3,7 +3,9 @@
 //! line holding a single `.`. Reply lines that begin with `.` get one more (as SMTP does).
 //! Lines longer than [`MAX_LINE`] are refused and skipped; the connection stays usable.
 
-use std::net::SocketAddr;
+use std::collections::HashMap;
+use std::net::{IpAddr, SocketAddr};
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
@@ -46,14 +48,86 @@ pub fn unframe<'a>(lines: impl IntoIterator<Item = &'a str>) -> Option<String> {
     None
 }
 
-pub async fn serve(app: App, listener: TcpListener, mut stopped: watch::Receiver<bool>) {
+/// A connection with no command for this long is closed (the default of [`Limits::idle`]).
+pub const IDLE_TIMEOUT: Duration = Duration::from_secs(30 * 60);
+
+/// How long a text connection may idle, and how many one client address may hold open.
+#[derive(Clone, Copy, Debug)]
+pub struct Limits {
+    pub idle: Duration,
+    pub per_address: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            idle: IDLE_TIMEOUT,
+            per_address: 20,
+        }
+    }
+}
+
+/// Open connections per client address; a [`Slot`] gives its place back when dropped.
+#[derive(Clone, Default)]
+struct Open(Arc<Mutex<HashMap<IpAddr, usize>>>);
+
+struct Slot {
+    open: Open,
+    ip: IpAddr,
+}
+
+impl Open {
+    fn take(&self, ip: IpAddr, max: usize) -> Option<Slot> {
+        let mut counts = self.0.lock().expect("connection counts");
+        let count = counts.entry(ip).or_insert(0);
+        if *count >= max {
+            return None;
+        }
+        *count += 1;
+        Some(Slot {
+            open: self.clone(),
+            ip,
+        })
+    }
+}
+
+impl Drop for Slot {
+    fn drop(&mut self) {
+        let mut counts = self.open.0.lock().expect("connection counts");
+        if let Some(count) = counts.get_mut(&self.ip) {
+            *count -= 1;
+            if *count == 0 {
+                counts.remove(&self.ip);
+            }
+        }
+    }
+}
+
+pub async fn serve(app: App, listener: TcpListener, stopped: watch::Receiver<bool>) {
+    serve_with(app, listener, stopped, Limits::default()).await
+}
+
+/// Serves the text door with these limits.
+pub async fn serve_with(
+    app: App,
+    listener: TcpListener,
+    mut stopped: watch::Receiver<bool>,
+    limits: Limits,
+) {
     let mut connections = JoinSet::new();
+    let open = Open::default();
     loop {
         tokio::select! {
             accepted = listener.accept() => match accepted {
-                Ok((stream, peer)) => {
-                    connections.spawn(connection(app.clone(), stream, peer, stopped.clone()));
-                }
+                Ok((stream, peer)) => match open.take(peer.ip(), limits.per_address) {
+                    Some(slot) => {
+                        connections.spawn(connection(app.clone(), stream, peer, stopped.clone(), limits.idle, slot));
+                    }
+                    None => {
+                        tracing::warn!(%peer, max = limits.per_address, "text port: too many connections from one address");
+                        connections.spawn(refuse(stream, peer, limits.per_address));
+                    }
+                },
                 Err(err) => tracing::warn!(%err, "text port accept"),
             },
             _ = stopped.changed() => break,
@@ -102,11 +176,27 @@ async fn read_line<R: tokio::io::AsyncBufRead + Unpin>(
     }))
 }
 
+/// Tells a client over the per-address cap why it is turned away, then closes.
+async fn refuse(mut stream: TcpStream, peer: SocketAddr, max: usize) {
+    let text = format!(
+        "error: too many connections from {} (at most {max} at once); close one and try again",
+        peer.ip()
+    );
+    let _ = tokio::time::timeout(
+        Duration::from_secs(5),
+        stream.write_all(frame(&text).as_bytes()),
+    )
+    .await;
+    let _ = stream.shutdown().await;
+}
+
 async fn connection(
     app: App,
     stream: TcpStream,
     peer: SocketAddr,
     mut stopped: watch::Receiver<bool>,
+    idle: Duration,
+    _slot: Slot,
 ) {
     let _ = stream.set_nodelay(true);
     let (read, mut write) = stream.into_split();
@@ -117,7 +207,17 @@ async fn connection(
     let mut buf = Vec::new();
     loop {
         let line = tokio::select! {
-            line = read_line(&mut reader, &mut buf) => line,
+            line = tokio::time::timeout(idle, read_line(&mut reader, &mut buf)) => match line {
+                Ok(line) => line,
+                Err(_) => {
+                    let text = format!(
+                        "closing the connection: no command for {} s (reconnect to go on)",
+                        idle.as_secs()
+                    );
+                    let _ = write.write_all(frame(&text).as_bytes()).await;
+                    return;
+                }
+            },
             _ = stopped.changed() => return,
         };
         let reply = match line {

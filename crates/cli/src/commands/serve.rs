@@ -40,6 +40,12 @@ pub struct Args {
     /// How often deadlines are checked, in milliseconds.
     #[arg(long, hide = true, default_value_t = 1000)]
     sweep_ms: u64,
+    /// A text connection with no command for this many seconds is closed.
+    #[arg(long, default_value_t = 1800)]
+    text_idle_secs: u64,
+    /// Open text connections per client address.
+    #[arg(long, default_value_t = 20)]
+    text_max_per_address: u32,
 }
 
 fn address(flag: &str, text: &str) -> anyhow::Result<Option<SocketAddr>> {
@@ -65,13 +71,17 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         rate_limits: if args.no_rate_limits {
             RateLimits::OFF
         } else {
-            RateLimits::DEFAULT
+            RateLimits {
+                text_connections_per_address: args.text_max_per_address.max(1),
+                ..RateLimits::DEFAULT
+            }
         },
         sweep_interval: Duration::from_millis(args.sweep_ms.max(10)),
         sync: match args.sync.as_str() {
             "normal" => Durability::Normal,
             _ => Durability::Full,
         },
+        text_idle: Duration::from_secs(args.text_idle_secs.max(1)),
     };
     let runtime = tokio::runtime::Runtime::new().context("starting the async runtime")?;
     runtime.block_on(async move {

@@ -135,6 +135,7 @@ mod tests {
         StartOptions {
             size,
             blocks: blocks.map(str::to_string),
+            ..Default::default()
         }
     }
 

@@ -1,0 +1,682 @@
+//! Regression tests of issue #15 (hardening), each through a real `ataxx serve` process and real
+//! sockets: login throttling per (address, account), closed accounts, revoked WebSocket
+//! sessions, JSON errors, the database password, `limit`, text-door limits and the smaller
+//! replies.
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::{IpAddr, SocketAddr, TcpStream};
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use futures_util::{SinkExt, StreamExt};
+use serde_json::{json, Value};
+use tokio_tungstenite::tungstenite::protocol::frame::coding::CloseCode;
+use tokio_tungstenite::tungstenite::Message;
+
+/// A running `ataxx serve`, killed when dropped.
+struct Served {
+    child: Child,
+    http: String,
+    text: String,
+}
+
+impl Served {
+    fn start(db: &Path, extra: &[&str]) -> Served {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_ataxx"))
+            .args(["serve", "--http", "127.0.0.1:0", "--text", "127.0.0.1:0"])
+            .args(["--log", "error", "--db"])
+            .arg(db)
+            .args(extra)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .expect("ataxx serve starts");
+        let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
+        let mut addr = |door: &str| {
+            let line = lines.next().expect("addresses").unwrap();
+            line.strip_prefix(door)
+                .expect("an address line")
+                .to_string()
+        };
+        let http = addr("http ");
+        let text = addr("text ");
+        Served { child, http, text }
+    }
+
+    fn fresh(dir: &tempfile::TempDir, extra: &[&str]) -> Served {
+        Served::start(&dir.path().join("ataxx.db"), extra)
+    }
+
+    fn text(&self) -> TextDoor {
+        TextDoor::connect(&self.text, None)
+    }
+
+    /// A text connection whose source address is `from` (any 127.x.y.z works on loopback).
+    fn text_from(&self, from: &str) -> TextDoor {
+        TextDoor::connect(&self.text, Some(from))
+    }
+
+    fn url(&self, path: &str) -> String {
+        format!("http://{}{path}", self.http)
+    }
+}
+
+impl Drop for Served {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// A TCP connection to `to` from the source address `from`.
+fn connect_from(to: &str, from: Option<&str>) -> TcpStream {
+    let to: SocketAddr = to.parse().unwrap();
+    match from {
+        None => TcpStream::connect(to).unwrap(),
+        Some(from) => {
+            let runtime = tokio::runtime::Builder::new_current_thread()
+                .enable_all()
+                .build()
+                .unwrap();
+            runtime.block_on(async {
+                let socket = tokio::net::TcpSocket::new_v4().unwrap();
+                let ip: IpAddr = from.parse().unwrap();
+                socket.bind(SocketAddr::new(ip, 0)).unwrap();
+                let stream = socket.connect(to).await.unwrap();
+                let std = stream.into_std().unwrap();
+                std.set_nonblocking(false).unwrap();
+                std
+            })
+        }
+    }
+}
+
+struct TextDoor {
+    stream: TcpStream,
+    reader: BufReader<TcpStream>,
+}
+
+impl TextDoor {
+    fn raw(addr: &str, from: Option<&str>) -> TextDoor {
+        let stream = connect_from(addr, from);
+        stream
+            .set_read_timeout(Some(Duration::from_secs(20)))
+            .unwrap();
+        let reader = BufReader::new(stream.try_clone().unwrap());
+        TextDoor { stream, reader }
+    }
+
+    fn connect(addr: &str, from: Option<&str>) -> TextDoor {
+        let mut door = TextDoor::raw(addr, from);
+        let greeting = door.reply();
+        assert!(greeting.contains("one command per line"), "{greeting}");
+        door
+    }
+
+    /// The next reply, or None if the server closed the connection first.
+    fn try_reply(&mut self) -> Option<String> {
+        let mut lines = vec![];
+        loop {
+            let mut line = String::new();
+            if self.reader.read_line(&mut line).ok()? == 0 {
+                return None;
+            }
+            if line.trim_end() == "." {
+                return ataxx_server::text::unframe(lines.iter().map(String::as_str).chain(["."]));
+            }
+            lines.push(line);
+        }
+    }
+
+    fn reply(&mut self) -> String {
+        self.try_reply()
+            .expect("a reply before the connection closed")
+    }
+
+    fn send(&mut self, line: &str) -> String {
+        self.stream
+            .write_all(format!("{line}\r\n").as_bytes())
+            .unwrap();
+        self.reply()
+    }
+
+    fn ok(&mut self, line: &str) -> String {
+        let reply = self.send(line);
+        assert!(!reply.starts_with("error"), "{line}: {reply}");
+        reply
+    }
+
+    fn board(&mut self, board: i64) -> Value {
+        let reply: Value =
+            serde_json::from_str(&self.send(&format!("ataxx show {board} --json"))).unwrap();
+        reply["data"][0]["summary"]
+            .as_object()
+            .map(|_| reply["data"][0]["summary"].clone())
+            .unwrap_or_else(|| reply["data"][0].clone())
+    }
+
+    /// Whether the server closed the connection (EOF) within the read timeout.
+    fn closed(&mut self) -> bool {
+        let mut rest = String::new();
+        self.reader.read_to_string(&mut rest).is_ok()
+    }
+}
+
+fn agent() -> ureq::Agent {
+    ureq::Agent::config_builder()
+        .http_status_as_error(false)
+        .build()
+        .into()
+}
+
+/// An HTTP request: (status, content type, body as JSON or a JSON string).
+fn http(
+    method: &str,
+    url: &str,
+    token: Option<&str>,
+    body: Option<Vec<u8>>,
+) -> (u16, String, Value) {
+    let agent = agent();
+    let auth = token.map(|t| format!("Bearer {t}"));
+    let mut response = match method {
+        "GET" => {
+            let mut req = agent.get(url);
+            if let Some(auth) = &auth {
+                req = req.header("Authorization", auth);
+            }
+            req.call().unwrap()
+        }
+        "DELETE" => agent.delete(url).call().unwrap(),
+        _ => {
+            let mut req = agent.post(url).header("Content-Type", "application/json");
+            if let Some(auth) = &auth {
+                req = req.header("Authorization", auth);
+            }
+            req.send(body.unwrap_or_else(|| b"{}".to_vec()).as_slice())
+                .unwrap()
+        }
+    };
+    let status = response.status().as_u16();
+    let kind = response
+        .headers()
+        .get("content-type")
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or("")
+        .to_string();
+    let text = response.body_mut().read_to_string().unwrap();
+    let value = serde_json::from_str(&text).unwrap_or(Value::String(text));
+    (status, kind, value)
+}
+
+fn api(method: &str, url: &str, token: Option<&str>, body: Option<Value>) -> (u16, Value) {
+    let (status, _, value) = http(method, url, token, body.map(|b| b.to_string().into_bytes()));
+    (status, value)
+}
+
+/// `POST /api/login` from the source address `from`, by hand over a bound socket.
+fn login_from(server: &Served, from: &str, userid: &str, password: &str) -> (u16, Value) {
+    let body = json!({"userid": userid, "password": password}).to_string();
+    let mut stream = connect_from(&server.http, Some(from));
+    write!(
+        stream,
+        "POST /api/login HTTP/1.1\r\nHost: {}\r\nContent-Type: application/json\r\n\
+         Content-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        server.http,
+        body.len()
+    )
+    .unwrap();
+    let mut response = String::new();
+    stream.read_to_string(&mut response).unwrap();
+    let status = response[9..12].parse().unwrap();
+    let body = response.split("\r\n\r\n").nth(1).unwrap_or("");
+    (status, serde_json::from_str(body).unwrap_or(Value::Null))
+}
+
+fn login(server: &Served, userid: &str, password: &str) -> String {
+    let (status, body) = api(
+        "POST",
+        &server.url("/api/login"),
+        None,
+        Some(json!({"userid": userid, "password": password})),
+    );
+    assert_eq!(status, 200, "{body}");
+    body["token"].as_str().unwrap().to_string()
+}
+
+// ---------------------------------------------------------------------------------------------
+// 1. Failed logins
+
+#[test]
+fn a_strangers_failed_logins_never_lock_the_owner_out_from_another_address() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = Served::fresh(&dir, &[]);
+    server.text().ok("signup zed secret1");
+
+    // A stranger at 127.0.0.66 tries ten passwords by the text door, then ten by /api/login.
+    let mut stranger = server.text_from("127.0.0.66");
+    for _ in 0..10 {
+        let reply = stranger.send("ataxx accept zed guess");
+        assert!(reply.starts_with("error: authentication failed"), "{reply}");
+    }
+    let reply = stranger.send("ataxx accept zed secret1");
+    assert!(
+        reply.starts_with("error: too many attempts"),
+        "the stranger's address waits: {reply}"
+    );
+    for _ in 0..10 {
+        let (status, _) = login_from(&server, "127.0.0.77", "zed", "guess");
+        assert!(status == 401 || status == 429, "{status}");
+    }
+    let (status, body) = login_from(&server, "127.0.0.77", "zed", "secret1");
+    assert_eq!(
+        (status, body["error"]["code"].as_str()),
+        (429, Some("rate_limited"))
+    );
+
+    // zed, from home, is never held back by them: by the text door and by /api/login.
+    let mut zed = server.text_from("127.0.0.5");
+    zed.ok("ataxx accept zed secret1");
+    let (status, body) = login_from(&server, "127.0.0.5", "zed", "secret1");
+    assert_eq!(status, 200, "{body}");
+    login(&server, "zed", "secret1");
+}
+
+// ---------------------------------------------------------------------------------------------
+// 2. Closing an account
+
+#[test]
+fn closing_an_account_resigns_cancels_withdraws_and_refuses_new_challenges() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = Served::fresh(&dir, &[]);
+    let mut door = server.text();
+    for (user, password) in [
+        ("alice", "secret1"),
+        ("bob", "secret2"),
+        ("carol", "secret3"),
+    ] {
+        door.ok(&format!("signup {user} {password}"));
+    }
+    // 101: alice (x) has moved; 102: accepted, no move yet; 103: a challenge bob made to alice.
+    door.ok("ataxx challenge alice bob");
+    door.ok("ataxx accept 101 alice secret1");
+    door.ok("ataxx accept 101 bob secret2");
+    door.ok("ataxx move 101 alice secret1 b6#1");
+    door.ok("ataxx challenge carol alice");
+    door.ok("ataxx accept 102 alice secret1");
+    door.ok("ataxx accept 102 carol secret3");
+    door.ok("ataxx challenge bob alice");
+    door.ok("ataxx accept 103 bob secret2");
+
+    let reply = door.ok("signoff alice secret1");
+    assert!(reply.contains("resigned board(s) 101"), "{reply}");
+    assert!(reply.contains("102, 103"), "{reply}");
+
+    let game = door.board(101);
+    assert_eq!(
+        (
+            game["status"].as_str(),
+            game["result"].as_str(),
+            game["termination"].as_str()
+        ),
+        (Some("finished"), Some("0-1"), Some("resignation"))
+    );
+    assert_eq!(game["winner"], "bob");
+    assert_eq!(door.board(102)["status"], "withdrawn");
+    assert_eq!(door.board(103)["status"], "withdrawn");
+
+    let reply = door.send("ataxx challenge bob alice");
+    assert!(
+        reply.starts_with("error: invalid challenge: alice's account is closed"),
+        "{reply}"
+    );
+    let reply = door.send("ataxx challenge alice carol");
+    assert!(reply.contains("alice's account is closed"), "{reply}");
+}
+
+// ---------------------------------------------------------------------------------------------
+// 3. WebSocket sessions end with their rights
+
+type Socket =
+    tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
+
+async fn socket(url: &str) -> Socket {
+    tokio_tungstenite::connect_async(url)
+        .await
+        .expect("websocket opens")
+        .0
+}
+
+/// Reads until the server's close frame; returns its code.
+async fn close_code(ws: &mut Socket) -> Option<CloseCode> {
+    let deadline = Instant::now() + Duration::from_secs(10);
+    loop {
+        let left = deadline.saturating_duration_since(Instant::now());
+        match tokio::time::timeout(left, ws.next()).await {
+            Ok(Some(Ok(Message::Close(frame)))) => return frame.map(|f| f.code),
+            Ok(Some(Ok(_))) => continue,
+            Ok(Some(Err(err))) => panic!("socket failed without a close frame: {err}"),
+            Ok(None) => panic!("socket ended without a close frame"),
+            Err(_) => panic!("no close frame within 10 s"),
+        }
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn websocket_sessions_end_with_logout_password_change_and_signoff() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = Served::fresh(&dir, &[]);
+    let mut door = server.text();
+    door.ok("signup alice secret1");
+    door.ok("signup bob secret2");
+    door.ok("ataxx challenge alice bob");
+    door.ok("ataxx accept 101 alice secret1");
+    door.ok("ataxx accept 101 bob secret2");
+    let ws = format!("ws://{}", server.http);
+
+    // Logout: the socket opened with that token is closed (1008), another session stays.
+    let alice1 = login(&server, "alice", "secret1");
+    let alice2 = login(&server, "alice", "secret1");
+    let mut one = socket(&format!("{ws}/api/games/101/ws?token={alice1}")).await;
+    let mut two = socket(&format!("{ws}/api/ws?token={alice2}")).await;
+    let (status, _) = api("POST", &server.url("/api/logout"), Some(&alice1), None);
+    assert_eq!(status, 200);
+    assert_eq!(close_code(&mut one).await, Some(CloseCode::Policy));
+    two.send(Message::Text(
+        json!({"type": "ping", "id": 1}).to_string().into(),
+    ))
+    .await
+    .unwrap();
+    loop {
+        match two.next().await.unwrap().unwrap() {
+            Message::Text(text) if text.contains("pong") => break,
+            Message::Text(_) => continue,
+            other => panic!("the other session was closed too: {other:?}"),
+        }
+    }
+
+    // Password change: every socket of bob's closes, and none can move any more.
+    let bob = login(&server, "bob", "secret2");
+    let mut bob_ws = socket(&format!("{ws}/api/games/101/ws?token={bob}")).await;
+    door.ok("change password bob secret2 secret9");
+    assert_eq!(close_code(&mut bob_ws).await, Some(CloseCode::Policy));
+
+    // Signoff: alice's remaining socket closes.
+    door.ok("signoff alice secret1");
+    assert_eq!(close_code(&mut two).await, Some(CloseCode::Policy));
+    let game = door.board(101);
+    assert_eq!(game["ply"], 0, "{game}");
+}
+
+// ---------------------------------------------------------------------------------------------
+// 4. Every /api error is the documented JSON object
+
+#[test]
+fn every_api_error_is_the_documented_json_object() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = Served::fresh(&dir, &[]);
+    let expect_error = |(status, kind, body): (u16, String, Value), want: u16, code: &str| {
+        assert_eq!(status, want, "{body}");
+        assert!(kind.starts_with("application/json"), "{kind}: {body}");
+        assert_eq!(body["error"]["code"], code, "{body}");
+        assert!(
+            !body["error"]["message"].as_str().unwrap().is_empty(),
+            "{body}"
+        );
+    };
+    let r = http("GET", &server.url("/api/games/abc"), None, None);
+    assert!(
+        r.2["error"]["message"]
+            .as_str()
+            .unwrap_or("")
+            .contains("\"abc\" is not a number"),
+        "{}",
+        r.2
+    );
+    expect_error(r, 400, "bad_request");
+    expect_error(
+        http("GET", &server.url("/api/nosuch"), None, None),
+        404,
+        "not_found",
+    );
+    expect_error(
+        http("GET", &server.url("/api/games/101/nosuch"), None, None),
+        404,
+        "not_found",
+    );
+    expect_error(
+        http("DELETE", &server.url("/api/games"), None, None),
+        405,
+        "method_not_allowed",
+    );
+    expect_error(
+        http(
+            "POST",
+            &server.url("/api/command"),
+            None,
+            Some(vec![b'x'; 100_000]),
+        ),
+        413,
+        "too_long",
+    );
+    let r = http(
+        "POST",
+        &server.url("/api/command"),
+        None,
+        Some(b"help \xff\xfe".to_vec()),
+    );
+    assert!(
+        r.2["error"]["message"]
+            .as_str()
+            .unwrap_or("")
+            .contains("UTF-8"),
+        "{}",
+        r.2
+    );
+    expect_error(r, 400, "bad_request");
+    expect_error(
+        http(
+            "POST",
+            &server.url("/api/login"),
+            None,
+            Some(b"{\"userid\": \"\xff\"}".to_vec()),
+        ),
+        400,
+        "bad_command",
+    );
+    expect_error(
+        http("GET", &server.url("/api/ws"), None, None),
+        400,
+        "bad_request",
+    );
+    // Outside /api the pages keep their own answers.
+    let (status, _, _) = http("GET", &server.url("/nosuch"), None, None);
+    assert_eq!(status, 404);
+}
+
+// ---------------------------------------------------------------------------------------------
+// 5. The database password
+
+#[test]
+fn the_database_password_never_appears_in_errors() {
+    let out = Command::new(env!("CARGO_BIN_EXE_ataxx"))
+        .args([
+            "serve",
+            "--http",
+            "127.0.0.1:0",
+            "--text",
+            "127.0.0.1:0",
+            "--db",
+        ])
+        .arg("postgres://ann:hunter2@127.0.0.1:1/ataxx")
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let all = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(!all.contains("hunter2"), "{all}");
+    assert!(all.contains("ann:***@127.0.0.1"), "{all}");
+}
+
+// ---------------------------------------------------------------------------------------------
+// 6. limit
+
+#[test]
+fn challenges_made_by_others_do_not_count_against_the_limit() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = Served::fresh(&dir, &[]);
+    let mut door = server.text();
+    for (user, password) in [
+        ("alice", "secret1"),
+        ("bob", "secret2"),
+        ("mallory", "secret3"),
+    ] {
+        door.ok(&format!("signup {user} {password}"));
+    }
+    door.ok("ataxx limit bob secret2 1");
+    // Mallory fills bob's inbox without any password...
+    door.ok("ataxx challenge mallory bob");
+    door.ok("ataxx challenge mallory bob");
+    // ...and alice can still challenge bob.
+    let reply = door.send("ataxx challenge alice bob");
+    assert!(reply.contains("Ataxx Board 103"), "{reply}");
+    // What bob takes on counts: one game, then the limit says no.
+    door.ok("ataxx accept 103 bob secret2");
+    let reply = door.send("ataxx accept 101 bob secret2");
+    assert!(
+        reply.starts_with("error: invalid challenge: bob has reached their limit of 1 games"),
+        "{reply}"
+    );
+}
+
+// ---------------------------------------------------------------------------------------------
+// 7. Text connections
+
+#[test]
+fn text_connections_time_out_when_idle_and_are_capped_per_address() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = Served::fresh(
+        &dir,
+        &["--text-idle-secs", "2", "--text-max-per-address", "2"],
+    );
+    let mut first = server.text();
+    let _second = server.text();
+    let mut third = TextDoor::raw(&server.text, None);
+    let reply = third.reply();
+    assert!(
+        reply.starts_with("error: too many connections from 127.0.0.1 (at most 2 at once)"),
+        "{reply}"
+    );
+    assert!(third.closed());
+    // Another address is not counted with these.
+    server.text_from("127.0.0.9").ok("help");
+
+    // An idle connection is told why it is closed; an active one is not.
+    let started = Instant::now();
+    first.ok("help");
+    let reply = first.reply();
+    assert!(
+        reply.starts_with("closing the connection: no command for 2 s"),
+        "{reply}"
+    );
+    assert!(started.elapsed() >= Duration::from_millis(1900));
+    assert!(first.closed());
+    // Their places are free again.
+    std::thread::sleep(Duration::from_millis(300));
+    server.text().ok("help");
+}
+
+// ---------------------------------------------------------------------------------------------
+// 8. Smaller replies
+
+#[test]
+fn smaller_replies_say_what_happened() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = Served::fresh(&dir, &[]);
+    let mut door = server.text();
+    door.ok("signup alice secret1");
+    door.ok("signup bob secret2");
+    door.ok("ataxx challenge alice bob");
+    let reply = door.send("ataxx move 101 alice secret1 b6#1");
+    assert!(
+        reply.starts_with("error: board 101 is a challenge, not in play"),
+        "{reply}"
+    );
+    door.ok("ataxx accept 101 alice secret1");
+    door.ok("ataxx accept 101 bob secret2");
+    door.ok("ataxx move 101 alice secret1 b6#1");
+
+    let reply = door.ok("ataxx show 101#9");
+    assert!(
+        reply.starts_with(
+            "Board 101 has 1 moves: #9 is beyond the end; this is the current position."
+        ),
+        "{reply}"
+    );
+    assert!(!door.ok("ataxx show 101#1").contains("beyond the end"));
+
+    door.ok("ataxx queue 101 alice secret1 b5#3");
+    let reply = door.ok("ataxx queue 101 alice secret1 c6#3");
+    assert!(
+        reply.starts_with(
+            "Queued c6 for alice: played when it is alice's turn. It replaces the move queued before, b5."
+        ),
+        "{reply}"
+    );
+
+    let reply = door.send("help nosuch");
+    assert!(
+        reply
+            .starts_with("error: unknown help topic \"nosuch\"; topics: commands, tutorial, ataxx"),
+        "{reply}"
+    );
+    assert!(door.ok("help").contains("signup <userid> <password>"));
+
+    door.ok("ataxx resign 101 bob secret2");
+    let history = door.ok("ataxx history");
+    let row = history
+        .lines()
+        .find(|line| line.contains("  101  "))
+        .unwrap_or_else(|| panic!("{history}"));
+    // "YYYY-MM-DD HH:MM  101  alice ..."
+    assert_eq!(&row[10..11], " ", "{history}");
+    assert_eq!(&row[13..14], ":", "{history}");
+
+    // The record and the PGN agree: x (alice) is Black.
+    let pgn = door.ok("ataxx pgn 101");
+    assert!(pgn.contains("[Black \"alice\"]\n[White \"bob\"]"), "{pgn}");
+    let record = door.ok("ataxx record 101");
+    let header: Vec<Vec<&str>> = record
+        .lines()
+        .take(2)
+        .map(|l| l.split_whitespace().collect())
+        .collect();
+    assert_eq!(
+        header,
+        [vec!["Black", "White"], vec!["alice", "bob"]],
+        "{record}"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_oversized_websocket_message_gets_close_code_1009() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = Served::fresh(&dir, &[]);
+    let mut door = server.text();
+    door.ok("signup alice secret1");
+    door.ok("signup bob secret2");
+    door.ok("ataxx challenge alice bob");
+    for size in [70 * 1024, 1024 * 1024] {
+        let mut ws = socket(&format!("ws://{}/api/games/101/ws", server.http)).await;
+        let text = json!({"type": "ping", "id": "x".repeat(size)}).to_string();
+        ws.send(Message::Text(text.into())).await.unwrap();
+        assert_eq!(
+            close_code(&mut ws).await,
+            Some(CloseCode::Size),
+            "{size} bytes"
+        );
+    }
+}

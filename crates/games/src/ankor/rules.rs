@@ -1,0 +1,137 @@
+//! Ankor behind the seam.
+
+use super::moves::Move;
+use super::position::{Colour, Position};
+use crate::{GameError, GameKind, Outcome, Rules, Seat, StartOptions};
+
+const GAME: GameKind = GameKind::Ankor;
+
+fn seat(colour: Colour) -> Seat {
+    Seat(colour.index() as u8)
+}
+
+impl Rules for Position {
+    type Move = Move;
+    const KIND: GameKind = GAME;
+
+    /// The empty board: `size` 3 to 8 (default 6), `win_height` 0, 1 or −1 (default 1); Ankor
+    /// has no blocked cells.
+    fn start(options: &StartOptions) -> Result<Self, GameError> {
+        let refuse = |reason: String| GameError::Option { game: GAME, reason };
+        if let Some(blocks) = options.blocks.as_deref().filter(|b| *b != "0") {
+            return Err(refuse(format!(
+                "-blocks={blocks}: Ankor has no blocked cells"
+            )));
+        }
+        let size = options.size.unwrap_or(6);
+        let height = options.win_height.unwrap_or(1);
+        Position::new(size, height).map_err(|e| {
+            refuse(if (3..=8).contains(&size) {
+                format!("-win_height={height}: it is 0, 1 or -1")
+            } else {
+                format!("-size={size}: {e}")
+            })
+        })
+    }
+
+    fn from_fen(text: &str) -> Result<Self, GameError> {
+        text.parse().map_err(|reason| GameError::Position {
+            game: GAME,
+            text: text.to_string(),
+            reason,
+        })
+    }
+
+    fn seats(&self) -> usize {
+        2
+    }
+
+    fn seat_letter(&self, seat: Seat) -> char {
+        Colour::ALL[seat.index()].char()
+    }
+
+    fn turn(&self) -> Seat {
+        seat(self.side_to_move())
+    }
+
+    fn legal_moves(&self) -> Vec<Move> {
+        Position::legal_moves(self)
+    }
+
+    fn parse_move_text(text: &str) -> Result<Move, GameError> {
+        text.parse().map_err(|reason| GameError::MoveText {
+            game: GAME,
+            text: text.to_string(),
+            reason,
+        })
+    }
+
+    fn parse_move(&self, text: &str) -> Result<Move, GameError> {
+        let mv = Self::parse_move_text(text)?;
+        match self.illegal_reason(mv) {
+            None => Ok(mv),
+            Some(reason) => Err(GameError::Illegal {
+                text: mv.to_string(),
+                reason,
+            }),
+        }
+    }
+
+    /// Plays the move; Ankor captures nothing, so no cube changes owner (0).
+    fn play(&mut self, mv: Move) -> u32 {
+        Position::play(self, mv);
+        0
+    }
+
+    fn swaps_seats(mv: Move) -> bool {
+        mv == Move::Swap
+    }
+
+    /// The plain recursion, counting the last ply without playing it.
+    fn perft(&self, depth: u32) -> u64 {
+        match depth {
+            0 => 1,
+            1 => self.count_moves(),
+            _ => Position::legal_moves(self)
+                .into_iter()
+                .map(|mv| {
+                    let mut child = self.clone();
+                    Position::play(&mut child, mv);
+                    Rules::perft(&child, depth - 1)
+                })
+                .sum(),
+        }
+    }
+
+    /// A winning path wins; the third repetition and two passes in a row draw.
+    fn outcome(&self) -> Option<Outcome> {
+        if let Some(winner) = self.winner() {
+            Some(Outcome::win(seat(winner), 2))
+        } else if self.is_over() {
+            Some(Outcome::draw(2))
+        } else {
+            None
+        }
+    }
+
+    fn piece_counts(&self) -> Vec<u32> {
+        Colour::ALL.map(|c| self.cube_count(c)).to_vec()
+    }
+
+    fn diagram(&self) -> String {
+        Position::diagram(self)
+    }
+
+    /// The drawing marks the cube placed or moved last as the position knows it; `last` (a
+    /// move's text, which names the destination) marks that cell instead when it holds a cube.
+    fn svg(&self, last: Option<Move>) -> String {
+        let cell = match last {
+            Some(Move::Place(cell)) | Some(Move::Step { to: cell, .. }) => Some(cell),
+            _ => None,
+        };
+        match cell.and_then(|cell| self.clone().with_last_moved(Some(cell)).ok()) {
+            Some(marked) => marked.svg(),
+            None => Position::svg(self),
+        }
+    }
+}

@@ -1,0 +1,176 @@
+//! The properties the fuzz targets check, shared with the stable replay test
+//! (`crates/cli/tests/fuzz_replay.rs`), which runs every committed corpus and crash input through
+//! them with `cargo test`, no nightly needed. Each takes raw bytes; text parsers get them as
+//! UTF-8 (lossily), so every input reaches the parser. A check panics when a property fails.
+
+#![allow(dead_code, unexpected_cfgs)]
+
+use std::io::Cursor;
+use std::str::FromStr;
+
+use ataxx::{Layout, Move, PackedBoard, Position, PositionMessage};
+
+fn text(data: &[u8]) -> String {
+    String::from_utf8_lossy(data).into_owned()
+}
+
+/// FEN: what parses is written back canonically, and that text parses to the same position.
+pub fn fen(data: &[u8]) {
+    let text = text(data);
+    if let Ok(pos) = Position::from_str(&text) {
+        let written = pos.to_string();
+        let again = Position::from_str(&written)
+            .unwrap_or_else(|err| panic!("{written:?} (from {text:?}) does not parse: {err}"));
+        assert_eq!(again, pos, "{text:?} -> {written:?}");
+        assert_eq!(again.to_string(), written);
+        // Every legal move of a parsed position is played without a panic.
+        for mv in pos.legal_moves().iter().take(8) {
+            let mut next = pos;
+            next.play(*mv).expect("a generated move is legal");
+        }
+    }
+}
+
+/// Move text: strict and tolerant readers; what they read is written back and read the same.
+pub fn move_text(data: &[u8]) {
+    let text = text(data);
+    if let Ok(mv) = Move::from_str(&text) {
+        assert_eq!(Move::from_str(&mv.to_string()).ok(), Some(mv), "{text:?}");
+        assert_eq!(
+            Move::parse_tolerant(&text).ok(),
+            Some(mv),
+            "strict {text:?} is tolerant too"
+        );
+    }
+    if let Ok(mv) = Move::parse_tolerant(&text) {
+        assert_eq!(Move::from_str(&mv.to_string()).ok(), Some(mv), "{text:?}");
+    }
+    let _ = Position::startpos().parse_move(&text);
+}
+
+/// PGN: every game read is written and read back as the same game.
+pub fn pgn(data: &[u8]) {
+    let text = text(data);
+    if let Ok(games) = ataxx::pgn::parse_games(&text) {
+        for game in games {
+            let written = game.to_pgn();
+            let again: ataxx::Game = written
+                .parse()
+                .unwrap_or_else(|err| panic!("{written:?} (from {text:?}) does not parse: {err}"));
+            assert_eq!(again.moves(), game.moves(), "{text:?} -> {written:?}");
+            assert_eq!(again.start(), game.start());
+            assert_eq!(again.to_pgn(), written, "writing is stable");
+        }
+    }
+}
+
+/// The two-column record: a game read is written and read back with the same moves.
+pub fn record(data: &[u8]) {
+    let text = text(data);
+    if let Ok(game) = ataxx::record::parse_record(&text) {
+        let written = game.to_record(None);
+        let again = ataxx::record::parse_record(&written)
+            .unwrap_or_else(|err| panic!("{written:?} (from {text:?}) does not parse: {err}"));
+        let moves = |g: &ataxx::Game| g.moves().iter().map(|m| m.mv()).collect::<Vec<_>>();
+        assert_eq!(moves(&again), moves(&game), "{text:?} -> {written:?}");
+        assert_eq!(again.start(), game.start());
+    }
+}
+
+/// Blocks-Config codes and wall masks: both written forms read back as the same layout.
+pub fn blocks(data: &[u8]) {
+    let text = text(data);
+    for layout in [Layout::from_str(&text).ok(), Layout::parse_mask(&text).ok()]
+        .into_iter()
+        .flatten()
+    {
+        assert_eq!(
+            Layout::from_str(&layout.to_string()).ok(),
+            Some(layout),
+            "{text:?}"
+        );
+        assert_eq!(
+            Layout::parse_mask(&layout.mask_text()).ok(),
+            Some(layout),
+            "{text:?}"
+        );
+        assert_eq!(
+            Layout::from_position(&layout.start_position()).ok(),
+            Some(layout)
+        );
+    }
+}
+
+/// The 14-byte board and the 19-byte message: what decodes encodes to the same bytes, as bytes
+/// and as hex.
+pub fn decode(data: &[u8]) {
+    if let Ok(board) = PackedBoard::from_bytes(data) {
+        assert_eq!(&board.bytes()[..], data);
+        let pos = board.to_position();
+        assert_eq!(PackedBoard::from_position(&pos).ok(), Some(board));
+        assert_eq!(PackedBoard::from_str(&board.to_string()).ok(), Some(board));
+    }
+    if let Ok(message) = PositionMessage::from_bytes(data) {
+        assert_eq!(&message.to_bytes()[..], data);
+        let again = PositionMessage::from_str(&message.to_string()).expect("hex reads back");
+        assert_eq!(again.to_bytes(), message.to_bytes());
+        let _ = message.to_position();
+    }
+    let text = text(data);
+    let _ = PackedBoard::from_str(&text);
+    let _ = PositionMessage::from_str(&text);
+}
+
+/// The command language: any line parses or is refused with a message, never a panic.
+#[cfg(any(not(fuzzing), feature = "server"))]
+pub fn command(data: &[u8]) {
+    let text = text(data);
+    if let Err(err) = ataxx_server::command::parse(&text) {
+        assert!(!err.to_string().is_empty());
+    }
+}
+
+/// A thinker that answers at once: the first legal move.
+struct Quick;
+
+impl engine::uai::Thinker for Quick {
+    fn name(&self) -> String {
+        "quick".into()
+    }
+    fn new_game(&mut self) {}
+    fn think(
+        &mut self,
+        pos: &Position,
+        _limits: &engine::time::Limits,
+        _stop: &std::sync::atomic::AtomicBool,
+        _on_info: &mut dyn FnMut(&engine::search::Report),
+    ) -> Move {
+        pos.legal_moves()
+            .iter()
+            .next()
+            .copied()
+            .unwrap_or(Move::Pass)
+    }
+}
+
+/// UAI input: any lines are answered or ignored, never a panic.
+pub fn uai(data: &[u8]) {
+    let text = text(data);
+    let _ = engine::uai::run(Quick, Cursor::new(text.into_bytes()), std::io::sink());
+}
+
+/// A property check over raw input bytes.
+pub type Check = fn(&[u8]);
+
+/// Every check by its target name.
+#[cfg(not(fuzzing))]
+pub const CHECKS: [(&str, Check); 8] = [
+    ("fen", fen),
+    ("move_text", move_text),
+    ("pgn", pgn),
+    ("record", record),
+    ("blocks", blocks),
+    ("decode", decode),
+    ("command", command),
+    ("uai", uai),
+];
