@@ -375,7 +375,9 @@ async fn a_game_over_http_and_websocket_with_resync_and_resent_moves() {
         send(mover, json!({"type": "move", "id": ply, "board": board, "move": mv.to_string(), "guard": ply})).await;
         let ack = next_where(mover, |v| v["type"] == "ack" || v["type"] == "error").await;
         assert_eq!(ack["type"], "ack", "{ack}");
-        let event = next_where(waiter, |v| v["type"] == "moves").await;
+        // The waiter may still have its own previous move's event queued (the socket sends
+        // events and answers in either order): wait for this ply's.
+        let event = next_where(waiter, |v| v["type"] == "moves" && v["ply"] == ply).await;
         assert_eq!(event["ply"], ply);
         assert_eq!(event["moves"][0]["ply"], ply);
         assert_eq!(event["moves"][0]["move"], mv.to_string());
@@ -818,4 +820,476 @@ async fn sigterm_closes_open_connections_and_exits_cleanly() {
     })
     .await;
     assert!(closed.is_ok());
+}
+
+// ---------------------------------------------------------------------------------------------
+// Any game through the seam: the test keeps its own copy of each position (the `games` crate),
+// checks the server's legal moves, seats and positions against it, and computes the expected
+// ratings itself with skillratings.
+
+use games::{AnyPosition, GameKind, Outcome, Seat};
+use skillratings::glicko2::{glicko2_rating_period, Glicko2Config, Glicko2Rating};
+use skillratings::Outcomes;
+
+fn kind(name: &str) -> GameKind {
+    name.parse()
+        .unwrap_or_else(|_| panic!("this build has no game {name}"))
+}
+
+/// The test's move choice: a seeded pick among the legal moves.
+fn pick(moves: &[String], seed: u64, ply: usize) -> String {
+    let mut x = seed ^ (ply as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    x ^= x >> 31;
+    x = x.wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    x ^= x >> 29;
+    moves[(x % moves.len() as u64) as usize].clone()
+}
+
+/// Plays a chosen move on the test's copy and the automatic passes after it; returns the
+/// texts of the plies in order (passes as `0000`).
+fn play_and_pass(pos: &mut Box<dyn AnyPosition>, mv: &str) -> Vec<String> {
+    let mut plies = vec![pos.play(mv).unwrap().text];
+    while pos.outcome().is_none() && pos.legal_moves() == ["0000"] {
+        plies.push(pos.play("0000").unwrap().text);
+    }
+    plies
+}
+
+/// A whole game played by the test's choice from `start`: every ply's text, whether a seat was
+/// eliminated while the game went on, and whether a pass was forced.
+fn simulate(start: &dyn AnyPosition, seed: u64) -> (Vec<String>, bool, bool) {
+    let mut pos = start.clone_box();
+    let (mut plies, mut eliminated, mut passed) = (vec![], false, false);
+    let mut chosen = 0;
+    while pos.outcome().is_none() {
+        let mv = pick(&pos.legal_moves(), seed, chosen);
+        chosen += 1;
+        let played = play_and_pass(&mut pos, &mv);
+        passed |= played.len() > 1;
+        plies.extend(played);
+        eliminated |= pos.outcome().is_none() && pos.piece_counts().contains(&0);
+    }
+    (plies, eliminated, passed)
+}
+
+fn glicko(value: &Value) -> Glicko2Rating {
+    Glicko2Rating {
+        rating: value["rating"].as_f64().unwrap(),
+        deviation: value["deviation"].as_f64().unwrap(),
+        volatility: 0.06,
+    }
+}
+
+/// Each seat's rating after `outcome` from initial ratings: one rating period of pairwise
+/// games (variants.md 2.6).
+fn expected_ratings(outcome: &Outcome) -> Vec<f64> {
+    let seats = outcome.seats();
+    (0..seats)
+        .map(|me| {
+            let results: Vec<(Glicko2Rating, Outcomes)> = (0..seats)
+                .filter(|&other| other != me)
+                .map(|other| {
+                    let result = match outcome.pairwise(Seat(me as u8), Seat(other as u8)) {
+                        s if s > 0.75 => Outcomes::WIN,
+                        s if s < 0.25 => Outcomes::LOSS,
+                        _ => Outcomes::DRAW,
+                    };
+                    (Glicko2Rating::new(), result)
+                })
+                .collect();
+            glicko2_rating_period(&Glicko2Rating::new(), &results, &Glicko2Config::new()).rating
+        })
+        .collect()
+}
+
+/// Plays a started board of any game to its end over the text door with the test's choice of
+/// moves, checking at every turn that the server's seat to move, legal moves and position are
+/// the test's. Returns the test's final position.
+fn play_out_by_text(
+    door: &mut TextDoor,
+    board: i64,
+    users: &[(&str, &str)],
+    seed: u64,
+) -> Box<dyn AnyPosition> {
+    let game = door.board(board);
+    let game_kind = kind(game["game"].as_str().unwrap());
+    let mut pos = game_kind
+        .parse_position(game["start_fen"].as_str().unwrap())
+        .unwrap();
+    let word = game_kind.name();
+    let mut chosen = 0;
+    loop {
+        let game = door.board(board);
+        assert_eq!(game["fen"].as_str().unwrap(), pos.fen());
+        if pos.outcome().is_some() {
+            assert_eq!(game["status"], "finished", "{game}");
+            assert_eq!(game["legal_moves"], json!([]));
+            return pos;
+        }
+        let mut legal: Vec<String> = serde_json::from_value(game["legal_moves"].clone()).unwrap();
+        legal.sort();
+        let mut mine = pos.legal_moves();
+        mine.sort();
+        assert_eq!(legal, mine, "legal moves of {}", pos.fen());
+        let seat = pos.turn().index();
+        let (user, password) = users[seat];
+        assert_eq!(game["to_move"], user);
+        assert_eq!(game["seats"][seat]["name"], user);
+        assert_eq!(
+            game["turn"].as_str().unwrap(),
+            pos.seat_letter(pos.turn()).to_string()
+        );
+        let mv = pick(&pos.legal_moves(), seed, chosen);
+        chosen += 1;
+        let number = game["ply"].as_i64().unwrap() + 1;
+        let reply = door.ok(&format!(
+            "{word} move {board} {user} {password} {mv}#{number}"
+        ));
+        let plies = play_and_pass(&mut pos, &mv);
+        if plies.len() > 1 {
+            assert!(reply.contains("--(Auto)"), "{reply}");
+        }
+    }
+}
+
+#[test]
+fn a_hexxagon_game_by_text_commands_with_its_own_ratings_and_export() {
+    let hexxagon = kind("hexxagon");
+    let dir = tempfile::tempdir().unwrap();
+    let server = Served::start(&dir.path().join("ataxx.db"), &[]);
+    let mut door = server.text();
+    door.ok("signup alice secret1");
+    door.ok("signup bob secret2");
+    // The spec's alias and the game's own word make the same kind of board.
+    let reply = door.ok("ataxx challenge -variant=hex alice bob");
+    assert!(reply.starts_with("Hexxagon Board 101"), "{reply}");
+    door.ok("hexxagon challenge -blocks=classic bob alice");
+    let classic = door.board(102);
+    assert_eq!(classic["game"], "hexxagon");
+    assert_eq!(classic["x"], "bob");
+    assert_eq!(
+        classic["start_fen"],
+        hexxagon
+            .start(&games::StartOptions {
+                blocks: Some("classic".into()),
+                ..Default::default()
+            })
+            .unwrap()
+            .fen()
+    );
+    door.ok("hexxagon decline 102 alice secret1");
+    let refused = door.send("hexxagon challenge -blocks=h alice bob");
+    assert!(refused.starts_with("error: invalid challenge"), "{refused}");
+
+    door.ok("hexxagon accept 101 alice secret1");
+    door.ok("ataxx accept 101 bob secret2");
+    let game = door.board(101);
+    assert_eq!(game["game"], "hexxagon");
+    assert_eq!(
+        game["fen"],
+        hexxagon.start(&Default::default()).unwrap().fen()
+    );
+    let seats: Vec<(&str, &str)> = game["seats"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| (s["name"].as_str().unwrap(), s["letter"].as_str().unwrap()))
+        .collect();
+    assert_eq!(seats, [("alice", "x"), ("bob", "o")]);
+    let help = door.ok("hexxagon help");
+    assert!(help.contains("hexxagon challenge options"), "{help}");
+    let shown = door.ok("hexxagon show 101");
+    assert!(
+        shown.contains(&hexxagon.start(&Default::default()).unwrap().diagram()),
+        "{shown}"
+    );
+
+    let end = play_out_by_text(
+        &mut door,
+        101,
+        &[("alice", "secret1"), ("bob", "secret2")],
+        11,
+    );
+    let outcome = end.outcome().unwrap();
+    let game = door.board(101);
+    let result = match outcome.winner() {
+        Some(Seat(0)) => "1-0",
+        Some(_) => "0-1",
+        None => "1/2-1/2",
+    };
+    assert_eq!(game["result"], result);
+    assert_eq!(game["termination"], "rules");
+
+    // Rated in Hexxagon only: square Ataxx standings stay empty.
+    let expected = expected_ratings(&outcome);
+    let standings = door.json("hexxagon standings")["data"].clone();
+    let rating_of = |name: &str| {
+        standings["provisional"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|u| u["userid"] == name)
+            .unwrap_or_else(|| panic!("{name} in {standings}"))
+            .clone()
+    };
+    for (seat, name) in ["alice", "bob"].into_iter().enumerate() {
+        let rating = rating_of(name)["rating"].as_f64().unwrap();
+        assert!((rating - expected[seat]).abs() < 1e-6, "{name}: {rating}");
+        let change = game["seats"][seat]["rating_change"].as_f64().unwrap();
+        assert!((change - (expected[seat] - 1500.0)).abs() < 1e-6);
+    }
+    let square = door.json("ataxx standings")["data"].clone();
+    assert_eq!(square["provisional"], json!([]), "{square}");
+    let (_, user) = api("GET", &server.url("/api/users/alice"), None, None);
+    assert_eq!(user["rating"].as_f64(), Some(1500.0), "{user}");
+    assert!(user["ratings"]["hexxagon"]["rating"].is_number(), "{user}");
+    assert_eq!(user["rating_history"][0]["game"], "hexxagon");
+    let history = door.ok("hexxagon history");
+    assert!(history.contains("  101  "), "{history}");
+    assert!(!door.ok("ataxx history").contains("  101  "));
+
+    let listed = door.ok("list");
+    assert!(listed.contains("hexxagon: 0 boards in play"), "{listed}");
+    // The computer levels play square Ataxx only (for now): they decline other games.
+    door.ok("hexxagon challenge alice bot-easy");
+    let declined = wait_for(&mut door, 103, |g| g["status"] != "challenge");
+    assert_eq!(declined["status"], "declined");
+
+    let pgn = door.ok("hexxagon pgn 101");
+    assert!(pgn.contains("[Variant \"hexxagon\"]"), "{pgn}");
+    assert!(
+        pgn.contains(&format!("[FinalFEN \"{}\"]", end.fen())),
+        "{pgn}"
+    );
+    let record = door.ok("ataxx record 101");
+    assert!(record.contains("alice (x)"), "{record}");
+}
+
+#[test]
+fn a_four_player_game_by_text_commands_with_an_elimination_a_pass_and_pairwise_ratings() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = Served::start(&dir.path().join("ataxx.db"), &[]);
+    let mut door = server.text();
+    let users = [
+        ("alice", "secret1"),
+        ("bob", "secret2"),
+        ("carol", "secret3"),
+        ("dave", "secret4"),
+    ];
+    for (user, password) in users {
+        door.ok(&format!("signup {user} {password}"));
+    }
+    let refused = door.send("ataxx challenge -players=4 alice bob carol");
+    assert!(refused.contains("4 players, not 3"), "{refused}");
+    door.ok("ataxx challenge -players=4 -size=5 alice bob carol dave");
+    let game = door.board(101);
+    let four = kind(game["game"].as_str().unwrap());
+    let start = four
+        .parse_position(game["start_fen"].as_str().unwrap())
+        .unwrap();
+    assert_eq!(start.seats(), 4);
+    // A line of play, by the test's own copy of the rules, with an elimination and a pass.
+    let seed = (0..2000)
+        .find(|&seed| {
+            let (_, eliminated, passed) = simulate(&*start, seed);
+            eliminated && passed
+        })
+        .expect("a seeded game with an elimination and a pass");
+    for (i, (user, password)) in users.iter().enumerate() {
+        let game = door.board(101);
+        assert_eq!(game["status"], "challenge");
+        assert_eq!(game["seats"][i]["accepted"], false);
+        door.ok(&format!("ataxx accept 101 {user} {password}"));
+    }
+    let game = door.board(101);
+    assert_eq!(game["status"], "active");
+    let letters: Vec<&str> = game["seats"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["letter"].as_str().unwrap())
+        .collect();
+    assert_eq!(letters, ["r", "b", "g", "y"]);
+    let proposal = door.send("ataxx move 101 alice secret1 propose");
+    assert!(proposal.contains("two-player games"), "{proposal}");
+
+    let end = play_out_by_text(&mut door, 101, &users, seed);
+    let outcome = end.outcome().unwrap();
+    let view = door.board(101);
+    let moves = view["moves"].as_array().unwrap();
+    assert!(moves
+        .iter()
+        .any(|m| m["auto"] == true && m["move"] == "0000"));
+    let ranks: Vec<String> = (0..4).map(|i| outcome.rank(Seat(i)).to_string()).collect();
+    assert_eq!(view["result"], ranks.join("-"));
+    for (i, seat) in view["seats"].as_array().unwrap().iter().enumerate() {
+        assert_eq!(seat["rank"], outcome.rank(Seat(i as u8)));
+    }
+    let mail = door.ok("ataxx show 101");
+    assert!(
+        mail.contains("alice (r) vs bob (b) vs carol (g) vs dave (y)"),
+        "{mail}"
+    );
+    assert!(mail.contains("--(Auto)"), "{mail}");
+
+    // Six pairwise games in one rating period, from initial ratings.
+    let expected = expected_ratings(&outcome);
+    let standings = door.json(&format!("{} standings", four.name()))["data"].clone();
+    for (seat, (name, _)) in users.iter().enumerate() {
+        let row = standings["provisional"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|u| u["userid"] == *name)
+            .unwrap_or_else(|| panic!("{name} in {standings}"))
+            .clone();
+        let rating = glicko(&row).rating;
+        assert!(
+            (rating - expected[seat]).abs() < 1e-6,
+            "{name}: {rating} vs {}",
+            expected[seat]
+        );
+        let games = row["wins"].as_i64().unwrap()
+            + row["losses"].as_i64().unwrap()
+            + row["draws"].as_i64().unwrap();
+        assert_eq!(games, 3, "each player's three pairwise games");
+    }
+    let pgn = door.ok("ataxx pgn 101");
+    assert!(
+        pgn.contains(&format!("[Variant \"{}\"]", four.name())),
+        "{pgn}"
+    );
+    assert!(pgn.contains("[Seat3 \"carol (g)\"]"), "{pgn}");
+}
+
+/// A game of any kind over HTTP and WebSocket: challenge, accept, then every move sent on the
+/// board's socket with the legal moves the server supplies, each `moves` event checked against
+/// the test's own position after every ply.
+async fn play_over_http(game_name: &str, blocks: Option<&str>) {
+    let dir = tempfile::tempdir().unwrap();
+    let server = Served::start(&dir.path().join("ataxx.db"), &[]);
+    let alice = signup_and_login(&server, "alice", "secret1");
+    let bob = signup_and_login(&server, "bob", "secret2");
+    let mut options = json!({});
+    if let Some(blocks) = blocks {
+        options["blocks"] = json!(blocks);
+    }
+    let (status, game) = api(
+        "POST",
+        &server.url("/api/games"),
+        Some(&alice),
+        Some(json!({"game": game_name, "opponent": "bob", "options": options})),
+    );
+    assert_eq!(status, 201, "{game}");
+    assert_eq!(game["game"], game_name);
+    let board = game["board"].as_i64().unwrap();
+    let (status, started) = api(
+        "POST",
+        &server.url(&format!("/api/games/{board}/accept")),
+        Some(&bob),
+        None,
+    );
+    assert_eq!(status, 200, "{started}");
+    let (_, listed) = api(
+        "GET",
+        &server.url(&format!("/api/games?game={game_name}")),
+        None,
+        None,
+    );
+    assert_eq!(listed[0]["board"], board);
+
+    let mut pos = kind(game_name)
+        .parse_position(started["start_fen"].as_str().unwrap())
+        .unwrap();
+    let ws_base = format!("ws://{}", server.http);
+    let mut sockets = [
+        socket(&format!("{ws_base}/api/games/{board}/ws?token={alice}")).await,
+        socket(&format!("{ws_base}/api/games/{board}/ws?token={bob}")).await,
+    ];
+    for ws in &mut sockets {
+        let snapshot = next_where(ws, |v| v["type"] == "snapshot").await;
+        assert_eq!(snapshot["game"]["game"], game_name);
+        assert_eq!(snapshot["game"]["seats"][1]["name"], "bob");
+    }
+    let mut summary = started;
+    let mut chosen = 0;
+    while summary["status"] == "active" {
+        let legal: Vec<String> = serde_json::from_value(summary["legal_moves"].clone()).unwrap();
+        let mut sorted = legal.clone();
+        sorted.sort();
+        let mut mine = pos.legal_moves();
+        mine.sort();
+        assert_eq!(sorted, mine);
+        let seat = pos.turn().index();
+        let mv = pick(&legal, 5, chosen);
+        chosen += 1;
+        let guard = summary["ply"].as_i64().unwrap() + 1;
+        let ws = &mut sockets[seat];
+        send(
+            ws,
+            json!({"type": "move", "id": chosen, "move": mv, "guard": guard}),
+        )
+        .await;
+        // The board's `moves` event and the answer to the move, in either order.
+        let (mut event, mut ack) = (Value::Null, Value::Null);
+        while event.is_null() || ack.is_null() {
+            let message = next_where(ws, |v| {
+                ["moves", "ack", "error"].contains(&v["type"].as_str().unwrap_or(""))
+            })
+            .await;
+            assert_ne!(message["type"], "error", "{message}");
+            match message["type"].as_str() {
+                Some("moves") if message["ply"].as_i64() >= Some(guard) => event = message,
+                Some("ack") => ack = message,
+                _ => {}
+            }
+        }
+        let plies = play_and_pass(&mut pos, &mv);
+        let rows = event["moves"].as_array().unwrap();
+        assert_eq!(rows.len(), plies.len());
+        let mut replay = kind(game_name)
+            .parse_position(summary["fen"].as_str().unwrap())
+            .unwrap();
+        for (row, text) in rows.iter().zip(&plies) {
+            assert_eq!(row["move"], text.as_str());
+            assert_eq!(row["seat"], replay.turn().0);
+            replay.play(text).unwrap();
+            assert_eq!(row["fen"].as_str().unwrap(), replay.fen());
+        }
+        summary = ack["game"].clone();
+        assert_eq!(summary["fen"].as_str().unwrap(), pos.fen());
+    }
+    assert!(pos.outcome().is_some());
+    let (_, view) = api(
+        "GET",
+        &server.url(&format!("/api/games/{board}")),
+        None,
+        None,
+    );
+    assert_eq!(view["status"], "finished");
+    let mut replay = kind(game_name)
+        .parse_position(view["start_fen"].as_str().unwrap())
+        .unwrap();
+    for row in view["moves"].as_array().unwrap() {
+        replay.play(row["move"].as_str().unwrap()).unwrap();
+        assert_eq!(row["fen"].as_str().unwrap(), replay.fen());
+    }
+    let (status, svg) = api(
+        "GET",
+        &server.url(&format!("/board/{board}.svg")),
+        None,
+        None,
+    );
+    assert_eq!(status, 200);
+    assert!(svg.as_str().unwrap().contains("<svg"));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_square_game_over_http_carries_game_seats_legal_moves_and_positions() {
+    play_over_http("ataxx", Some("h")).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_hexxagon_game_over_http_and_websocket() {
+    play_over_http("hexxagon", None).await;
 }

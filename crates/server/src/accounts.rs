@@ -19,7 +19,6 @@ use sha2::{Digest, Sha256};
 
 use crate::clock::Clock;
 use crate::error::{Error, Result};
-use crate::ratings;
 use crate::storage::{self, Storage, UserRow};
 
 /// Sessions last 30 days.
@@ -286,7 +285,6 @@ impl Accounts {
     }
 
     fn new_user(&self, name: String, password_hash: String) -> UserRow {
-        let rating = ratings::initial();
         UserRow {
             name,
             password_hash,
@@ -294,14 +292,7 @@ impl Accounts {
             bot_level: None,
             refuses_challenges: false,
             game_limit: None,
-            rating: rating.rating,
-            deviation: rating.deviation,
-            volatility: rating.volatility,
-            wins: 0,
-            losses: 0,
-            draws: 0,
             created_ms: self.clock.now_ms(),
-            last_game_ms: None,
         }
     }
 

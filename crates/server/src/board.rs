@@ -4,7 +4,7 @@
 
 use std::fmt::Write;
 
-use ataxx::{Color, DiagramStyle, Move, Position};
+use games::{AnyPosition, GameKind};
 use time::macros::format_description;
 use time::OffsetDateTime;
 
@@ -30,42 +30,55 @@ pub fn duration(ms: i64) -> String {
     }
 }
 
-/// The subject line of a board mail: `New ataxx Board 101 alice`, `ataxx Board 101 bob`, or
-/// without a userid once no one is to move.
+/// The subject line of a board mail: `New ataxx Board 101 alice`, `hexxagon Board 101 bob`,
+/// or without a userid once no one is to move.
 pub fn subject(game: &GameSummary) -> String {
     let new = if game.status == "challenge" || (game.status == "active" && game.ply == 0) {
         "New "
     } else {
         ""
     };
+    let name = &game.game;
     match &game.to_move {
-        Some(user) => format!("{new}ataxx Board {} {user}", game.board),
-        None => format!("{new}ataxx Board {}", game.board),
+        Some(user) => format!("{new}{name} Board {} {user}", game.board),
+        None => format!("{new}{name} Board {}", game.board),
     }
+}
+
+/// `alice (x)`: a player and the letter of their seat.
+fn player(game: &GameSummary, seat: usize) -> String {
+    let seat = &game.seats[seat];
+    format!("{} ({})", seat.name, seat.letter)
 }
 
 /// The status line.
 pub fn status(game: &GameSummary) -> String {
     match game.status.as_str() {
         "challenge" => {
-            let waiting: Vec<&str> = [(&game.x, game.accepted.x), (&game.o, game.accepted.o)]
-                .into_iter()
-                .filter(|(_, accepted)| !accepted)
-                .map(|(name, _)| name.as_str())
+            let waiting: Vec<&str> = game
+                .seats
+                .iter()
+                .filter(|seat| !seat.accepted)
+                .map(|seat| seat.name.as_str())
                 .collect();
             format!(
-                "Challenge: waiting for {} to accept (ataxx accept {} <userid> <password>)",
+                "Challenge: waiting for {} to accept ({} accept {} <userid> <password>)",
                 waiting.join(" and "),
+                game.game,
                 game.board
             )
         }
-        "active" if game.ply == 0 => format!(
-            "{} (x) to start: ataxx move {} {} <password> <move>",
-            game.x, game.board, game.x
-        ),
+        "active" if game.ply == 0 => {
+            let to_move = game.to_move.as_deref().unwrap_or("?");
+            let side = game.turn.as_deref().unwrap_or("?");
+            format!(
+                "{to_move} ({side}) to start: {} move {} {to_move} <password> <move>",
+                game.game, game.board
+            )
+        }
         "active" => {
             let to_move = game.to_move.as_deref().unwrap_or("?");
-            let side = if *to_move == game.x { "x" } else { "o" };
+            let side = game.turn.as_deref().unwrap_or("?");
             format!("{to_move} ({side}) to move (move #{})", game.ply + 1)
         }
         "finished" => {
@@ -75,6 +88,7 @@ pub fn status(game: &GameSummary) -> String {
             };
             match &game.winner {
                 Some(winner) => format!("{winner} wins {}{how}", game.result),
+                None if game.seats.len() > 2 => format!("Game over {}{how}", game.result),
                 None => format!("Game drawn {}{how}", game.result),
             }
         }
@@ -82,12 +96,15 @@ pub fn status(game: &GameSummary) -> String {
     }
 }
 
-/// The move list: one numbered line per full move, x's move then o's, each with its flip count
-/// in brackets when it flipped any, forced passes as `--(Auto)`.
-pub fn move_list(x: &str, o: &str, moves: &[MoveRow]) -> String {
+/// The move list: one column per seat (headed by its player and letter), one numbered line per
+/// round of moves, each move with its flip count in brackets when it flipped any, forced passes
+/// as `--(Auto)`. A round ends when the turn comes back to an earlier seat, so seats that are
+/// out of the game leave their column empty.
+pub fn move_list(players: &[String], moves: &[MoveRow]) -> String {
+    let seats = players.len().max(1);
     let text = |row: &MoveRow| {
-        let mut text = match row.mv.parse::<Move>() {
-            Ok(Move::Pass) => "--".to_string(),
+        let mut text = match row.mv.as_str() {
+            "0000" => "--".to_string(),
             _ => row.mv.clone(),
         };
         if row.flips > 0 {
@@ -98,53 +115,70 @@ pub fn move_list(x: &str, o: &str, moves: &[MoveRow]) -> String {
         }
         text
     };
-    let lines: Vec<(usize, String, String)> = moves
-        .chunks(2)
-        .enumerate()
-        .map(|(i, pair)| {
-            (
-                i + 1,
-                text(&pair[0]),
-                pair.get(1).map(text).unwrap_or_default(),
-            )
-        })
-        .collect();
-    let width = lines
-        .iter()
-        .map(|(_, x, _)| x.len())
-        .chain([x.len() + 4])
-        .max()
-        .unwrap_or(0);
-    let mut out = format!("    {:<width$}  {o} (o)\n", format!("{x} (x)"));
-    for (number, x_move, o_move) in lines {
-        let line = format!("{number:>3} {x_move:<width$}  {o_move}");
-        out.push_str(line.trim_end());
-        out.push('\n');
+    let mut lines: Vec<Vec<String>> = vec![];
+    let mut last_seat = None;
+    for row in moves {
+        let seat = usize::from(row.seat).min(seats - 1);
+        if lines.is_empty() || last_seat.is_some_and(|last| seat <= last) {
+            lines.push(vec![String::new(); seats]);
+        }
+        lines.last_mut().expect("a line")[seat] = text(row);
+        last_seat = Some(seat);
+    }
+    let mut widths: Vec<usize> = players.iter().map(String::len).collect();
+    for line in &lines {
+        for (width, cell) in widths.iter_mut().zip(line) {
+            *width = (*width).max(cell.len());
+        }
+    }
+    let row_text = |number: &str, cells: &[String]| {
+        let mut out = format!("{number:>3} ");
+        for (i, cell) in cells.iter().enumerate() {
+            if i + 1 < cells.len() {
+                write!(out, "{cell:<width$}  ", width = widths[i]).expect("write to a String");
+            } else {
+                out.push_str(cell);
+            }
+        }
+        format!("{}\n", out.trim_end())
+    };
+    let mut out = row_text("", players);
+    for (number, cells) in lines.iter().enumerate() {
+        out.push_str(&row_text(&(number + 1).to_string(), cells));
     }
     out
 }
 
 /// The board with piece counts and FEN.
-pub fn diagram(pos: &Position) -> String {
+pub fn diagram(pos: &dyn AnyPosition) -> String {
+    let counts: Vec<String> = pos
+        .piece_counts()
+        .iter()
+        .enumerate()
+        .map(|(i, n)| format!("{}: {n}", pos.seat_letter(games::Seat(i as u8))))
+        .collect();
     format!(
-        "{}x: {}  o: {}  FEN: {}\n",
-        pos.diagram(DiagramStyle::FEN),
-        pos.pieces(Color::X).count(),
-        pos.pieces(Color::O).count(),
-        pos
+        "{}{}  FEN: {}\n",
+        pos.diagram(),
+        counts.join("  "),
+        pos.fen()
     )
 }
 
 /// The position after the first `plies` moves of a board.
-pub fn position_at(game: &GameSummary, moves: &[MoveRow], plies: usize) -> Position {
-    let mut pos: Position = game
-        .start_fen
-        .parse()
-        .expect("stored positions are valid FEN");
-    for row in moves.iter().take(plies) {
-        pos.play_unchecked(row.mv.parse().expect("stored moves are strict move text"));
+pub fn position_at(game: &GameSummary, moves: &[MoveRow], plies: usize) -> Box<dyn AnyPosition> {
+    match plies.checked_sub(1).and_then(|last| moves.get(last)) {
+        Some(row) if !row.fen.is_empty() => kind(game)
+            .parse_position(&row.fen)
+            .expect("replayed positions are valid FEN"),
+        _ => kind(game)
+            .parse_position(&game.start_fen)
+            .expect("stored positions are valid FEN"),
     }
-    pos
+}
+
+fn kind(game: &GameSummary) -> GameKind {
+    game.game.parse().expect("stored boards name a known game")
 }
 
 /// The whole board mail; `at` shows the board as it was after that many moves.
@@ -152,20 +186,23 @@ pub fn mail(view: &GameView, at: Option<usize>, now_ms: i64) -> String {
     let game = &view.summary;
     let mut out = String::new();
     let shown = at.unwrap_or(view.moves.len()).min(view.moves.len());
+    let players: Vec<String> = (0..game.seats.len()).map(|i| player(game, i)).collect();
     writeln!(
         out,
-        "Ataxx Board {}: {} (x) vs {} (o)",
-        game.board, game.x, game.o
+        "{} Board {}: {}",
+        title(&game.game),
+        game.board,
+        players.join(" vs ")
     )
     .unwrap();
     writeln!(out, "{}", status(game)).unwrap();
-    if let (Some(dx), Some(dy)) = (game.x_rating_change, game.o_rating_change) {
-        writeln!(
-            out,
-            "Rating changes: {} {dx:+.0}, {} {dy:+.0}",
-            game.x, game.o
-        )
-        .unwrap();
+    let changes: Vec<String> = game
+        .seats
+        .iter()
+        .filter_map(|s| s.rating_change.map(|d| format!("{} {d:+.0}", s.name)))
+        .collect();
+    if !changes.is_empty() {
+        writeln!(out, "Rating changes: {}", changes.join(", ")).unwrap();
     }
     if let Some(proposal) = &game.proposal {
         writeln!(
@@ -181,15 +218,17 @@ pub fn mail(view: &GameView, at: Option<usize>, now_ms: i64) -> String {
         .unwrap();
     }
     if let Some(clock) = &game.clock {
+        let times: Vec<String> = game
+            .seats
+            .iter()
+            .map(|s| format!("{} {}", s.name, duration(s.clock_ms.unwrap_or(0))))
+            .collect();
         writeln!(
             out,
-            "Clock {}+{}s: {} {}, {} {}",
+            "Clock {}+{}s: {}",
             duration(clock.initial_ms),
             clock.increment_ms / 1000,
-            game.x,
-            duration(clock.x_ms),
-            game.o,
-            duration(clock.o_ms)
+            times.join(", ")
         )
         .unwrap();
     }
@@ -197,9 +236,9 @@ pub fn mail(view: &GameView, at: Option<usize>, now_ms: i64) -> String {
     if at.is_some() {
         writeln!(out, "As it was after move {shown}:").unwrap();
     }
-    out.push_str(&move_list(&game.x, &game.o, &view.moves[..shown]));
+    out.push_str(&move_list(&players, &view.moves[..shown]));
     out.push('\n');
-    out.push_str(&diagram(&position_at(game, &view.moves, shown)));
+    out.push_str(&diagram(&*position_at(game, &view.moves, shown)));
     if !view.subscribers.is_empty() {
         writeln!(out, "Subscribers: {}", view.subscribers.join(", ")).unwrap();
     }
@@ -225,17 +264,29 @@ pub fn mail(view: &GameView, at: Option<usize>, now_ms: i64) -> String {
         writeln!(out, "Last move: {}", timestamp(last)).unwrap();
     }
     writeln!(out, "Now:       {}", timestamp(now_ms)).unwrap();
+    let used: Vec<String> = game
+        .seats
+        .iter()
+        .map(|s| format!("{} {}", s.name, duration(s.used_ms)))
+        .collect();
+    let total: i64 = game.seats.iter().map(|s| s.used_ms).sum();
     writeln!(
         out,
-        "Time used: {} {}, {} {}, total {}",
-        game.x,
-        duration(game.x_used_ms),
-        game.o,
-        duration(game.o_used_ms),
-        duration(game.x_used_ms + game.o_used_ms)
+        "Time used: {}, total {}",
+        used.join(", "),
+        duration(total)
     )
     .unwrap();
     out
+}
+
+/// A game's name as a title: `Ataxx`, `Hexxagon`.
+fn title(name: &str) -> String {
+    let mut chars = name.chars();
+    match chars.next() {
+        Some(first) => first.to_ascii_uppercase().to_string() + chars.as_str(),
+        None => String::new(),
+    }
 }
 
 #[cfg(test)]
@@ -249,6 +300,8 @@ mod tests {
             auto,
             flips,
             at_ms: 0,
+            seat: ((ply - 1) % 2) as u8,
+            fen: String::new(),
         }
     }
 
@@ -261,9 +314,26 @@ mod tests {
             row(4, "0000", true, 0),
             row(5, "c3b5", false, 3),
         ];
+        let players = ["cobbs (x)".to_string(), "keller (o)".to_string()];
         assert_eq!(
-            move_list("cobbs", "keller", &moves),
+            move_list(&players, &moves),
             "    cobbs (x)  keller (o)\n  1 b7         b2\n  2 e2(2)      --(Auto)\n  3 c3b5(3)\n"
+        );
+        // Four seats, the third out of the game: its column stays empty.
+        let four: Vec<String> = ["a (r)", "b (b)", "c (g)", "d (y)"]
+            .map(String::from)
+            .into();
+        let mut moves = vec![row(1, "b7", false, 0), row(2, "f7", false, 1)];
+        moves[1].seat = 1;
+        let mut third = row(3, "0000", true, 0);
+        third.seat = 3;
+        moves.push(third);
+        let mut fourth = row(4, "c6", false, 0);
+        fourth.seat = 0;
+        moves.push(fourth);
+        assert_eq!(
+            move_list(&four, &moves),
+            "    a (r)  b (b)  c (g)  d (y)\n  1 b7     f7(1)         --(Auto)\n  2 c6\n"
         );
     }
 

@@ -3,7 +3,6 @@
 //! to move. Thinking runs on the blocking pool, off the request path; the `#N` guard makes a
 //! move computed for a stale position fail harmlessly.
 
-use ataxx::Move;
 use ataxx_players::{Level, LEVELS};
 use tokio::sync::broadcast::error::RecvError;
 
@@ -60,7 +59,7 @@ impl Bot {
             Ok(mut conn) => storage::open_boards(&mut conn).await.unwrap_or_default(),
             Err(_) => vec![],
         };
-        for game in boards.iter().filter(|g| g.color_of(&self.name).is_some()) {
+        for game in boards.iter().filter(|g| g.seat_of(&self.name).is_some()) {
             self.attend(game.board).await;
         }
     }
@@ -74,15 +73,18 @@ impl Bot {
 
     async fn try_attend(&self, board: i64) -> Result<()> {
         let game = self.games.row(board).await?;
-        let Some(color) = game.color_of(&self.name) else {
+        let Some(seat) = game.seat_of(&self.name) else {
             return Ok(());
         };
-        let accepted = match color {
-            ataxx::Color::X => game.x_accepted,
-            ataxx::Color::O => game.o_accepted,
-        };
-        if game.status == "challenge" && !accepted {
-            self.games.answer(board, &self.name, Answer::Accept).await?;
+        // The levels play square Ataxx positions; a board of another game is declined until
+        // the players crate plays every game through the seam.
+        let square = game.fen.parse::<ataxx::Position>().ok();
+        if game.status == "challenge" && !game.seats[seat.index()].accepted {
+            let answer = match square {
+                Some(_) => Answer::Accept,
+                None => Answer::Decline,
+            };
+            self.games.answer(board, &self.name, answer).await?;
             return Ok(());
         }
         if game.status != "active" {
@@ -94,17 +96,19 @@ impl Bot {
                 .await?;
             return Ok(());
         }
-        let pos = game.position();
-        if pos.turn() != color {
+        if game.position().turn() != seat {
             return Ok(());
         }
+        let Some(pos) = square else {
+            return Ok(());
+        };
         let seed = (board as u64) << 16 ^ game.plies as u64;
         let level = self.level;
         let mv = tokio::task::spawn_blocking(move || level.player(seed).choose(&pos))
             .await
             .ok()
             .flatten();
-        let Some(mv) = mv.filter(|mv| *mv != Move::Pass) else {
+        let Some(mv) = mv.filter(|mv| *mv != ataxx::Move::Pass) else {
             return Ok(());
         };
         let action = Action::Play(mv.to_string());

@@ -10,6 +10,8 @@ use std::net::IpAddr;
 use serde::Serialize;
 use serde_json::{json, Value};
 
+use games::GameKind;
+
 use crate::board;
 use crate::error::{Error, Result};
 use crate::games::{Action, Answer, ChallengeOptions, GameSummary};
@@ -136,11 +138,13 @@ pub enum Command {
     ClockAdvance {
         seconds: i64,
     },
-    GameHelp,
+    GameHelp {
+        game: GameKind,
+    },
     Challenge {
         options: ChallengeOptions,
-        x: String,
-        o: String,
+        /// In seat order: the first moves first.
+        players: Vec<String>,
     },
     /// `subscribe` / `unsubscribe`.
     Subscribe {
@@ -199,8 +203,12 @@ pub enum Command {
         users: Vec<String>,
         selection: Selection,
     },
-    History,
-    Standings,
+    History {
+        game: GameKind,
+    },
+    Standings {
+        game: GameKind,
+    },
     Preview {
         board: i64,
         moves: Vec<String>,
@@ -335,7 +343,8 @@ pub fn parse(line: &str) -> Result<Command> {
             None => Ok(()),
         }
     };
-    if first != "ataxx" {
+    let game = first.parse::<GameKind>().ok();
+    if game.is_none() {
         no_options(&first)?;
     }
     Ok(match first.as_str() {
@@ -378,30 +387,35 @@ pub fn parse(line: &str) -> Result<Command> {
                 .filter(|s| *s > 0)
                 .ok_or_else(|| usage("clock advance <seconds>"))?,
         },
-        "ataxx" => parse_game(&w[1..], options, framework)?,
+        _ if game.is_some() => {
+            parse_game(game.expect("a game"), &w[1..], options, framework)?
+        }
         _ => {
             return Err(Error::Command(format!(
                 "unknown command {first:?}; commands: signup, change, signoff, delete, help, list, \
-                 ataxx <command> (try: help commands)"
+                 <game> <command> with a game of {} (try: help commands)",
+                GameKind::names()
             )))
         }
     })
 }
 
+/// A game's command (the words after the game's name).
 fn parse_game(
+    game: GameKind,
     w: &[&str],
     options: Vec<(String, Option<String>)>,
     framework: Vec<(String, Option<String>)>,
 ) -> Result<Command> {
     let Some(word) = w.first() else {
-        return Err(usage("ataxx <command> ... (try: ataxx help)"));
+        return Err(usage(&format!("{game} <command> ... (try: {game} help)")));
     };
     let word = word.to_ascii_lowercase();
     let s = |i: usize| w[i].to_string();
     if !abbreviates(&word, "challenge", 5) {
         if let Some((name, _)) = options.first().or(framework.first()) {
             return Err(Error::Command(format!(
-                "ataxx {word} takes no option -{name}"
+                "{game} {word} takes no option -{name}"
             )));
         }
     }
@@ -417,21 +431,20 @@ fn parse_game(
         Ok((users, selection.unwrap_or(Selection::Active)))
     };
     Ok(match word.as_str() {
-        "help" => Command::GameHelp,
+        "help" => Command::GameHelp { game },
         w0 if abbreviates(w0, "challenge", 5) => {
-            if w.len() != 3 {
-                return Err(usage(
-                    "ataxx challenge [-<option>=<value>...] <userid1> <userid2> [--nagtime=N] [--forfeittime=N] [--totaltime=N]",
-                ));
-            }
-            let mut opts = ChallengeOptions::default();
+            let mut opts = ChallengeOptions::new(game);
             for (name, value) in options.iter().chain(framework.iter()) {
                 opts.set(name, value.as_deref())?;
             }
+            if w.len() < 3 {
+                return Err(usage(&format!(
+                    "{game} challenge [-<option>=<value>...] <userid1> <userid2> [<userid3> <userid4>] [--nagtime=N] [--forfeittime=N] [--totaltime=N]",
+                )));
+            }
             Command::Challenge {
                 options: opts,
-                x: s(1),
-                o: s(2),
+                players: w[1..].iter().map(|p| p.to_string()).collect(),
             }
         }
         "move" | "board" | "mvoe" | "queue" | "qmove" | "qboard" | "moveq" | "boardq" => {
@@ -551,8 +564,8 @@ fn parse_game(
                 format: if word == "pgn" { ExportFormat::Pgn } else { ExportFormat::Record },
             }
         }
-        "history" => Command::History,
-        "standings" | "ratings" => Command::Standings,
+        "history" => Command::History { game },
+        "standings" | "ratings" => Command::Standings { game },
         w0 if abbreviates(w0, "subscribe", 3) || abbreviates(w0, "unsubscribe", 5) => {
             if w.len() != 4 {
                 return Err(usage(&format!("ataxx {word} <board> <userid> <password>")));
@@ -708,25 +721,23 @@ async fn run(app: &App, request: &Request, command: &Command) -> Result<Reply> {
             };
             Reply::ok("help", text, json!({}))
         }
-        Command::GameHelp => Reply::ok("ataxx help", GAME_HELP, json!({})),
+        Command::GameHelp { game } => Reply::ok(
+            format!("{game} help"),
+            game_help(*game),
+            json!({"game": game.name()}),
+        ),
         Command::List => {
             let mut conn = app.storage.read().await?;
-            let active = storage::games(
-                &mut conn,
-                &GameFilter {
-                    statuses: vec!["active"],
-                    limit: i64::MAX,
-                    ..Default::default()
-                },
-            )
-            .await?
-            .len();
             let players = storage::users(&mut conn).await?.len();
-            Reply::ok(
-                "list",
-                format!("ataxx: {active} boards in play, {players} players\n"),
-                json!({"games": [{"game": "ataxx", "active": active, "players": players}]}),
-            )
+            let mut text = String::new();
+            let mut counts = vec![];
+            for game in GameKind::ALL {
+                let active = storage::count_games(&mut conn, game.name(), "active").await?;
+                text.push_str(&format!("{game}: {active} boards in play\n"));
+                counts.push(json!({"game": game.name(), "active": active, "players": players}));
+            }
+            text.push_str(&format!("{players} players\n"));
+            Reply::ok("list", text, json!({"games": counts}))
         }
         Command::ClockAdvance { seconds } => {
             app.clock
@@ -739,8 +750,8 @@ async fn run(app: &App, request: &Request, command: &Command) -> Result<Reply> {
                 json!({"now_ms": app.clock.now_ms(), "changed": changed}),
             )
         }
-        Command::Challenge { options, x, o } => {
-            let game = games.challenge(x, o, options, None).await?;
+        Command::Challenge { options, players } => {
+            let game = games.challenge(players, options, None).await?;
             board_reply(app, game).await?
         }
         Command::Act {
@@ -902,37 +913,38 @@ async fn run(app: &App, request: &Request, command: &Command) -> Result<Reply> {
             }
             Reply::ok("ataxx games", text, json!(list))
         }
-        Command::History => {
+        Command::History { game } => {
             let list = games
                 .list(&GameFilter {
                     statuses: vec!["finished"],
+                    game: Some(game.name().to_string()),
                     limit: 100,
                     ..Default::default()
                 })
                 .await?;
             let mut text = String::from("Finished (UTC)     Board  Winner      Points  Players\n");
             for g in &list {
+                let points: Vec<String> = g.seats.iter().map(|s| s.pieces.to_string()).collect();
+                let players: Vec<&str> = g.seats.iter().map(|s| s.name.as_str()).collect();
                 text.push_str(&format!(
-                    "{:<16}  {:>5}  {:<10}  {:>2}-{:<2}   {} {}\n",
+                    "{:<16}  {:>5}  {:<10}  {:<6}  {}\n",
                     board::timestamp(g.finished_ms.unwrap_or(0))
                         .get(..16)
                         .unwrap_or(""),
                     g.board,
                     g.winner.as_deref().unwrap_or("(draw)"),
-                    g.x_pieces,
-                    g.o_pieces,
-                    g.x,
-                    g.o
+                    points.join("-"),
+                    players.join(" ")
                 ));
             }
-            Reply::ok("ataxx history", text, json!(list))
+            Reply::ok(format!("{game} history"), text, json!(list))
         }
-        Command::Standings => standings(app).await?,
+        Command::Standings { game } => standings(app, *game).await?,
         Command::Export { board, format } => {
-            let record = games.record(*board).await?;
+            let view = games.view(*board).await?;
             let text = match format {
-                ExportFormat::Pgn => record.to_pgn(),
-                ExportFormat::Record => record.to_record(Some(ataxx::DiagramStyle::FEN)),
+                ExportFormat::Pgn => crate::export::pgn(&view),
+                ExportFormat::Record => crate::export::record(&view),
             };
             Reply::ok(
                 format!("ataxx board {board}"),
@@ -945,22 +957,20 @@ async fn run(app: &App, request: &Request, command: &Command) -> Result<Reply> {
             let mut pos = board::position_at(&view.summary, &view.moves, view.moves.len());
             let mut played = vec![];
             for text in moves {
-                let mv = pos.parse_move(text)?;
-                pos.play_unchecked(mv);
-                played.push(mv.to_string());
-                while !pos.is_game_over() && pos.must_pass() {
-                    pos.play_unchecked(ataxx::Move::Pass);
+                played.push(pos.play(text)?.text);
+                while pos.outcome().is_none() && pos.legal_moves() == ["0000"] {
+                    pos.play("0000")?;
                     played.push("--(Auto)".into());
                 }
             }
             Reply::ok(
-                format!("ataxx preview {board}"),
+                format!("{} preview {board}", view.summary.game),
                 format!(
                     "Board {board} after {} (not played):\n\n{}",
                     played.join(" "),
-                    board::diagram(&pos)
+                    board::diagram(&*pos)
                 ),
-                json!({"board": board, "fen": pos.to_string(), "moves": played}),
+                json!({"board": board, "fen": pos.fen(), "moves": played}),
             )
         }
     })
@@ -989,6 +999,7 @@ async fn listing(app: &App, users: &[String], selection: Selection) -> Result<Ve
         let filter = GameFilter {
             player: player.clone(),
             statuses: selection.statuses(),
+            game: None,
             limit,
         };
         for game in app.games.list(&filter).await? {
@@ -1007,38 +1018,49 @@ async fn listing(app: &App, users: &[String], selection: Selection) -> Result<Ve
 /// Days without a game after which a player is listed as inactive.
 const INACTIVE_DAYS: i64 = 180;
 
-async fn standings(app: &App) -> Result<Reply> {
-    let users = {
+async fn standings(app: &App, game: GameKind) -> Result<Reply> {
+    let (ratings, bots) = {
         let mut conn = app.storage.read().await?;
-        storage::users(&mut conn).await?
+        let ratings = storage::ratings_of_game(&mut conn, game.name()).await?;
+        let mut bots = vec![];
+        for rating in &ratings {
+            let user = storage::user(&mut conn, &rating.name).await?;
+            bots.push(user.is_some_and(|u| u.bot_level.is_some()));
+        }
+        (ratings, bots)
     };
     let now = app.clock.now_ms();
-    let mut groups: [(&str, Vec<&storage::UserRow>); 3] = [
+    let mut groups: [(&str, Vec<(&storage::RatingRow, bool)>); 3] = [
         ("Established", vec![]),
         ("Provisional", vec![]),
         ("Inactive", vec![]),
     ];
-    for user in users.iter().filter(|u| u.games_played() > 0) {
-        let inactive = user
+    for (rating, bot) in ratings
+        .iter()
+        .zip(bots)
+        .filter(|(r, _)| r.games_played() > 0)
+    {
+        let inactive = rating
             .last_game_ms
             .is_none_or(|t| now - t > INACTIVE_DAYS * 24 * 3600 * 1000);
         let group = if inactive {
             2
-        } else if user.is_provisional() {
+        } else if rating.is_provisional() {
             1
         } else {
             0
         };
-        groups[group].1.push(user);
+        groups[group].1.push((rating, bot));
     }
-    let mut text = String::new();
+    let mut text = format!("{} standings\n\n", board_title(game));
     let mut data = serde_json::Map::new();
+    data.insert("game".into(), json!(game.name()));
     for (name, members) in &groups {
         text.push_str(&format!(
             "{name} players\n  Rating  Won Lost Drawn  Userid\n"
         ));
         let mut rows = vec![];
-        for u in members {
+        for (u, bot) in members {
             text.push_str(&format!(
                 "  {:>6} {:>4} {:>4} {:>5}  {}\n",
                 u.rating_text(),
@@ -1050,13 +1072,47 @@ async fn standings(app: &App) -> Result<Reply> {
             rows.push(json!({
                 "userid": u.name, "rating": u.rating, "deviation": u.deviation,
                 "provisional": u.is_provisional(), "wins": u.wins, "losses": u.losses,
-                "draws": u.draws, "bot": u.bot_level.is_some(),
+                "draws": u.draws, "bot": bot,
             }));
         }
         text.push('\n');
         data.insert(name.to_ascii_lowercase(), Value::Array(rows));
     }
-    Ok(Reply::ok("ataxx standings", text, Value::Object(data)))
+    Ok(Reply::ok(
+        format!("{game} standings"),
+        text,
+        Value::Object(data),
+    ))
+}
+
+/// `Ataxx`, `Hexxagon`: a game's name as a title.
+fn board_title(game: GameKind) -> String {
+    let name = game.name();
+    name[..1].to_ascii_uppercase() + &name[1..]
+}
+
+/// `<game> help`: the rules of square Ataxx in words; for every game, its options, how moves
+/// are written and its start position.
+fn game_help(game: GameKind) -> String {
+    let mut text = String::new();
+    if game == GameKind::Ataxx {
+        text.push_str(GAME_HELP);
+    }
+    text.push_str(&format!(
+        "\n{} challenge options: {}. The game refuses what it cannot honour and says why.\n",
+        game,
+        crate::games::OPTION_HELP
+    ));
+    if let Ok(start) = game.start(&Default::default()) {
+        let moves = start.legal_moves();
+        text.push_str(&format!(
+            "\nThe start ({} players; the first named moves first); first moves: {}\n\n{}",
+            start.seats(),
+            moves.iter().take(8).cloned().collect::<Vec<_>>().join(" "),
+            board::diagram(&*start)
+        ));
+    }
+    text
 }
 
 const COMMANDS_HELP: &str = "\
@@ -1120,10 +1176,10 @@ mod tests {
     #[test]
     fn options_come_out_anywhere_and_dashes_stay_move_text() {
         let cmd = parse("ataxx chall -blocks=h alice --nagtime=3 bob **").unwrap();
-        let Command::Challenge { options, x, o } = cmd else {
+        let Command::Challenge { options, players } = cmd else {
             panic!("not a challenge")
         };
-        assert_eq!((x.as_str(), o.as_str()), ("alice", "bob"));
+        assert_eq!(players, ["alice", "bob"]);
         assert_eq!(options.blocks_text, "h");
         assert_eq!(options.nag_days, 3);
         let cmd = parse("ataxx mvoe 101 alice pw --").unwrap();

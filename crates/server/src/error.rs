@@ -42,8 +42,8 @@ pub enum Error {
         expected: i64,
     },
     #[error("{0}")]
-    Move(#[from] ataxx::MoveError),
-    #[error("a pass is never chosen in Ataxx: the server passes for a player who cannot move")]
+    Move(#[from] games::GameError),
+    #[error("a pass is never chosen: the server passes for a player who cannot move")]
     PassRefused,
     #[error("invalid challenge: {0}")]
     InvalidChallenge(String),

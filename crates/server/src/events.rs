@@ -147,10 +147,10 @@ impl Hub {
         subscribers.get(&board).cloned().unwrap_or_default()
     }
 
-    /// Sends an event to the board's listeners, both players' and the subscribers'.
+    /// Sends an event to the board's listeners, every player's and the subscribers'.
     pub fn publish(&self, event: Event) {
         send(&self.boards, &event.board, &event);
-        let mut users = vec![event.game.x.clone(), event.game.o.clone()];
+        let mut users: Vec<String> = event.game.seats.iter().map(|s| s.name.clone()).collect();
         users.extend(self.subscribers(event.board));
         users.sort();
         users.dedup();

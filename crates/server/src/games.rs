@@ -1,12 +1,16 @@
 //! Games: challenges, moves with the `#N` guard, automatic passes, resignation, draw and undo
 //! proposals, live clocks, correspondence deadlines.
 //!
+//! A board stores its game's name and positions as FEN; every rule (whose turn, legal moves,
+//! passes, eliminations, the outcome, seat swaps) comes from the game's
+//! [`AnyPosition`](games::AnyPosition), so this module never asks which game it runs.
+//!
 //! Each change runs in one write transaction that is committed before the change is answered
 //! or announced, so an acknowledged move survives a crash.
 
 use std::sync::Arc;
 
-use ataxx::{Color, Layout, Move, Outcome, Position};
+use games::{AnyPosition, GameKind, Outcome, Seat, StartOptions};
 use serde::Serialize;
 use sqlx::AnyConnection;
 
@@ -14,7 +18,7 @@ use crate::clock::Clock;
 use crate::error::{Error, Result};
 use crate::events::{Event, EventKind, Hub};
 use crate::ratings;
-use crate::storage::{self, ChatRow, GameFilter, GameRow, MoveRow, Storage};
+use crate::storage::{self, ChatRow, GameFilter, GameRow, MoveRow, SeatRow, Storage};
 
 mod closing;
 mod limits;
@@ -24,14 +28,18 @@ pub use closing::LeftBoards;
 const DAY_MS: i64 = 24 * 3600 * 1000;
 /// The longest chat message.
 pub const MAX_CHAT: usize = 2000;
+/// The text of a pass in every game's notation.
+const PASS: &str = "0000";
 
 /// The options of a challenge (spec sections 8 and 10).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ChallengeOptions {
-    /// Board side, 3 to 8.
-    pub size: u8,
-    /// Blocked squares (7×7 only), as given (`0` = none).
-    pub blocks: Option<Layout>,
+    /// The game: named by the command's first word, or by `-variant=hex` / `-players=4`.
+    pub game: GameKind,
+    /// What the game itself reads: size and blocked cells. The game refuses what it cannot
+    /// honour when the board is set up.
+    pub start: StartOptions,
+    /// Blocked cells as given (`0` = none).
     pub blocks_text: String,
     /// Live game: Fischer clock with this much time and increment per move.
     pub clock: Option<(i64, i64)>,
@@ -42,22 +50,14 @@ pub struct ChallengeOptions {
 
 impl Default for ChallengeOptions {
     fn default() -> Self {
-        ChallengeOptions {
-            size: 7,
-            blocks: None,
-            blocks_text: "0".to_string(),
-            clock: None,
-            nag_days: 7,
-            forfeit_days: 21,
-            total_days: None,
-        }
+        ChallengeOptions::new(GameKind::Ataxx)
     }
 }
 
-/// The options a challenge accepts, listed in refusals.
-pub const OPTION_HELP: &str = "-size=3..8, -blocks=<Blocks-Config code or 0x mask>, \
-     -variant=square, -clock=<minutes>+<seconds increment> (live game), --nagtime=<days>, \
-     --forfeittime=<days>, --totaltime=<days>";
+/// The options every challenge accepts besides its game's own, listed in refusals.
+pub const OPTION_HELP: &str = "-size=<n>, -blocks=<layout>, -variant=square|hex, -players=2|4, \
+     -clock=<minutes>+<seconds increment> (live game), --nagtime=<days>, --forfeittime=<days>, \
+     --totaltime=<days>";
 
 fn days(name: &str, value: &str) -> Result<i64> {
     match value.parse::<i64>() {
@@ -68,7 +68,31 @@ fn days(name: &str, value: &str) -> Result<i64> {
     }
 }
 
+/// The game another name selects (`-variant=hex` is Hexxagon, `-players=4` four-player
+/// Ataxx), refused with `what` when this build has no such game.
+fn game_named(name: &str, what: &str) -> Result<GameKind> {
+    name.parse::<GameKind>().map_err(|_| {
+        Error::InvalidChallenge(format!(
+            "{what}: {name} is not offered by this server yet (games: {})",
+            GameKind::names()
+        ))
+    })
+}
+
 impl ChallengeOptions {
+    /// The defaults for a game.
+    pub fn new(game: GameKind) -> ChallengeOptions {
+        ChallengeOptions {
+            game,
+            start: StartOptions::default(),
+            blocks_text: "0".to_string(),
+            clock: None,
+            nag_days: 7,
+            forfeit_days: 21,
+            total_days: None,
+        }
+    }
+
     /// Sets one option by name (without its dashes), as `-name=value` gives it.
     pub fn set(&mut self, name: &str, value: Option<&str>) -> Result<()> {
         let value_of = || {
@@ -79,37 +103,31 @@ impl ChallengeOptions {
         match name {
             "size" => {
                 let v = value_of()?;
-                self.size = match v.parse::<u8>() {
-                    Ok(n) if (3..=8).contains(&n) => n,
-                    _ => {
-                        return Err(Error::InvalidChallenge(format!(
-                            "-size={v}: boards from 3 to 8 squares a side"
-                        )))
-                    }
-                };
+                self.start.size = Some(v.parse::<u8>().map_err(|_| {
+                    Error::InvalidChallenge(format!("-size={v}: give the board size as a number"))
+                })?);
             }
             "blocks" => {
                 let v = value_of()?;
-                let layout = if v.starts_with("0x") || v.starts_with("0X") {
-                    Layout::parse_mask(v)
-                        .map_err(|e| Error::InvalidChallenge(format!("-blocks={v}: {e}")))?
-                } else {
-                    v.parse::<Layout>()
-                        .map_err(|e| Error::InvalidChallenge(format!("-blocks={v}: {e}")))?
-                };
-                self.blocks = (layout.blocks() > 0).then_some(layout);
+                self.start.blocks = Some(v.to_string());
                 self.blocks_text = v.to_string();
             }
+            // The spec's aliases (pbmserv.md 10.3, 10.3a): the square game's other boards.
             "variant" => match value_of()? {
                 "square" => {}
-                "hex" => {
-                    return Err(Error::InvalidChallenge(
-                        "-variant=hex: Hexxagon boards are not offered by this server yet".into(),
-                    ))
-                }
+                "hex" => self.game = game_named("hexxagon", "-variant=hex")?,
                 v => {
                     return Err(Error::InvalidChallenge(format!(
                         "-variant={v}: variants are square and hex"
+                    )))
+                }
+            },
+            "players" => match value_of()? {
+                "2" => {}
+                "4" => self.game = game_named("ataxx4", "-players=4")?,
+                v => {
+                    return Err(Error::InvalidChallenge(format!(
+                        "-players={v}: games are for 2 or 4 players"
                     )))
                 }
             },
@@ -144,30 +162,14 @@ impl ChallengeOptions {
         Ok(())
     }
 
-    /// The start position these options give.
-    fn start(&self) -> Result<Position> {
-        let pos = match self.blocks {
-            Some(_) if self.size != 7 => {
-                return Err(Error::InvalidChallenge(format!(
-                    "-blocks={} needs the 7x7 board (-size=7)",
-                    self.blocks_text
-                )))
-            }
-            Some(layout) => layout.start_position(),
-            None => Position::start(self.size, ataxx::Bitboard::EMPTY).ok_or_else(|| {
-                Error::InvalidChallenge(format!("-size={}: no such board", self.size))
-            })?,
-        };
-        let mut after_x = pos;
-        let x_stuck = pos.must_pass();
-        after_x.play_unchecked(Move::Pass);
-        if x_stuck || after_x.must_pass() || pos.is_game_over() {
-            return Err(Error::InvalidChallenge(format!(
-                "-blocks={}: a side has no legal move at the start",
-                self.blocks_text
-            )));
-        }
-        Ok(pos)
+    /// The start position these options give, as the game sets it up.
+    pub fn start(&self) -> Result<Box<dyn AnyPosition>> {
+        self.game.start(&self.start).map_err(|err| {
+            Error::InvalidChallenge(match err {
+                games::GameError::Option { reason, .. } => reason,
+                other => other.to_string(),
+            })
+        })
     }
 }
 
@@ -175,13 +177,21 @@ impl ChallengeOptions {
 #[derive(Clone, Debug, Serialize)]
 pub struct GameSummary {
     pub board: i64,
-    /// The first player (x, moves first).
+    /// The game's name (`ataxx`, `hexxagon`, `ataxx4`, ...): how `fen`, `start_fen` and the
+    /// moves read.
+    pub game: String,
+    /// The players in seat order; seat 0 moves first.
+    pub seats: Vec<SeatSummary>,
+    /// Seat 0's player (kept for two-player clients).
     pub x: String,
+    /// Seat 1's player.
     pub o: String,
     /// `challenge`, `active`, `finished`, `declined` or `withdrawn`.
     pub status: String,
     /// Whose move it is, while the game is in play.
     pub to_move: Option<String>,
+    /// The letter of the seat to move (`x`, `o`; `r`, `b`, `g`, `y`), while the game is in play.
+    pub turn: Option<String>,
     /// Moves recorded so far, automatic passes included. The next move is `#ply+1`.
     pub ply: i64,
     /// Bumped by every change of the board.
@@ -189,15 +199,21 @@ pub struct GameSummary {
     pub fen: String,
     pub start_fen: String,
     pub blocks: String,
+    /// The legal moves of the position in the game's notation, while the game is in play
+    /// (empty otherwise).
+    pub legal_moves: Vec<String>,
+    /// Seat 0's pieces.
     pub x_pieces: u32,
+    /// Seat 1's pieces.
     pub o_pieces: u32,
-    /// `1-0`, `0-1`, `1/2-1/2`, or `*` while unfinished.
+    /// `1-0`, `0-1`, `1/2-1/2` for two players; for more, each seat's rank in seat order
+    /// (`2-1-3-3`); `*` while unfinished.
     pub result: String,
     /// How a finished game ended: `rules`, `resignation`, `time forfeit`, `agreement`, or empty.
     pub termination: String,
     pub winner: Option<String>,
     pub rated: bool,
-    /// Who accepted the challenge so far.
+    /// Who accepted the challenge so far (seats 0 and 1; `seats` has every seat).
     pub accepted: Accepted,
     pub proposal: Option<Proposal>,
     pub clock: Option<LiveClock>,
@@ -212,6 +228,23 @@ pub struct GameSummary {
     pub finished_ms: Option<i64>,
     pub x_rating_change: Option<f64>,
     pub o_rating_change: Option<f64>,
+}
+
+/// One player of a board.
+#[derive(Clone, Debug, Serialize)]
+pub struct SeatSummary {
+    pub seat: u8,
+    pub name: String,
+    /// The letter of the seat's pieces.
+    pub letter: String,
+    pub accepted: bool,
+    pub pieces: u32,
+    pub used_ms: i64,
+    /// A live game's clock, as of the summary's time.
+    pub clock_ms: Option<i64>,
+    /// Once finished: 1 for the best, equal ranks shared.
+    pub rank: Option<i64>,
+    pub rating_change: Option<f64>,
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -233,9 +266,10 @@ pub struct Proposal {
 pub struct LiveClock {
     pub initial_ms: i64,
     pub increment_ms: i64,
+    /// Seat 0's time (`seats[i].clock_ms` has every seat's).
     pub x_ms: i64,
     pub o_ms: i64,
-    /// The side whose clock runs (`x` or `o`), while the game is in play.
+    /// The letter of the seat whose clock runs, while the game is in play.
     pub running: Option<String>,
     pub as_of_ms: i64,
 }
@@ -295,108 +329,149 @@ pub enum Answer {
     Withdraw,
 }
 
-fn color_name(color: Color) -> &'static str {
-    match color {
-        Color::X => "x",
-        Color::O => "o",
+/// The result text of an outcome: `1-0`, `0-1`, `1/2-1/2` for two seats; the ranks in seat
+/// order for more.
+pub fn result_text(outcome: &Outcome) -> String {
+    if outcome.seats() == 2 {
+        return match outcome.winner() {
+            Some(Seat(0)) => "1-0",
+            Some(_) => "0-1",
+            None => "1/2-1/2",
+        }
+        .to_string();
     }
+    (0..outcome.seats())
+        .map(|i| outcome.rank(Seat(i as u8)).to_string())
+        .collect::<Vec<_>>()
+        .join("-")
+}
+
+/// The outcome when `loser` resigns or loses on time: they rank last alone; the others rank by
+/// their pieces (with two players, the other simply wins).
+fn forfeit_outcome(pos: &dyn AnyPosition, loser: Seat) -> Outcome {
+    let scores: Vec<u32> = pos
+        .piece_counts()
+        .iter()
+        .enumerate()
+        .map(|(i, pieces)| if i == loser.index() { 0 } else { pieces + 1 })
+        .collect();
+    Outcome::from_scores(&scores)
+}
+
+/// The positions of a board from its start: replays the recorded moves, filling in each row's
+/// seat and the position after it. Returns the position after the last.
+pub fn replay(kind: GameKind, start_fen: &str, moves: &mut [MoveRow]) -> Box<dyn AnyPosition> {
+    let mut pos = kind
+        .parse_position(start_fen)
+        .expect("stored positions are valid FEN");
+    for row in moves {
+        let played = pos.play(&row.mv).expect("stored moves replay");
+        row.seat = played.seat.0;
+        row.fen = pos.fen();
+    }
+    pos
 }
 
 impl GameRow {
-    pub fn position(&self) -> Position {
-        self.fen.parse().expect("stored positions are valid FEN")
+    /// The board's game.
+    pub fn kind(&self) -> GameKind {
+        self.game.parse().expect("stored boards name a known game")
     }
 
-    pub fn start_position(&self) -> Position {
-        self.start_fen
-            .parse()
+    pub fn position(&self) -> Box<dyn AnyPosition> {
+        self.kind()
+            .parse_position(&self.fen)
             .expect("stored positions are valid FEN")
     }
 
-    pub fn name_of(&self, color: Color) -> &str {
-        match color {
-            Color::X => &self.x_name,
-            Color::O => &self.o_name,
-        }
+    pub fn name_of(&self, seat: Seat) -> &str {
+        &self.seats[seat.index()].name
     }
 
-    /// The colour `user` plays.
-    pub fn color_of(&self, user: &str) -> Option<Color> {
-        if self.x_name == user {
-            Some(Color::X)
-        } else if self.o_name == user {
-            Some(Color::O)
-        } else {
-            None
-        }
+    /// The seat `user` plays.
+    pub fn seat_of(&self, user: &str) -> Option<Seat> {
+        self.seats
+            .iter()
+            .position(|s| s.name == user)
+            .map(|i| Seat(i as u8))
     }
 
     pub fn to_move(&self) -> Option<&str> {
         (self.status == "active").then(|| self.name_of(self.position().turn()))
     }
 
-    fn remaining_mut(&mut self, color: Color) -> &mut Option<i64> {
-        match color {
-            Color::X => &mut self.x_remaining_ms,
-            Color::O => &mut self.o_remaining_ms,
-        }
-    }
-
-    fn used_mut(&mut self, color: Color) -> &mut i64 {
-        match color {
-            Color::X => &mut self.x_used_ms,
-            Color::O => &mut self.o_used_ms,
-        }
+    fn seat_mut(&mut self, seat: Seat) -> &mut SeatRow {
+        &mut self.seats[seat.index()]
     }
 
     /// The summary at time `now_ms`.
     pub fn summary(&self, now_ms: i64) -> GameSummary {
         let pos = self.position();
         let active = self.status == "active";
-        let clock = self.clock_base_ms.map(|initial_ms| {
-            let mut x_ms = self.x_remaining_ms.unwrap_or(initial_ms);
-            let mut o_ms = self.o_remaining_ms.unwrap_or(initial_ms);
-            if active {
-                let elapsed = now_ms - self.last_move_ms.unwrap_or(now_ms);
-                match pos.turn() {
-                    Color::X => x_ms -= elapsed,
-                    Color::O => o_ms -= elapsed,
+        let turn = pos.turn();
+        let pieces = pos.piece_counts();
+        let clock_ms = |seat: usize| {
+            self.clock_base_ms.map(|initial| {
+                let mut ms = self.seats[seat].remaining_ms.unwrap_or(initial);
+                if active && turn.index() == seat {
+                    ms -= now_ms - self.last_move_ms.unwrap_or(now_ms);
                 }
-            }
-            LiveClock {
-                initial_ms,
-                increment_ms: self.clock_increment_ms.unwrap_or(0),
-                x_ms: x_ms.max(0),
-                o_ms: o_ms.max(0),
-                running: active.then(|| color_name(pos.turn()).to_string()),
-                as_of_ms: now_ms,
-            }
+                ms
+            })
+        };
+        let seats: Vec<SeatSummary> = self
+            .seats
+            .iter()
+            .enumerate()
+            .map(|(i, seat)| SeatSummary {
+                seat: i as u8,
+                name: seat.name.clone(),
+                letter: pos.seat_letter(Seat(i as u8)).to_string(),
+                accepted: seat.accepted,
+                pieces: pieces.get(i).copied().unwrap_or(0),
+                used_ms: seat.used_ms,
+                clock_ms: clock_ms(i),
+                rank: seat.rank,
+                rating_change: seat.rating_change,
+            })
+            .collect();
+        let clock = self.clock_base_ms.map(|initial_ms| LiveClock {
+            initial_ms,
+            increment_ms: self.clock_increment_ms.unwrap_or(0),
+            x_ms: clock_ms(0).unwrap_or(initial_ms),
+            o_ms: clock_ms(1).unwrap_or(initial_ms),
+            running: active.then(|| pos.seat_letter(turn).to_string()),
+            as_of_ms: now_ms,
         });
-        let winner = match self.result.as_str() {
-            "1-0" => Some(self.x_name.clone()),
-            "0-1" => Some(self.o_name.clone()),
+        let firsts: Vec<&SeatRow> = self.seats.iter().filter(|s| s.rank == Some(1)).collect();
+        let winner = match firsts[..] {
+            [only] if self.status == "finished" => Some(only.name.clone()),
             _ => None,
         };
+        let seat = |i: usize| &self.seats[i];
         GameSummary {
             board: self.board,
-            x: self.x_name.clone(),
-            o: self.o_name.clone(),
+            game: self.game.clone(),
+            x: seat(0).name.clone(),
+            o: seat(1).name.clone(),
             status: self.status.clone(),
             to_move: self.to_move().map(str::to_string),
+            turn: active.then(|| pos.seat_letter(turn).to_string()),
             ply: self.plies,
             version: self.version,
             fen: self.fen.clone(),
             start_fen: self.start_fen.clone(),
             blocks: self.layout.clone(),
-            x_pieces: pos.pieces(Color::X).count(),
-            o_pieces: pos.pieces(Color::O).count(),
+            legal_moves: if active { pos.legal_moves() } else { vec![] },
+            x_pieces: seats[0].pieces,
+            o_pieces: seats[1].pieces,
             result: self.result.clone(),
             termination: self.termination.clone(),
             winner,
             rated: self.rated,
             accepted: Accepted {
-                x: self.x_accepted,
-                o: self.o_accepted,
+                x: seat(0).accepted,
+                o: seat(1).accepted,
             },
             proposal: (!self.proposal.is_empty()).then(|| Proposal {
                 kind: self.proposal.clone(),
@@ -409,14 +484,15 @@ impl GameRow {
                 total_days: self.total_days,
             },
             reminded: active && self.nagged_ply == self.plies,
-            x_used_ms: self.x_used_ms,
-            o_used_ms: self.o_used_ms,
+            x_used_ms: seat(0).used_ms,
+            o_used_ms: seat(1).used_ms,
             created_ms: self.created_ms,
             started_ms: self.started_ms,
             last_move_ms: self.last_move_ms,
             finished_ms: self.finished_ms,
-            x_rating_change: self.x_rating_change,
-            o_rating_change: self.o_rating_change,
+            x_rating_change: seat(0).rating_change,
+            o_rating_change: seat(1).rating_change,
+            seats,
         }
     }
 }
@@ -440,10 +516,8 @@ impl GameRow {
         }
         let turn = self.position().turn();
         let idle = now - self.last_move_ms.or(self.started_ms).unwrap_or(now);
-        let (remaining, used) = match turn {
-            Color::X => (self.x_remaining_ms, self.x_used_ms),
-            Color::O => (self.o_remaining_ms, self.o_used_ms),
-        };
+        let seat = &self.seats[turn.index()];
+        let (remaining, used) = (seat.remaining_ms, seat.used_ms);
         let flag_fell = remaining.is_some_and(|remaining| remaining - idle <= 0);
         let total_spent = self
             .total_days
@@ -498,26 +572,38 @@ impl Games {
         last.expect("every change announces at least one event")
     }
 
-    /// Starts a challenge between `x` (moves first) and `o`. `by`, when the request is
-    /// authenticated as one of them, counts as that player's acceptance.
+    /// Starts a challenge between `players`, in seat order (the first moves first). `by`, when
+    /// the request is authenticated as one of them, counts as that player's acceptance.
     pub async fn challenge(
         &self,
-        x: &str,
-        o: &str,
+        players: &[String],
         options: &ChallengeOptions,
         by: Option<&str>,
     ) -> Result<GameSummary> {
-        let x = crate::accounts::normalize_userid(x)?;
-        let o = crate::accounts::normalize_userid(o)?;
-        if x == o {
-            return Err(Error::InvalidChallenge(format!("{x} cannot play themself")));
-        }
         let start = options.start()?;
+        if players.len() != start.seats() {
+            return Err(Error::InvalidChallenge(format!(
+                "{} is played by {} players, not {}",
+                options.game,
+                start.seats(),
+                players.len()
+            )));
+        }
+        let mut names: Vec<String> = Vec::with_capacity(players.len());
+        for player in players {
+            let name = crate::accounts::normalize_userid(player)?;
+            if names.contains(&name) {
+                return Err(Error::InvalidChallenge(format!(
+                    "{name} cannot play themself"
+                )));
+            }
+            names.push(name);
+        }
         let now = self.now_ms();
         let mut tx = self.storage.write().await?;
-        let mut accepted = [false; 2];
-        for (seat, name) in [&x, &o].into_iter().enumerate() {
-            let user = storage::user(&mut tx.tx, name)
+        let mut seats = Vec::with_capacity(names.len());
+        for name in names {
+            let user = storage::user(&mut tx.tx, &name)
                 .await?
                 .ok_or_else(|| Error::InvalidChallenge(format!("no user {name:?}")))?;
             if crate::accounts::is_closed(&user) {
@@ -531,15 +617,20 @@ impl Games {
                 )));
             }
             limits::check(&mut tx.tx, &user).await?;
-            accepted[seat] = by == Some(name.as_str());
+            seats.push(SeatRow {
+                accepted: by == Some(name.as_str()),
+                name,
+                remaining_ms: options.clock.map(|c| c.0),
+                used_ms: 0,
+                rank: None,
+                rating_change: None,
+            });
         }
-        let fen = start.to_string();
+        let fen = start.fen();
         let game = GameRow {
             board: storage::next_board(&mut tx.tx).await?,
-            x_name: x,
-            o_name: o,
-            x_accepted: accepted[0],
-            o_accepted: accepted[1],
+            game: options.game.name().to_string(),
+            seats,
             status: "challenge".into(),
             layout: options.blocks_text.clone(),
             start_fen: fen.clone(),
@@ -554,10 +645,6 @@ impl Games {
             total_days: options.total_days,
             clock_base_ms: options.clock.map(|c| c.0),
             clock_increment_ms: options.clock.map(|c| c.1),
-            x_remaining_ms: options.clock.map(|c| c.0),
-            o_remaining_ms: options.clock.map(|c| c.0),
-            x_used_ms: 0,
-            o_used_ms: 0,
             proposal: String::new(),
             proposal_by: String::new(),
             nagged_ply: -1,
@@ -565,12 +652,11 @@ impl Games {
             started_ms: None,
             last_move_ms: None,
             finished_ms: None,
-            x_rating_change: None,
-            o_rating_change: None,
         };
         storage::insert_game(&mut tx.tx, &game).await?;
         tx.commit().await?;
-        tracing::info!(board = game.board, x = %game.x_name, o = %game.o_name, "challenge");
+        let names: Vec<&str> = game.seats.iter().map(|s| s.name.as_str()).collect();
+        tracing::info!(board = game.board, game = %game.game, players = %names.join(" "), "challenge");
         Ok(self.announce(vec![Change {
             kind: EventKind::Challenge,
             game,
@@ -588,7 +674,7 @@ impl Games {
         let now = self.now_ms();
         let mut tx = self.storage.write().await?;
         let mut game = Self::load(&mut tx.tx, board).await?;
-        let color = seat_of(&game, board, user)?;
+        let seat = seat_of(&game, board, user)?;
         if game.status != "challenge" {
             return Err(Error::NotAChallenge {
                 board,
@@ -598,20 +684,13 @@ impl Games {
         let kind = match answer {
             Answer::Accept => {
                 if let (false, Some(row)) = (
-                    if color == Color::X {
-                        game.x_accepted
-                    } else {
-                        game.o_accepted
-                    },
+                    game.seat_mut(seat).accepted,
                     storage::user(&mut tx.tx, user).await?,
                 ) {
                     limits::check(&mut tx.tx, &row).await?;
                 }
-                match color {
-                    Color::X => game.x_accepted = true,
-                    Color::O => game.o_accepted = true,
-                }
-                if game.x_accepted && game.o_accepted {
+                game.seat_mut(seat).accepted = true;
+                if game.seats.iter().all(|s| s.accepted) {
                     game.status = "active".into();
                     game.started_ms = Some(now);
                     game.last_move_ms = Some(now);
@@ -626,11 +705,7 @@ impl Games {
                 EventKind::Cancelled
             }
             Answer::Withdraw => {
-                let accepted = match color {
-                    Color::X => game.x_accepted,
-                    Color::O => game.o_accepted,
-                };
-                if !accepted {
+                if !game.seat_mut(seat).accepted {
                     return Err(Error::Command(format!(
                         "{user} has not accepted board {board}: decline it instead"
                     )));
@@ -658,7 +733,7 @@ impl Games {
         let now = self.now_ms();
         let mut tx = self.storage.write().await?;
         let mut game = Self::load(&mut tx.tx, board).await?;
-        let color = seat_of(&game, board, user)?;
+        let seat = seat_of(&game, board, user)?;
         if game.status != "active" {
             return Err(Error::NotInPlay {
                 board,
@@ -688,18 +763,14 @@ impl Games {
         let mut changes = Vec::new();
         match action {
             Action::Play(text) => {
-                if pos.turn() != color {
+                if pos.turn() != seat {
                     return Err(Error::NotYourTurn {
                         board,
                         user: user.to_string(),
                         to_move: game.name_of(pos.turn()).to_string(),
                     });
                 }
-                if Move::parse_tolerant(text) == Ok(Move::Pass) {
-                    return Err(Error::PassRefused);
-                }
-                let mv = pos.parse_move(text)?;
-                let moves = Self::play_with_passes(&mut tx.tx, &mut game, mv, now).await?;
+                let moves = Self::play_with_passes(&mut tx.tx, &mut game, text, now).await?;
                 changes.push(Change {
                     kind: EventKind::Moves { moves },
                     game: game.clone(),
@@ -707,7 +778,8 @@ impl Games {
                 Self::play_queued(&mut tx.tx, &mut game, now, &mut changes).await?;
             }
             Action::Resign => {
-                Self::finish(&mut tx.tx, &mut game, Some(!color), "resignation", now).await?;
+                let outcome = forfeit_outcome(&*pos, seat);
+                Self::finish(&mut tx.tx, &mut game, &outcome, "resignation", now).await?;
             }
             Action::Propose | Action::Undo => {
                 let kind = if *action == Action::Propose {
@@ -715,6 +787,11 @@ impl Games {
                 } else {
                     "undo"
                 };
+                if game.seats.len() != 2 {
+                    return Err(Error::Proposal(
+                        "draw and undo proposals are for two-player games",
+                    ));
+                }
                 if !game.proposal.is_empty() {
                     return Err(Error::Proposal(
                         "a proposal is pending: accept or reject it first",
@@ -750,7 +827,8 @@ impl Games {
                 game.version += 1;
                 match (action, proposal.as_str()) {
                     (Action::Accept, "draw") => {
-                        Self::finish(&mut tx.tx, &mut game, None, "agreement", now).await?;
+                        let outcome = Outcome::draw(game.seats.len());
+                        Self::finish(&mut tx.tx, &mut game, &outcome, "agreement", now).await?;
                     }
                     (Action::Accept, _) => {
                         Self::undo_last(&mut tx.tx, &mut game).await?;
@@ -777,53 +855,66 @@ impl Games {
         Ok(self.announce(changes))
     }
 
-    /// Plays a legal move, then the forced passes after it, and ends the game if it is over.
-    /// Charges the mover's clock.
+    /// Plays a legal move given as text, then the forced passes after it (a seat whose only
+    /// legal move is the pass), and ends the game if it is over. Charges the mover's clock. A
+    /// move that exchanges the seats (Ankor's `swap`) exchanges the players' seat rows.
     async fn play_with_passes(
         conn: &mut AnyConnection,
         game: &mut GameRow,
-        mv: Move,
+        text: &str,
         now: i64,
     ) -> Result<Vec<MoveRow>> {
         let mut pos = game.position();
-        let mover = pos.turn();
+        if pos.legal_moves().iter().all(|mv| mv != PASS) {
+            let mut probe = pos.clone();
+            match probe.play(text) {
+                Ok(played) if played.text == PASS => return Err(Error::PassRefused),
+                Err(games::GameError::Illegal { text, .. }) if text == PASS => {
+                    return Err(Error::PassRefused)
+                }
+                _ => {}
+            }
+        }
+        let mut played = pos.play(text)?;
+        let mover = played.seat;
         let elapsed = (now - game.last_move_ms.unwrap_or(now)).max(0);
-        *game.used_mut(mover) += elapsed;
         let increment = game.clock_increment_ms.unwrap_or(0);
-        if let Some(remaining) = game.remaining_mut(mover) {
+        let seat = game.seat_mut(mover);
+        seat.used_ms += elapsed;
+        if let Some(remaining) = &mut seat.remaining_ms {
             *remaining += increment - elapsed;
         }
         let mut recorded = Vec::new();
-        let mut next = (mv, false);
+        let mut auto = false;
         loop {
-            let (mv, auto) = next;
             let row = MoveRow {
                 ply: game.plies + 1,
-                mv: mv.to_string(),
+                mv: played.text.clone(),
                 auto,
-                flips: pos.flips(mv).count() as i64,
+                flips: i64::from(played.flips),
                 at_ms: now,
+                seat: played.seat.0,
+                fen: pos.fen(),
             };
-            pos.play_unchecked(mv);
             storage::insert_move(conn, game.board, &row).await?;
             game.plies += 1;
             recorded.push(row);
-            if pos.is_game_over() || !pos.must_pass() {
+            if played.swaps_seats {
+                game.seats.swap(0, 1);
+            }
+            if pos.outcome().is_some() || pos.legal_moves() != [PASS] {
                 break;
             }
-            next = (Move::Pass, true);
+            played = pos.play(PASS)?;
+            auto = true;
         }
-        game.fen = pos.to_string();
+        game.fen = pos.fen();
         game.last_move_ms = Some(now);
         game.proposal.clear();
         game.proposal_by.clear();
         game.version += 1;
         if let Some(outcome) = pos.outcome() {
-            let winner = match outcome {
-                Outcome::Win(color) => Some(color),
-                Outcome::Draw => None,
-            };
-            Self::finish(conn, game, winner, "rules", now).await?;
+            Self::finish(conn, game, &outcome, "rules", now).await?;
         }
         Ok(recorded)
     }
@@ -842,14 +933,12 @@ impl Games {
             let Some(queued) = storage::take_queued_move(conn, game.board, &player).await? else {
                 return Ok(());
             };
-            let mv = match pos.parse_move(&queued.mv) {
-                Ok(mv) if queued.guard.is_none_or(|n| n == game.plies + 1) => mv,
-                _ => {
-                    tracing::info!(board = game.board, %player, mv = %queued.mv, "queued move dropped");
-                    return Ok(());
-                }
-            };
-            let moves = Self::play_with_passes(conn, game, mv, now).await?;
+            let legal = pos.clone().play(&queued.mv).is_ok();
+            if !legal || queued.guard.is_some_and(|n| n != game.plies + 1) {
+                tracing::info!(board = game.board, %player, mv = %queued.mv, "queued move dropped");
+                return Ok(());
+            }
+            let moves = Self::play_with_passes(conn, game, &queued.mv, now).await?;
             changes.push(Change {
                 kind: EventKind::Moves { moves },
                 game: game.clone(),
@@ -867,12 +956,8 @@ impl Games {
         text: &str,
         guard: Option<i64>,
     ) -> Result<(GameSummary, bool)> {
-        let mv = Move::parse_tolerant(text).map_err(ataxx::MoveError::from)?;
-        if mv == Move::Pass {
-            return Err(Error::PassRefused);
-        }
         let game = self.row(board).await?;
-        if game.color_of(user).is_some() && game.to_move() == Some(user) {
+        if game.seat_of(user).is_some() && game.to_move() == Some(user) {
             let game = self
                 .act(board, user, &Action::Play(text.to_string()), guard)
                 .await?;
@@ -880,7 +965,7 @@ impl Games {
         }
         let mut tx = self.storage.write().await?;
         let game = Self::load(&mut tx.tx, board).await?;
-        if game.color_of(user).is_none() {
+        if game.seat_of(user).is_none() {
             return Err(Error::NotAPlayer {
                 board,
                 user: user.to_string(),
@@ -891,6 +976,11 @@ impl Games {
                 board,
                 status: game.status,
             });
+        }
+        // Checked again when it is played; here only that it reads as a move and is no pass.
+        let mv = text.trim();
+        if mv.is_empty() || mv == PASS || mv == "--" || mv.eq_ignore_ascii_case("pass") {
+            return Err(Error::PassRefused);
         }
         let queued = storage::QueuedMove {
             mv: mv.to_string(),
@@ -905,23 +995,18 @@ impl Games {
     async fn finish(
         conn: &mut AnyConnection,
         game: &mut GameRow,
-        winner: Option<Color>,
+        outcome: &Outcome,
         termination: &str,
         now: i64,
     ) -> Result<()> {
         game.status = "finished".into();
-        game.result = match winner {
-            Some(Color::X) => "1-0",
-            Some(Color::O) => "0-1",
-            None => "1/2-1/2",
-        }
-        .into();
+        game.result = result_text(outcome);
         game.termination = termination.into();
         game.finished_ms = Some(now);
         game.proposal.clear();
         game.proposal_by.clear();
         game.version += 1;
-        ratings::record_result(conn, game, winner, now).await?;
+        ratings::record_result(conn, game, outcome, now).await?;
         tracing::info!(board = game.board, result = %game.result, termination, "game over");
         Ok(())
     }
@@ -932,15 +1017,24 @@ impl Games {
         let Some(last) = moves.iter().rposition(|m| !m.auto) else {
             return Err(Error::Proposal("there is no move to take back"));
         };
-        let mut pos = game.start_position();
-        for row in &moves[..last] {
-            let mv: Move = row.mv.parse().expect("stored moves are strict move text");
-            pos.play_unchecked(mv);
+        let mut kept = moves[..last].to_vec();
+        let pos = replay(game.kind(), &game.start_fen, &mut kept);
+        // Seat swaps among the moves taken back are undone with them.
+        let mut undone = moves[last..].to_vec();
+        let mut after = pos.clone();
+        for row in &mut undone {
+            if after
+                .play(&row.mv)
+                .expect("stored moves replay")
+                .swaps_seats
+            {
+                game.seats.swap(0, 1);
+            }
         }
         storage::delete_moves_from(conn, game.board, moves[last].ply).await?;
         storage::clear_queued_moves(conn, game.board).await?;
         game.plies = moves[last].ply - 1;
-        game.fen = pos.to_string();
+        game.fen = pos.fen();
         game.nagged_ply = -1;
         Ok(())
     }
@@ -953,14 +1047,15 @@ impl Games {
         due: Due,
         now: i64,
     ) -> Result<Change> {
-        let turn = game.position().turn();
+        let pos = game.position();
+        let turn = pos.turn();
         let kind = match due {
             Due::Forfeit { draw } => {
-                let (winner, termination) = match draw {
-                    true => (None, "agreement"),
-                    false => (Some(!turn), "time forfeit"),
+                let (outcome, termination) = match draw {
+                    true => (Outcome::draw(game.seats.len()), "agreement"),
+                    false => (forfeit_outcome(&*pos, turn), "time forfeit"),
                 };
-                Self::finish(conn, game, winner, termination, now).await?;
+                Self::finish(conn, game, &outcome, termination, now).await?;
                 EventKind::Ended
             }
             Due::Nag => {
@@ -1016,7 +1111,7 @@ impl Games {
         let now = self.now_ms();
         let mut tx = self.storage.write().await?;
         let mut game = Self::load(&mut tx.tx, board).await?;
-        if game.color_of(user).is_none() {
+        if game.seat_of(user).is_none() {
             return Err(Error::NotAPlayer {
                 board,
                 user: user.to_string(),
@@ -1046,7 +1141,8 @@ impl Games {
     pub async fn view(&self, board: i64) -> Result<GameView> {
         let mut conn = self.storage.read().await?;
         let game = Self::load(&mut conn, board).await?;
-        let moves = storage::moves(&mut conn, board).await?;
+        let mut moves = storage::moves(&mut conn, board).await?;
+        replay(game.kind(), &game.start_fen, &mut moves);
         let chat = storage::chat(&mut conn, board).await?;
         Ok(GameView {
             summary: game.summary(self.now_ms()),
@@ -1075,44 +1171,6 @@ impl Games {
         Ok(game.summary(self.now_ms()))
     }
 
-    /// The board as a game record, for PGN (the project dialect) and the 1995 two-column record:
-    /// x's player is `Black`, o's `White`, as project PGN names them.
-    pub async fn record(&self, board: i64) -> Result<ataxx::Game> {
-        let view = self.view(board).await?;
-        let game = &view.summary;
-        let mut record = ataxx::Game::new(
-            game.start_fen
-                .parse()
-                .expect("stored positions are valid FEN"),
-        );
-        record.set_tag("Event", format!("ataxx server board {board}"));
-        record.set_tag("Site", "ataxx server");
-        if let Some(started) = game.started_ms {
-            record.set_tag(
-                "Date",
-                crate::board::timestamp(started)[..10].replace('-', "."),
-            );
-        }
-        record.set_tag("Black", &game.x);
-        record.set_tag("White", &game.o);
-        for row in &view.moves {
-            let mv: Move = row.mv.parse().expect("stored moves are strict move text");
-            record.push(mv).expect("stored moves replay");
-        }
-        record.set_result(match game.result.as_str() {
-            "1-0" => ataxx::GameResult::Win(Color::X),
-            "0-1" => ataxx::GameResult::Win(Color::O),
-            "1/2-1/2" => ataxx::GameResult::Draw,
-            _ => ataxx::GameResult::Unfinished,
-        });
-        record.set_termination(match game.termination.as_str() {
-            "resignation" => Some(ataxx::Termination::Resignation),
-            "time forfeit" => Some(ataxx::Termination::TimeForfeit),
-            _ => None,
-        });
-        Ok(record)
-    }
-
     pub async fn list(&self, filter: &GameFilter) -> Result<Vec<GameSummary>> {
         let mut conn = self.storage.read().await?;
         let now = self.now_ms();
@@ -1124,9 +1182,9 @@ impl Games {
     }
 }
 
-/// The colour `user` plays on `board`, or the refusal for someone who is not one of its players.
-fn seat_of(game: &GameRow, board: i64, user: &str) -> Result<Color> {
-    game.color_of(user).ok_or_else(|| Error::NotAPlayer {
+/// The seat `user` plays on `board`, or the refusal for someone who is not one of its players.
+fn seat_of(game: &GameRow, board: i64, user: &str) -> Result<Seat> {
+    game.seat_of(user).ok_or_else(|| Error::NotAPlayer {
         board,
         user: user.to_string(),
     })
@@ -1147,20 +1205,17 @@ mod tests {
     #[test]
     fn challenge_options_give_the_spec_start_positions() {
         let h = options(&[("blocks", "h")]).unwrap();
-        assert_eq!(
-            h.start().unwrap().to_string(),
-            "x5o/7/2-1-2/7/2-1-2/7/o5x x 0 1"
-        );
+        assert_eq!(h.start().unwrap().fen(), "x5o/7/2-1-2/7/2-1-2/7/o5x x 0 1");
         let mask = options(&[("blocks", "0x7888")]).unwrap();
         assert_eq!(
-            mask.start().unwrap().to_string(),
+            mask.start().unwrap().fen(),
             "x2-2o/3-3/3-3/---1---/3-3/3-3/o2-2x x 0 1"
         );
         let live = options(&[("clock", "5+3"), ("nagtime", "2")]).unwrap();
         assert_eq!((live.clock, live.nag_days), (Some((300_000, 3_000)), 2));
         assert_eq!(
-            options(&[("size", "5")]).unwrap().start().unwrap().size(),
-            5
+            options(&[("size", "5")]).unwrap().start().unwrap().fen(),
+            "x3o/5/5/5/o3x x 0 1"
         );
     }
 
@@ -1180,7 +1235,8 @@ mod tests {
             &[("blocks", "abcdefgh")],
             "a side has no legal move at the start",
         );
-        refused(&[("variant", "hex")], "Hexxagon");
+        refused(&[("variant", "octagon")], "variants are square and hex");
+        refused(&[("players", "3")], "2 or 4 players");
         refused(&[("clock", "5")], "-clock=5");
         refused(&[("forfeittime", "0")], "--forfeittime=0");
         refused(&[("colour", "red")], "unknown option -colour");

@@ -24,6 +24,7 @@ use crate::events::Event;
 use crate::games::{Action, Answer, ChallengeOptions};
 use crate::storage::{self, GameFilter};
 use crate::{board, App};
+use games::GameKind;
 
 /// The largest request body and WebSocket message.
 pub const MAX_BODY: usize = 64 * 1024;
@@ -318,20 +319,37 @@ async fn change_password(
     Ok(Json(json!({"userid": name})))
 }
 
-fn user_summary(user: &storage::UserRow) -> Value {
+fn rating_json(rating: &storage::RatingRow) -> Value {
     json!({
-        "userid": user.name,
-        "rating": user.rating,
-        "deviation": user.deviation,
-        "provisional": user.is_provisional(),
-        "rating_text": user.rating_text(),
-        "wins": user.wins,
-        "losses": user.losses,
-        "draws": user.draws,
-        "bot": user.bot_level,
-        "accepts_challenges": !user.refuses_challenges,
-        "game_limit": user.game_limit,
+        "rating": rating.rating,
+        "deviation": rating.deviation,
+        "provisional": rating.is_provisional(),
+        "rating_text": rating.rating_text(),
+        "wins": rating.wins,
+        "losses": rating.losses,
+        "draws": rating.draws,
     })
+}
+
+/// A user with their rating in `game` at the top level and every game's rating in `ratings`.
+async fn user_summary(
+    conn: &mut sqlx::AnyConnection,
+    user: &storage::UserRow,
+    game: &str,
+) -> Result<Value, Error> {
+    let mut value = rating_json(&storage::rating(conn, &user.name, game).await?);
+    let ratings: serde_json::Map<String, Value> = storage::ratings_of_user(conn, &user.name)
+        .await?
+        .iter()
+        .map(|r| (r.game.clone(), rating_json(r)))
+        .collect();
+    value["userid"] = json!(user.name);
+    value["game"] = json!(game);
+    value["ratings"] = Value::Object(ratings);
+    value["bot"] = json!(user.bot_level);
+    value["accepts_challenges"] = json!(!user.refuses_challenges);
+    value["game_limit"] = json!(user.game_limit);
+    Ok(value)
 }
 
 async fn user_json(app: &App, name: &str) -> Result<Value, ApiError> {
@@ -340,7 +358,7 @@ async fn user_json(app: &App, name: &str) -> Result<Value, ApiError> {
         .await?
         .ok_or_else(|| Error::UnknownUser(name.to_string()))?;
     let history = storage::rating_history(&mut conn, name).await?;
-    let mut value = user_summary(&user);
+    let mut value = user_summary(&mut conn, &user, GameKind::Ataxx.name()).await?;
     value["rating_history"] = json!(history);
     Ok(value)
 }
@@ -351,14 +369,28 @@ async fn user(State(state): State<HttpState>, Path(name): Path<String>) -> ApiRe
         .map(Json)
 }
 
-async fn standings(State(state): State<HttpState>) -> ApiResult {
+#[derive(Deserialize)]
+struct StandingsQuery {
+    /// A game's name; `ataxx` if left out.
+    game: Option<String>,
+}
+
+async fn standings(
+    State(state): State<HttpState>,
+    Query(query): Query<StandingsQuery>,
+) -> ApiResult {
+    let game = match &query.game {
+        Some(name) => name.parse::<GameKind>().map_err(|e| bad(e.to_string()))?,
+        None => GameKind::Ataxx,
+    };
     let mut conn = state.app.storage.read().await?;
-    let users = storage::users(&mut conn).await?;
-    let rows: Vec<Value> = users
-        .iter()
-        .filter(|u| u.games_played() > 0)
-        .map(user_summary)
-        .collect();
+    let ratings = storage::ratings_of_game(&mut conn, game.name()).await?;
+    let mut rows = vec![];
+    for rating in ratings.iter().filter(|r| r.games_played() > 0) {
+        if let Some(user) = storage::user(&mut conn, &rating.name).await? {
+            rows.push(user_summary(&mut conn, &user, game.name()).await?);
+        }
+    }
     Ok(Json(json!(rows)))
 }
 
@@ -368,7 +400,7 @@ async fn bots(State(state): State<HttpState>) -> ApiResult {
     for level in &ataxx_players::LEVELS {
         let name = crate::bots::account_name(level);
         if let Some(user) = storage::user(&mut conn, &name).await? {
-            let mut value = user_summary(&user);
+            let mut value = user_summary(&mut conn, &user, GameKind::Ataxx.name()).await?;
             value["level"] = json!(level.name);
             value["description"] = json!(level.description);
             rows.push(value);
@@ -380,6 +412,8 @@ async fn bots(State(state): State<HttpState>) -> ApiResult {
 #[derive(Deserialize)]
 struct ListQuery {
     player: Option<String>,
+    /// A game's name: only boards of that game.
+    game: Option<String>,
     /// `challenge`, `active`, `finished` (comma-separated), or all.
     status: Option<String>,
     limit: Option<i64>,
@@ -401,8 +435,13 @@ async fn list_games(State(state): State<HttpState>, Query(query): Query<ListQuer
             }
         });
     }
+    let game = match &query.game {
+        Some(name) => Some(name.parse::<GameKind>().map_err(|e| bad(e.to_string()))?),
+        None => None,
+    };
     let filter = GameFilter {
         player: query.player.map(|p| p.to_ascii_lowercase()),
+        game: game.map(|g| g.name().to_string()),
         statuses,
         limit: query.limit.unwrap_or(100).clamp(1, 500),
     };
@@ -411,8 +450,16 @@ async fn list_games(State(state): State<HttpState>, Query(query): Query<ListQuer
 
 #[derive(Deserialize)]
 struct ChallengeBody {
-    opponent: String,
-    /// `x` (the challenger moves first, the default), `o`, or `random`.
+    /// The game's name; `ataxx` if left out (`options` may also pick it: `variant`, `players`).
+    #[serde(default)]
+    game: Option<String>,
+    /// The opponent of a two-player game.
+    #[serde(default)]
+    opponent: Option<String>,
+    /// The opponents of a game for more players, in seat order after the challenger.
+    #[serde(default)]
+    opponents: Vec<String>,
+    /// `x` (the challenger moves first, the default), `o` (second), or `random` (seats shuffled).
     #[serde(default)]
     color: Option<String>,
     /// Options as the command language writes them, without dashes: `{"blocks": "h",
@@ -427,7 +474,11 @@ async fn challenge(
     Body(body): Body<ChallengeBody>,
 ) -> ApiResult<(StatusCode, Json<Value>)> {
     let me = authenticated(&state, &headers, None).await?;
-    let mut options = ChallengeOptions::default();
+    let game = match &body.game {
+        Some(name) => name.parse::<GameKind>().map_err(|e| bad(e.to_string()))?,
+        None => GameKind::Ataxx,
+    };
+    let mut options = ChallengeOptions::new(game);
     let mut names: Vec<&String> = body.options.keys().collect();
     names.sort();
     for name in names {
@@ -442,20 +493,25 @@ async fn challenge(
         };
         options.set(&name.to_ascii_lowercase(), Some(&value))?;
     }
-    let me_first = match body.color.as_deref().unwrap_or("x") {
-        "x" => true,
-        "o" => false,
-        "random" => rand::random(),
+    let mut players = vec![me.clone()];
+    players.extend(body.opponent);
+    players.extend(body.opponents);
+    if players.len() < 2 {
+        return Err(bad("name an opponent (or opponents)"));
+    }
+    match body.color.as_deref().unwrap_or("x") {
+        "x" => {}
+        "o" => players.swap(0, 1),
+        "random" => {
+            use rand::seq::SliceRandom;
+            players.shuffle(&mut rand::rng());
+        }
         other => return Err(bad(format!("color {other:?}: x, o or random"))),
-    };
-    let (x, o) = match me_first {
-        true => (me.clone(), body.opponent),
-        false => (body.opponent, me.clone()),
-    };
+    }
     let game = state
         .app
         .games
-        .challenge(&x, &o, &options, Some(&me))
+        .challenge(&players, &options, Some(&me))
         .await?;
     Ok((StatusCode::CREATED, Json(json!(game))))
 }
@@ -481,7 +537,7 @@ async fn game_text(
 }
 
 async fn game_pgn(State(state): State<HttpState>, Path(board): Path<i64>) -> ApiResult<Response> {
-    let pgn = state.app.games.record(board).await?.to_pgn();
+    let pgn = crate::export::pgn(&state.app.games.view(board).await?);
     Ok((
         [(
             header::CONTENT_TYPE,
@@ -496,8 +552,7 @@ async fn game_record(
     State(state): State<HttpState>,
     Path(board): Path<i64>,
 ) -> ApiResult<Response> {
-    let record = state.app.games.record(board).await?;
-    let text = record.to_record(Some(ataxx::DiagramStyle::FEN));
+    let text = crate::export::record(&state.app.games.view(board).await?);
     Ok(([(header::CONTENT_TYPE, "text/plain; charset=utf-8")], text).into_response())
 }
 

@@ -21,6 +21,7 @@ mod clock;
 pub mod command;
 mod error;
 pub mod events;
+pub mod export;
 pub mod games;
 pub mod http;
 pub mod ratings;

@@ -149,7 +149,12 @@ pub fn database_url(db: &str) -> std::result::Result<String, String> {
 }
 
 fn migrations() -> Migrator {
-    let files: [(i64, &str, &str); 3] = [
+    migrations_up_to(i64::MAX)
+}
+
+/// The migrations up to `last` (tests build old databases with fewer).
+fn migrations_up_to(last: i64) -> Migrator {
+    let files: [(i64, &str, &str); 4] = [
         (1, "init", include_str!("../migrations/0001_init.sql")),
         (
             2,
@@ -161,11 +166,17 @@ fn migrations() -> Migrator {
             "subscriptions",
             include_str!("../migrations/0003_subscriptions.sql"),
         ),
+        (
+            4,
+            "game kinds and seats",
+            include_str!("../migrations/0004_game_kinds_and_seats.sql"),
+        ),
     ];
     Migrator {
         migrations: Cow::Owned(
             files
                 .iter()
+                .filter(|(version, _, _)| *version <= last)
                 .map(|&(version, name, sql)| {
                     Migration::new(
                         version,
@@ -277,18 +288,11 @@ pub struct UserRow {
     pub bot_level: Option<String>,
     pub refuses_challenges: bool,
     pub game_limit: Option<i64>,
-    pub rating: f64,
-    pub deviation: f64,
-    pub volatility: f64,
-    pub wins: i64,
-    pub losses: i64,
-    pub draws: i64,
     pub created_ms: i64,
-    pub last_game_ms: Option<i64>,
 }
 
-const USER_COLUMNS: &str = "name, password_hash, addresses, bot_level, refuses_challenges, \
-     game_limit, rating, deviation, volatility, wins, losses, draws, created_ms, last_game_ms";
+const USER_COLUMNS: &str =
+    "name, password_hash, addresses, bot_level, refuses_challenges, game_limit, created_ms";
 
 fn user_from_row(row: &sqlx::any::AnyRow) -> Result<UserRow> {
     Ok(UserRow {
@@ -298,14 +302,7 @@ fn user_from_row(row: &sqlx::any::AnyRow) -> Result<UserRow> {
         bot_level: row.try_get("bot_level")?,
         refuses_challenges: row.try_get::<i64, _>("refuses_challenges")? != 0,
         game_limit: row.try_get("game_limit")?,
-        rating: row.try_get("rating")?,
-        deviation: row.try_get("deviation")?,
-        volatility: row.try_get("volatility")?,
-        wins: row.try_get("wins")?,
-        losses: row.try_get("losses")?,
-        draws: row.try_get("draws")?,
         created_ms: row.try_get("created_ms")?,
-        last_game_ms: row.try_get("last_game_ms")?,
     })
 }
 
@@ -316,7 +313,7 @@ pub async fn user(conn: &mut AnyConnection, name: &str) -> Result<Option<UserRow
 }
 
 pub async fn users(conn: &mut AnyConnection) -> Result<Vec<UserRow>> {
-    let sql = format!("SELECT {USER_COLUMNS} FROM users ORDER BY rating DESC, name");
+    let sql = format!("SELECT {USER_COLUMNS} FROM users ORDER BY name");
     let rows = sqlx::query(&sql).fetch_all(conn).await?;
     rows.iter().map(user_from_row).collect()
 }
@@ -324,8 +321,7 @@ pub async fn users(conn: &mut AnyConnection) -> Result<Vec<UserRow>> {
 pub async fn insert_user(conn: &mut AnyConnection, user: &UserRow) -> Result<()> {
     sqlx::query(
         "INSERT INTO users (name, password_hash, addresses, bot_level, refuses_challenges, \
-         game_limit, rating, deviation, volatility, wins, losses, draws, created_ms, last_game_ms) \
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)",
+         game_limit, created_ms) VALUES ($1, $2, $3, $4, $5, $6, $7)",
     )
     .bind(&user.name)
     .bind(&user.password_hash)
@@ -333,14 +329,7 @@ pub async fn insert_user(conn: &mut AnyConnection, user: &UserRow) -> Result<()>
     .bind(&user.bot_level)
     .bind(user.refuses_challenges as i64)
     .bind(user.game_limit)
-    .bind(user.rating)
-    .bind(user.deviation)
-    .bind(user.volatility)
-    .bind(user.wins)
-    .bind(user.losses)
-    .bind(user.draws)
     .bind(user.created_ms)
-    .bind(user.last_game_ms)
     .execute(conn)
     .await?;
     Ok(())
@@ -379,20 +368,87 @@ pub async fn set_challenge_policy(
     Ok(())
 }
 
-/// Stores a user's rating and record after a game.
-pub async fn update_rating(conn: &mut AnyConnection, user: &UserRow) -> Result<()> {
+/// A user's rating and record in one game.
+#[derive(Clone, Debug)]
+pub struct RatingRow {
+    pub name: String,
+    /// The game's name ([`games::GameKind::name`]).
+    pub game: String,
+    pub rating: f64,
+    pub deviation: f64,
+    pub volatility: f64,
+    pub wins: i64,
+    pub losses: i64,
+    pub draws: i64,
+    pub last_game_ms: Option<i64>,
+}
+
+const RATING_COLUMNS: &str =
+    "name, game, rating, deviation, volatility, wins, losses, draws, last_game_ms";
+
+fn rating_from_row(row: &sqlx::any::AnyRow) -> Result<RatingRow> {
+    Ok(RatingRow {
+        name: row.try_get("name")?,
+        game: row.try_get("game")?,
+        rating: row.try_get("rating")?,
+        deviation: row.try_get("deviation")?,
+        volatility: row.try_get("volatility")?,
+        wins: row.try_get("wins")?,
+        losses: row.try_get("losses")?,
+        draws: row.try_get("draws")?,
+        last_game_ms: row.try_get("last_game_ms")?,
+    })
+}
+
+/// A user's rating in a game, the initial one if they have not played it.
+pub async fn rating(conn: &mut AnyConnection, name: &str, game: &str) -> Result<RatingRow> {
+    let sql = format!("SELECT {RATING_COLUMNS} FROM ratings WHERE name = $1 AND game = $2");
+    let row = sqlx::query(&sql)
+        .bind(name)
+        .bind(game)
+        .fetch_optional(conn)
+        .await?;
+    match row {
+        Some(row) => rating_from_row(&row),
+        None => Ok(RatingRow::initial(name, game)),
+    }
+}
+
+/// Every rating of one game (players who played it), best first.
+pub async fn ratings_of_game(conn: &mut AnyConnection, game: &str) -> Result<Vec<RatingRow>> {
+    let sql =
+        format!("SELECT {RATING_COLUMNS} FROM ratings WHERE game = $1 ORDER BY rating DESC, name");
+    let rows = sqlx::query(&sql).bind(game).fetch_all(conn).await?;
+    rows.iter().map(rating_from_row).collect()
+}
+
+/// Every rating of one user, by game name.
+pub async fn ratings_of_user(conn: &mut AnyConnection, name: &str) -> Result<Vec<RatingRow>> {
+    let sql = format!("SELECT {RATING_COLUMNS} FROM ratings WHERE name = $1 ORDER BY game");
+    let rows = sqlx::query(&sql).bind(name).fetch_all(conn).await?;
+    rows.iter().map(rating_from_row).collect()
+}
+
+/// Stores a user's rating and record in a game after a game.
+pub async fn update_rating(conn: &mut AnyConnection, rating: &RatingRow) -> Result<()> {
+    sqlx::query("DELETE FROM ratings WHERE name = $1 AND game = $2")
+        .bind(&rating.name)
+        .bind(&rating.game)
+        .execute(&mut *conn)
+        .await?;
     sqlx::query(
-        "UPDATE users SET rating = $1, deviation = $2, volatility = $3, wins = $4, losses = $5, \
-         draws = $6, last_game_ms = $7 WHERE name = $8",
+        "INSERT INTO ratings (name, game, rating, deviation, volatility, wins, losses, draws, \
+         last_game_ms) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
     )
-    .bind(user.rating)
-    .bind(user.deviation)
-    .bind(user.volatility)
-    .bind(user.wins)
-    .bind(user.losses)
-    .bind(user.draws)
-    .bind(user.last_game_ms)
-    .bind(&user.name)
+    .bind(&rating.name)
+    .bind(&rating.game)
+    .bind(rating.rating)
+    .bind(rating.deviation)
+    .bind(rating.volatility)
+    .bind(rating.wins)
+    .bind(rating.losses)
+    .bind(rating.draws)
+    .bind(rating.last_game_ms)
     .execute(conn)
     .await?;
     Ok(())
@@ -402,6 +458,8 @@ pub async fn update_rating(conn: &mut AnyConnection, user: &UserRow) -> Result<(
 #[derive(Clone, Debug, serde::Serialize)]
 pub struct RatingPoint {
     pub board: i64,
+    /// The game's name.
+    pub game: String,
     pub at_ms: i64,
     pub rating: f64,
     pub deviation: f64,
@@ -413,11 +471,12 @@ pub async fn insert_rating_point(
     point: &RatingPoint,
 ) -> Result<()> {
     sqlx::query(
-        "INSERT INTO rating_history (name, board, at_ms, rating, deviation) \
-         VALUES ($1, $2, $3, $4, $5)",
+        "INSERT INTO rating_history (name, board, game, at_ms, rating, deviation) \
+         VALUES ($1, $2, $3, $4, $5, $6)",
     )
     .bind(name)
     .bind(point.board)
+    .bind(&point.game)
     .bind(point.at_ms)
     .bind(point.rating)
     .bind(point.deviation)
@@ -428,7 +487,7 @@ pub async fn insert_rating_point(
 
 pub async fn rating_history(conn: &mut AnyConnection, name: &str) -> Result<Vec<RatingPoint>> {
     let rows = sqlx::query(
-        "SELECT board, at_ms, rating, deviation FROM rating_history WHERE name = $1 \
+        "SELECT board, game, at_ms, rating, deviation FROM rating_history WHERE name = $1 \
          ORDER BY at_ms, board",
     )
     .bind(name)
@@ -438,6 +497,7 @@ pub async fn rating_history(conn: &mut AnyConnection, name: &str) -> Result<Vec<
         .map(|row| {
             Ok(RatingPoint {
                 board: row.try_get("board")?,
+                game: row.try_get("game")?,
                 at_ms: row.try_get("at_ms")?,
                 rating: row.try_get("rating")?,
                 deviation: row.try_get("deviation")?,
@@ -513,10 +573,10 @@ pub async fn delete_sessions_of(conn: &mut AnyConnection, name: &str) -> Result<
 #[derive(Clone, Debug)]
 pub struct GameRow {
     pub board: i64,
-    pub x_name: String,
-    pub o_name: String,
-    pub x_accepted: bool,
-    pub o_accepted: bool,
+    /// The game's name ([`games::GameKind::name`]): how `start_fen`, `fen` and the moves read.
+    pub game: String,
+    /// The players in seat order (seat 0 moves first).
+    pub seats: Vec<SeatRow>,
     pub status: String,
     pub layout: String,
     pub start_fen: String,
@@ -531,10 +591,6 @@ pub struct GameRow {
     pub total_days: Option<i64>,
     pub clock_base_ms: Option<i64>,
     pub clock_increment_ms: Option<i64>,
-    pub x_remaining_ms: Option<i64>,
-    pub o_remaining_ms: Option<i64>,
-    pub x_used_ms: i64,
-    pub o_used_ms: i64,
     pub proposal: String,
     pub proposal_by: String,
     pub nagged_ply: i64,
@@ -542,23 +598,33 @@ pub struct GameRow {
     pub started_ms: Option<i64>,
     pub last_move_ms: Option<i64>,
     pub finished_ms: Option<i64>,
-    pub x_rating_change: Option<f64>,
-    pub o_rating_change: Option<f64>,
 }
 
-const GAME_COLUMNS: &str = "board, x_name, o_name, x_accepted, o_accepted, status, layout, \
-     start_fen, fen, plies, version, result, termination, rated, nag_days, forfeit_days, \
-     total_days, clock_base_ms, clock_increment_ms, x_remaining_ms, o_remaining_ms, x_used_ms, \
-     o_used_ms, proposal, proposal_by, nagged_ply, created_ms, started_ms, last_move_ms, \
-     finished_ms, x_rating_change, o_rating_change";
+/// One player of a board.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SeatRow {
+    pub name: String,
+    pub accepted: bool,
+    /// A live game's clock.
+    pub remaining_ms: Option<i64>,
+    pub used_ms: i64,
+    /// Once finished: 1 for the best, equal ranks shared.
+    pub rank: Option<i64>,
+    pub rating_change: Option<f64>,
+}
+
+const GAME_COLUMNS: &str = "board, game, status, layout, start_fen, fen, plies, version, result, \
+     termination, rated, nag_days, forfeit_days, total_days, clock_base_ms, clock_increment_ms, \
+     proposal, proposal_by, nagged_ply, created_ms, started_ms, last_move_ms, finished_ms";
+
+/// How many columns `GAME_COLUMNS` names.
+const GAME_COLUMN_COUNT: usize = 23;
 
 fn game_from_row(row: &sqlx::any::AnyRow) -> Result<GameRow> {
     Ok(GameRow {
         board: row.try_get("board")?,
-        x_name: row.try_get("x_name")?,
-        o_name: row.try_get("o_name")?,
-        x_accepted: row.try_get::<i64, _>("x_accepted")? != 0,
-        o_accepted: row.try_get::<i64, _>("o_accepted")? != 0,
+        game: row.try_get("game")?,
+        seats: vec![],
         status: row.try_get("status")?,
         layout: row.try_get("layout")?,
         start_fen: row.try_get("start_fen")?,
@@ -573,10 +639,6 @@ fn game_from_row(row: &sqlx::any::AnyRow) -> Result<GameRow> {
         total_days: row.try_get("total_days")?,
         clock_base_ms: row.try_get("clock_base_ms")?,
         clock_increment_ms: row.try_get("clock_increment_ms")?,
-        x_remaining_ms: row.try_get("x_remaining_ms")?,
-        o_remaining_ms: row.try_get("o_remaining_ms")?,
-        x_used_ms: row.try_get("x_used_ms")?,
-        o_used_ms: row.try_get("o_used_ms")?,
         proposal: row.try_get("proposal")?,
         proposal_by: row.try_get("proposal_by")?,
         nagged_ply: row.try_get("nagged_ply")?,
@@ -584,15 +646,79 @@ fn game_from_row(row: &sqlx::any::AnyRow) -> Result<GameRow> {
         started_ms: row.try_get("started_ms")?,
         last_move_ms: row.try_get("last_move_ms")?,
         finished_ms: row.try_get("finished_ms")?,
-        x_rating_change: row.try_get("x_rating_change")?,
-        o_rating_change: row.try_get("o_rating_change")?,
     })
+}
+
+/// Reads game rows and their seats.
+async fn games_with_seats(
+    conn: &mut AnyConnection,
+    rows: Vec<sqlx::any::AnyRow>,
+) -> Result<Vec<GameRow>> {
+    let mut games = Vec::with_capacity(rows.len());
+    for row in &rows {
+        let mut game = game_from_row(row)?;
+        game.seats = seats(conn, game.board).await?;
+        games.push(game);
+    }
+    Ok(games)
+}
+
+async fn seats(conn: &mut AnyConnection, board: i64) -> Result<Vec<SeatRow>> {
+    let rows = sqlx::query(
+        "SELECT name, accepted, remaining_ms, used_ms, finish_rank, rating_change FROM seats \
+         WHERE board = $1 ORDER BY seat",
+    )
+    .bind(board)
+    .fetch_all(conn)
+    .await?;
+    rows.iter()
+        .map(|row| {
+            Ok(SeatRow {
+                name: row.try_get("name")?,
+                accepted: row.try_get::<i64, _>("accepted")? != 0,
+                remaining_ms: row.try_get("remaining_ms")?,
+                used_ms: row.try_get("used_ms")?,
+                rank: row.try_get("finish_rank")?,
+                rating_change: row.try_get("rating_change")?,
+            })
+        })
+        .collect()
+}
+
+/// Writes a board's seats (all of them: a seat swap moves players between seats).
+async fn write_seats(conn: &mut AnyConnection, game: &GameRow) -> Result<()> {
+    sqlx::query("DELETE FROM seats WHERE board = $1")
+        .bind(game.board)
+        .execute(&mut *conn)
+        .await?;
+    for (i, seat) in game.seats.iter().enumerate() {
+        sqlx::query(
+            "INSERT INTO seats (board, seat, name, accepted, remaining_ms, used_ms, finish_rank, \
+             rating_change) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
+        )
+        .bind(game.board)
+        .bind(i as i64)
+        .bind(&seat.name)
+        .bind(seat.accepted as i64)
+        .bind(seat.remaining_ms)
+        .bind(seat.used_ms)
+        .bind(seat.rank)
+        .bind(seat.rating_change)
+        .execute(&mut *conn)
+        .await?;
+    }
+    Ok(())
 }
 
 pub async fn game(conn: &mut AnyConnection, board: i64) -> Result<Option<GameRow>> {
     let sql = format!("SELECT {GAME_COLUMNS} FROM games WHERE board = $1");
-    let row = sqlx::query(&sql).bind(board).fetch_optional(conn).await?;
-    row.as_ref().map(game_from_row).transpose()
+    let row = sqlx::query(&sql)
+        .bind(board)
+        .fetch_optional(&mut *conn)
+        .await?;
+    Ok(games_with_seats(conn, row.into_iter().collect())
+        .await?
+        .pop())
 }
 
 /// Which games a listing wants.
@@ -602,6 +728,8 @@ pub struct GameFilter {
     pub player: Option<String>,
     /// Games in one of these states (`challenge`, `active`, `finished`, ...); empty = any.
     pub statuses: Vec<&'static str>,
+    /// Games of this game (a [`games::GameKind::name`]); None = any.
+    pub game: Option<String>,
     pub limit: i64,
 }
 
@@ -610,7 +738,13 @@ pub async fn games(conn: &mut AnyConnection, filter: &GameFilter) -> Result<Vec<
     let mut sql = format!("SELECT {GAME_COLUMNS} FROM games WHERE 1 = 1");
     let mut next = 1;
     if filter.player.is_some() {
-        sql.push_str(&format!(" AND (x_name = ${next} OR o_name = ${next})"));
+        sql.push_str(&format!(
+            " AND board IN (SELECT board FROM seats WHERE name = ${next})"
+        ));
+        next += 1;
+    }
+    if filter.game.is_some() {
+        sql.push_str(&format!(" AND game = ${next}"));
         next += 1;
     }
     if !filter.statuses.is_empty() {
@@ -627,11 +761,14 @@ pub async fn games(conn: &mut AnyConnection, filter: &GameFilter) -> Result<Vec<
     if let Some(player) = &filter.player {
         query = query.bind(player);
     }
+    if let Some(game) = &filter.game {
+        query = query.bind(game);
+    }
     for status in &filter.statuses {
         query = query.bind(*status);
     }
-    let rows = query.bind(filter.limit).fetch_all(conn).await?;
-    rows.iter().map(game_from_row).collect()
+    let rows = query.bind(filter.limit).fetch_all(&mut *conn).await?;
+    games_with_seats(conn, rows).await
 }
 
 /// Boards in play or waiting for acceptance (for the sweeper and the bots).
@@ -639,18 +776,28 @@ pub async fn open_boards(conn: &mut AnyConnection) -> Result<Vec<GameRow>> {
     let sql = format!(
         "SELECT {GAME_COLUMNS} FROM games WHERE status IN ('challenge', 'active') ORDER BY board"
     );
-    let rows = sqlx::query(&sql).fetch_all(conn).await?;
-    rows.iter().map(game_from_row).collect()
+    let rows = sqlx::query(&sql).fetch_all(&mut *conn).await?;
+    games_with_seats(conn, rows).await
 }
 
 pub async fn active_game_count(conn: &mut AnyConnection, name: &str) -> Result<i64> {
     let row = sqlx::query(
         "SELECT COUNT(*) AS n FROM games WHERE status IN ('challenge', 'active') \
-         AND (x_name = $1 OR o_name = $1)",
+         AND board IN (SELECT board FROM seats WHERE name = $1)",
     )
     .bind(name)
     .fetch_one(conn)
     .await?;
+    Ok(row.try_get("n")?)
+}
+
+/// How many boards of a game are in a state.
+pub async fn count_games(conn: &mut AnyConnection, game: &str, status: &str) -> Result<i64> {
+    let row = sqlx::query("SELECT COUNT(*) AS n FROM games WHERE game = $1 AND status = $2")
+        .bind(game)
+        .bind(status)
+        .fetch_one(conn)
+        .await?;
     Ok(row.try_get("n")?)
 }
 
@@ -663,26 +810,30 @@ pub async fn next_board(conn: &mut AnyConnection) -> Result<i64> {
 }
 
 pub async fn insert_game(conn: &mut AnyConnection, game: &GameRow) -> Result<()> {
-    let slots: Vec<String> = (1..=32).map(|i| format!("${i}")).collect();
+    let slots: Vec<String> = (1..=GAME_COLUMN_COUNT).map(|i| format!("${i}")).collect();
     let sql = format!(
         "INSERT INTO games ({GAME_COLUMNS}) VALUES ({})",
         slots.join(", ")
     );
-    bind_game(sqlx::query(&sql), game).execute(conn).await?;
-    Ok(())
+    bind_game(sqlx::query(&sql), game)
+        .execute(&mut *conn)
+        .await?;
+    write_seats(conn, game).await
 }
 
-/// Writes every column of a game row back.
+/// Writes every column of a game row and its seats back.
 pub async fn update_game(conn: &mut AnyConnection, game: &GameRow) -> Result<()> {
     let sets: Vec<String> = GAME_COLUMNS
         .split(", ")
         .enumerate()
         .skip(1)
-        .map(|(i, column)| format!("{column} = ${}", i + 1))
+        .map(|(i, column)| format!("{} = ${}", column.trim(), i + 1))
         .collect();
     let sql = format!("UPDATE games SET {} WHERE board = $1", sets.join(", "));
-    bind_game(sqlx::query(&sql), game).execute(conn).await?;
-    Ok(())
+    bind_game(sqlx::query(&sql), game)
+        .execute(&mut *conn)
+        .await?;
+    write_seats(conn, game).await
 }
 
 type AnyQuery<'q> = sqlx::query::Query<'q, Any, sqlx::any::AnyArguments<'q>>;
@@ -691,10 +842,7 @@ type AnyQuery<'q> = sqlx::query::Query<'q, Any, sqlx::any::AnyArguments<'q>>;
 fn bind_game<'q>(query: AnyQuery<'q>, game: &'q GameRow) -> AnyQuery<'q> {
     query
         .bind(game.board)
-        .bind(&game.x_name)
-        .bind(&game.o_name)
-        .bind(game.x_accepted as i64)
-        .bind(game.o_accepted as i64)
+        .bind(&game.game)
         .bind(&game.status)
         .bind(&game.layout)
         .bind(&game.start_fen)
@@ -709,10 +857,6 @@ fn bind_game<'q>(query: AnyQuery<'q>, game: &'q GameRow) -> AnyQuery<'q> {
         .bind(game.total_days)
         .bind(game.clock_base_ms)
         .bind(game.clock_increment_ms)
-        .bind(game.x_remaining_ms)
-        .bind(game.o_remaining_ms)
-        .bind(game.x_used_ms)
-        .bind(game.o_used_ms)
         .bind(&game.proposal)
         .bind(&game.proposal_by)
         .bind(game.nagged_ply)
@@ -720,8 +864,6 @@ fn bind_game<'q>(query: AnyQuery<'q>, game: &'q GameRow) -> AnyQuery<'q> {
         .bind(game.started_ms)
         .bind(game.last_move_ms)
         .bind(game.finished_ms)
-        .bind(game.x_rating_change)
-        .bind(game.o_rating_change)
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -738,6 +880,10 @@ pub struct MoveRow {
     pub auto: bool,
     pub flips: i64,
     pub at_ms: i64,
+    /// The seat that made it (not stored: found by replaying).
+    pub seat: u8,
+    /// The position after it (not stored: found by replaying).
+    pub fen: String,
 }
 
 pub async fn moves(conn: &mut AnyConnection, board: i64) -> Result<Vec<MoveRow>> {
@@ -754,6 +900,8 @@ pub async fn moves(conn: &mut AnyConnection, board: i64) -> Result<Vec<MoveRow>>
                 auto: row.try_get::<i64, _>("auto")? != 0,
                 flips: row.try_get("flips")?,
                 at_ms: row.try_get("at_ms")?,
+                seat: 0,
+                fen: String::new(),
             })
         })
         .collect()
@@ -936,4 +1084,76 @@ pub async fn set_subscription(
             .await?;
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn migration_4_moves_players_into_seats_and_ratings_into_the_ataxx_rows() {
+        let path = std::env::temp_dir().join(format!(
+            "ataxx-server-migration-{}-{}.db",
+            std::process::id(),
+            rand::random::<u64>()
+        ));
+        let url = database_url(path.to_str().unwrap()).unwrap();
+        sqlx::any::install_default_drivers();
+        {
+            let pool = AnyPoolOptions::new().connect(&url).await.unwrap();
+            migrations_up_to(3).run(&pool).await.unwrap();
+            for (name, rating, wins, losses) in [("alice", 1662.5, 1, 0), ("bob", 1337.5, 0, 1)] {
+                sqlx::query(
+                    "INSERT INTO users VALUES ($1, 'h', '', NULL, 0, NULL, $2, 290.3, 0.06, $3, $4, \
+                     0, 5, 9)",
+                )
+                .bind(name)
+                .bind(rating)
+                .bind(wins)
+                .bind(losses)
+                .execute(&pool)
+                .await
+                .unwrap();
+            }
+            sqlx::query(
+                "INSERT INTO games VALUES (101, 'alice', 'bob', 1, 1, 'finished', '0', \
+                 'x5o/7/7/7/7/7/o5x x 0 1', 'x5o/7/7/7/7/7/o5x x 0 1', 0, 9, '1-0', \
+                 'resignation', 1, 7, 21, NULL, NULL, NULL, NULL, NULL, 1000, 2000, '', '', -1, \
+                 1, 2, 3, 4, 162.5, -162.5)",
+            )
+            .execute(&pool)
+            .await
+            .unwrap();
+            pool.close().await;
+        }
+        let storage = Storage::open(&url, Durability::Normal).await.unwrap();
+        let mut conn = storage.read().await.unwrap();
+        let game = game(&mut conn, 101).await.unwrap().unwrap();
+        assert_eq!(game.game, "ataxx");
+        let seat = |name: &str, used_ms, rank, change| SeatRow {
+            name: name.into(),
+            accepted: true,
+            remaining_ms: None,
+            used_ms,
+            rank: Some(rank),
+            rating_change: Some(change),
+        };
+        assert_eq!(
+            game.seats,
+            [seat("alice", 1000, 1, 162.5), seat("bob", 2000, 2, -162.5)]
+        );
+        let alice = rating(&mut conn, "alice", "ataxx").await.unwrap();
+        assert_eq!(
+            (alice.rating, alice.wins, alice.last_game_ms),
+            (1662.5, 1, Some(9))
+        );
+        let fresh = rating(&mut conn, "alice", "hexxagon").await.unwrap();
+        assert_eq!((fresh.rating, fresh.games_played()), (1500.0, 0));
+        assert_eq!(user(&mut conn, "bob").await.unwrap().unwrap().created_ms, 5);
+        drop(conn);
+        storage.close().await;
+        for suffix in ["", "-wal", "-shm"] {
+            let _ = std::fs::remove_file(format!("{}{suffix}", path.display()));
+        }
+    }
 }

@@ -9,7 +9,7 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use ataxx::{Color, Layout, Move, Position};
+use ataxx::{Color, Layout, Position};
 use axum::extract::{Path, Query, State};
 use axum::http::{header, HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
@@ -149,19 +149,13 @@ async fn board_image(
         Ok(view) => view,
         Err(err) => return error_response(StatusCode::NOT_FOUND, &err),
     };
-    let Ok(mut pos) = view.summary.start_fen.parse::<Position>() else {
-        return bad_request(format!("board {board} has an unreadable start position"));
-    };
     let plies = query.ply.unwrap_or(view.moves.len()).min(view.moves.len());
-    let mut last = None;
-    for row in &view.moves[..plies] {
-        let Ok(mv) = row.mv.parse::<Move>() else {
-            return bad_request(format!("board {board}: unreadable move {:?}", row.mv));
-        };
-        pos.play_unchecked(mv);
-        last = Some(mv);
-    }
-    let svg = games::Rules::svg(&pos, last);
+    let pos = crate::board::position_at(&view.summary, &view.moves, plies);
+    let last = plies
+        .checked_sub(1)
+        .map(|i| view.moves[i].mv.as_str())
+        .filter(|mv| *mv != "0000");
+    let svg = pos.svg(last);
     let (content_type, body) = match png {
         false => ("image/svg+xml", svg.into_bytes()),
         true => match svg_to_png(&svg) {
@@ -312,7 +306,7 @@ mod tests {
     #[test]
     fn board_image_draws_pieces_blocks_and_the_last_move() {
         let mut pos = "6bch".parse::<Layout>().unwrap().start_position();
-        let single: Move = "b6".parse().unwrap();
+        let single: ataxx::Move = "b6".parse().unwrap();
         pos.play(single).unwrap();
         let svg = games::Rules::svg(&pos, Some(single));
         assert_eq!(svg.matches("<circle").count(), 5);
@@ -328,7 +322,7 @@ mod tests {
         );
         assert_eq!(svg.matches("#d1343e").count(), 3);
 
-        let jump: Move = "g7e7".parse().unwrap();
+        let jump: ataxx::Move = "g7e7".parse().unwrap();
         pos.play(jump).unwrap();
         let svg = games::Rules::svg(&pos, Some(jump));
         assert_eq!(

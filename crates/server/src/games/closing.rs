@@ -54,17 +54,19 @@ impl Games {
         let filter = GameFilter {
             player: Some(user.to_string()),
             statuses: vec!["challenge", "active"],
+            game: None,
             limit: i64::MAX,
         };
         let open = storage::games(&mut tx.tx, &filter).await?;
         let mut left = LeftBoards::default();
         let mut changes = vec![];
         for mut game in open {
-            let Some(color) = game.color_of(user) else {
+            let Some(seat) = game.seat_of(user) else {
                 continue;
             };
             let kind = if game.status == "active" && game.plies > 0 {
-                Self::finish(&mut tx.tx, &mut game, Some(!color), "resignation", now).await?;
+                let outcome = super::forfeit_outcome(&*game.position(), seat);
+                Self::finish(&mut tx.tx, &mut game, &outcome, "resignation", now).await?;
                 left.resigned.push(game.board);
                 EventKind::Ended
             } else {

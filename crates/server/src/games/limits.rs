@@ -10,10 +10,9 @@ use crate::storage::UserRow;
 /// Games in play of `name` and the challenges `name` accepted.
 pub async fn committed_games(conn: &mut AnyConnection, name: &str) -> Result<i64> {
     let row = sqlx::query(
-        "SELECT COUNT(*) AS n FROM games WHERE \
-         (status = 'active' AND (x_name = $1 OR o_name = $1)) \
-         OR (status = 'challenge' AND ((x_name = $1 AND x_accepted <> 0) \
-                                    OR (o_name = $1 AND o_accepted <> 0)))",
+        "SELECT COUNT(*) AS n FROM games JOIN seats ON seats.board = games.board \
+         WHERE seats.name = $1 \
+         AND (games.status = 'active' OR (games.status = 'challenge' AND seats.accepted <> 0))",
     )
     .bind(name)
     .fetch_one(conn)
