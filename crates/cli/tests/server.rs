@@ -1050,10 +1050,21 @@ fn a_hexxagon_game_by_text_commands_with_its_own_ratings_and_export() {
 
     let listed = door.ok("list");
     assert!(listed.contains("hexxagon: 0 boards in play"), "{listed}");
-    // The computer levels play square Ataxx only (for now): they decline other games.
-    door.ok("hexxagon challenge alice bot-easy");
+    // The levels very-easy to hard play Hexxagon; master (the square engine) declines it.
+    door.ok("hexxagon challenge alice bot-master");
     let declined = wait_for(&mut door, 103, |g| g["status"] != "challenge");
     assert_eq!(declined["status"], "declined");
+    door.ok("hexxagon challenge alice bot-easy");
+    door.ok("hexxagon accept 104 alice secret1");
+    let game = wait_for(&mut door, 104, |g| g["status"] == "active");
+    let mv = game["legal_moves"][0].as_str().unwrap().to_string();
+    door.ok(&format!("hexxagon move 104 alice secret1 {mv}#1"));
+    let answered = wait_for(&mut door, 104, |g| g["ply"].as_i64() == Some(2));
+    let mut replay = hexxagon.start(&Default::default()).unwrap();
+    for row in answered["moves"].as_array().unwrap() {
+        replay.play(row["move"].as_str().unwrap()).unwrap();
+    }
+    assert_eq!(answered["fen"].as_str(), Some(replay.fen().as_str()));
 
     let pgn = door.ok("hexxagon pgn 101");
     assert!(pgn.contains("[Variant \"hexxagon\"]"), "{pgn}");

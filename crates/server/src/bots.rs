@@ -3,7 +3,7 @@
 //! to move. Thinking runs on the blocking pool, off the request path; the `#N` guard makes a
 //! move computed for a stale position fail harmlessly.
 
-use ataxx_players::{Level, LEVELS};
+use ataxx_players::{choose_any, plays, Level, LEVELS};
 use tokio::sync::broadcast::error::RecvError;
 
 use crate::accounts::BOT_PREFIX;
@@ -76,13 +76,12 @@ impl Bot {
         let Some(seat) = game.seat_of(&self.name) else {
             return Ok(());
         };
-        // The levels play square Ataxx positions; a board of another game is declined until
-        // the players crate plays every game through the seam.
-        let square = game.fen.parse::<ataxx::Position>().ok();
         if game.status == "challenge" && !game.seats[seat.index()].accepted {
-            let answer = match square {
-                Some(_) => Answer::Accept,
-                None => Answer::Decline,
+            // A level plays the games whose table names it (every level plays square Ataxx;
+            // the other games have very-easy to hard).
+            let answer = match plays(self.level.name, game.position().kind()) {
+                true => Answer::Accept,
+                false => Answer::Decline,
             };
             self.games.answer(board, &self.name, answer).await?;
             return Ok(());
@@ -99,16 +98,15 @@ impl Bot {
         if game.position().turn() != seat {
             return Ok(());
         }
-        let Some(pos) = square else {
-            return Ok(());
-        };
+        let pos = game.position();
         let seed = (board as u64) << 16 ^ game.plies as u64;
-        let level = self.level;
-        let mv = tokio::task::spawn_blocking(move || level.player(seed).choose(&pos))
+        let level = self.level.name;
+        let mv = tokio::task::spawn_blocking(move || choose_any(level, pos.as_ref(), seed).ok())
             .await
             .ok()
             .flatten();
-        let Some(mv) = mv.filter(|mv| *mv != ataxx::Move::Pass) else {
+        // The server plays forced passes itself.
+        let Some(mv) = mv.filter(|mv| mv != "0000") else {
             return Ok(());
         };
         let action = Action::Play(mv.to_string());

@@ -73,6 +73,22 @@ pub fn choose_any(level: &str, pos: &dyn AnyPosition, seed: u64) -> Result<Strin
     on_concrete(pos, Named(level, seed))
 }
 
+/// Whether the level named `level` plays `kind` (square Ataxx has its six levels, the other
+/// games their generic tables): what a bot checks before it accepts a challenge.
+///
+/// ```
+/// use games::GameKind;
+/// assert!(ataxx_players::plays("master", GameKind::Ataxx));
+/// assert!(ataxx_players::plays("easy", GameKind::Hexxagon));
+/// assert!(!ataxx_players::plays("master", GameKind::Ataxx4));
+/// ```
+pub fn plays(level: &str, kind: GameKind) -> bool {
+    match kind {
+        GameKind::Ataxx => level.parse::<&'static crate::Level>().is_ok(),
+        _ => GenericLevel::find(kind, level).is_some(),
+    }
+}
+
 fn unknown(level: &str, kind: GameKind) -> ChooseError {
     let names = match kind {
         GameKind::Ataxx => crate::LEVELS.map(|l| l.name).join(", "),

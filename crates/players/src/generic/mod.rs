@@ -17,7 +17,7 @@ mod random;
 mod search;
 pub mod uai;
 
-pub use any::{choose_any, choose_generic, choose_with, search_any, ChooseError};
+pub use any::{choose_any, choose_generic, choose_with, plays, search_any, ChooseError};
 pub use eval::{evaluate, single_or_jump, WIN};
 pub use greedy::greedy_move;
 pub use levels::{variant_levels, GenericLevel, GenericStrength, ATAXX4_LEVELS, HEXXAGON_LEVELS};
