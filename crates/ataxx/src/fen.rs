@@ -5,6 +5,7 @@ use std::str::FromStr;
 
 use thiserror::Error;
 
+use crate::fen_parts::{write_row, CounterError, Counters};
 use crate::{Bitboard, Color, Position, Square, MAX_SIZE};
 
 /// What was wrong with a FEN, and where.
@@ -28,10 +29,8 @@ pub enum FenError {
     BadCell { rank: u8, found: char, size: u8 },
     #[error("side field is {found:?}; expected x or o")]
     Side { found: String },
-    #[error("halfmove clock field is {found:?}; expected a whole number 0 or more")]
-    Halfmove { found: String },
-    #[error("fullmove number field is {found:?}; expected a whole number 1 or more")]
-    Fullmove { found: String },
+    #[error(transparent)]
+    Counter(#[from] CounterError),
 }
 
 impl FromStr for Position {
@@ -59,19 +58,8 @@ impl FromStr for Position {
                         }
                     },
                 };
-                let number = |s: Option<&&str>, min: u32| match s {
-                    None => Some(min),
-                    Some(s) if s.bytes().all(|b| b.is_ascii_digit()) => {
-                        s.parse::<u32>().ok().filter(|n| *n >= min)
-                    }
-                    Some(_) => None,
-                };
-                let halfmove = number(f.get(2), 0).ok_or_else(|| FenError::Halfmove {
-                    found: f[2].to_string(),
-                })?;
-                let fullmove = number(f.get(3), 1).ok_or_else(|| FenError::Fullmove {
-                    found: f[3].to_string(),
-                })?;
+                let Counters { halfmove, fullmove } =
+                    Counters::read(f.get(2).copied(), f.get(3).copied())?;
                 Ok(Position::from_parts(
                     size, x, o, blocked, turn, halfmove, fullmove,
                 ))
@@ -133,26 +121,14 @@ impl Position {
     pub fn board_fen(&self) -> String {
         let mut out = String::with_capacity(64);
         for rank in (0..self.size()).rev() {
-            let mut run = 0;
-            for file in 0..self.size() {
-                let sq = Square::new(file, rank).expect("on the grid");
-                let c = match self.piece_at(sq) {
-                    None => {
-                        run += 1;
-                        continue;
-                    }
-                    Some(Ok(color)) => color.char(),
-                    Some(Err(())) => '-',
-                };
-                if run > 0 {
-                    out.push((b'0' + run) as char);
-                    run = 0;
-                }
-                out.push(c);
-            }
-            if run > 0 {
-                out.push((b'0' + run) as char);
-            }
+            write_row(
+                &mut out,
+                (0..self.size()).map(|file| {
+                    let sq = Square::new(file, rank).expect("on the grid");
+                    self.piece_at(sq)
+                        .map(|piece| piece.map_or('-', Color::char))
+                }),
+            );
             if rank > 0 {
                 out.push('/');
             }

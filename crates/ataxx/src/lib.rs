@@ -22,6 +22,7 @@ mod color;
 mod diagram;
 mod encoding;
 mod fen;
+pub mod fen_parts;
 mod game;
 mod moves;
 mod perft;

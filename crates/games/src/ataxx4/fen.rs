@@ -4,6 +4,7 @@
 use std::fmt;
 use std::str::FromStr;
 
+use ataxx::fen_parts::{write_row, CounterError, Counters};
 use ataxx::{Bitboard, Square};
 use thiserror::Error;
 
@@ -38,10 +39,8 @@ pub enum FenError {
     Side { found: String },
     #[error("side field is {}, but {} has no pieces and the game is not over: a colour that is out never has the move", .side.char(), .side.name())]
     SideOut { side: Color },
-    #[error("halfmove clock field is {found:?}; expected a whole number 0 or more")]
-    Halfmove { found: String },
-    #[error("fullmove number field is {found:?}; expected a whole number 1 or more")]
-    Fullmove { found: String },
+    #[error(transparent)]
+    Counter(#[from] CounterError),
 }
 
 /// Points a two-player FEN's user at the right letters.
@@ -79,19 +78,8 @@ impl FromStr for Position {
                         found: s.to_string(),
                     })?,
                 };
-                let number = |s: Option<&&str>, min: u32| match s {
-                    None => Some(min),
-                    Some(s) if s.bytes().all(|b| b.is_ascii_digit()) => {
-                        s.parse::<u32>().ok().filter(|n| *n >= min)
-                    }
-                    Some(_) => None,
-                };
-                let halfmove = number(f.get(2), 0).ok_or_else(|| FenError::Halfmove {
-                    found: f[2].to_string(),
-                })?;
-                let fullmove = number(f.get(3), 1).ok_or_else(|| FenError::Fullmove {
-                    found: f[3].to_string(),
-                })?;
+                let Counters { halfmove, fullmove } =
+                    Counters::read(f.get(2).copied(), f.get(3).copied())?;
                 let pos = Position::from_parts(size, pieces, blocked, turn, halfmove, fullmove);
                 // Play never hands the move to a colour without pieces; a FEN that does would
                 // leave the rules nothing to do but invent a skip the spec does not define.
@@ -160,26 +148,16 @@ impl Position {
     pub fn board_fen(&self) -> String {
         let mut out = String::with_capacity(72);
         for rank in (0..self.size()).rev() {
-            let mut run = 0;
-            for file in 0..self.size() {
-                let sq = Square::new(file, rank).expect("on the grid");
-                let c = match self.cell(sq) {
-                    Some(Cell::Empty) | None => {
-                        run += 1;
-                        continue;
+            write_row(
+                &mut out,
+                (0..self.size()).map(|file| {
+                    match self.cell(Square::new(file, rank).expect("on the grid")) {
+                        Some(Cell::Empty) | None => None,
+                        Some(Cell::Blocked) => Some('-'),
+                        Some(Cell::Piece(color)) => Some(color.char()),
                     }
-                    Some(Cell::Blocked) => '-',
-                    Some(Cell::Piece(color)) => color.char(),
-                };
-                if run > 0 {
-                    out.push((b'0' + run) as char);
-                    run = 0;
-                }
-                out.push(c);
-            }
-            if run > 0 {
-                out.push((b'0' + run) as char);
-            }
+                }),
+            );
             if rank > 0 {
                 out.push('/');
             }

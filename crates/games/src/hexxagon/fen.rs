@@ -5,6 +5,7 @@
 use std::fmt;
 use std::str::FromStr;
 
+use ataxx::fen_parts::{write_row, CounterError, Counters};
 use ataxx::Color;
 use thiserror::Error;
 
@@ -40,10 +41,8 @@ pub enum FenError {
     },
     #[error("side field is {found:?}; expected x or o")]
     Side { found: String },
-    #[error("halfmove clock field is {found:?}; expected a whole number 0 or more")]
-    Halfmove { found: String },
-    #[error("fullmove number field is {found:?}; expected a whole number 1 or more")]
-    Fullmove { found: String },
+    #[error(transparent)]
+    Counter(#[from] CounterError),
 }
 
 impl FromStr for Position {
@@ -76,19 +75,8 @@ impl FromStr for Position {
                         })
                     }
                 };
-                let number = |s: Option<&&str>, min: u32| match s {
-                    None => Some(min),
-                    Some(s) if s.bytes().all(|b| b.is_ascii_digit()) => {
-                        s.parse::<u32>().ok().filter(|n| *n >= min)
-                    }
-                    Some(_) => None,
-                };
-                let halfmove = number(f.get(2), 0).ok_or_else(|| FenError::Halfmove {
-                    found: f[2].to_string(),
-                })?;
-                let fullmove = number(f.get(3), 1).ok_or_else(|| FenError::Fullmove {
-                    found: f[3].to_string(),
-                })?;
+                let Counters { halfmove, fullmove } =
+                    Counters::read(f.get(2).copied(), f.get(3).copied())?;
                 Ok(
                     Position::from_parts(n, x, o, blocked, turn, halfmove, fullmove)
                         .expect("parse_board returns a supported size"),
@@ -164,25 +152,16 @@ impl Position {
         let g = self.geometry();
         let mut out = String::with_capacity(80);
         for y in (0..g.rows()).rev() {
-            let mut run = 0u8;
-            for i in g.row(y) {
-                let c = match self.cell_state(g.cell(i)).expect("the board's own cell") {
-                    CellState::Empty => {
-                        run += 1;
-                        continue;
-                    }
-                    CellState::Piece(color) => color.char(),
-                    CellState::Blocked => '-',
-                };
-                if run > 0 {
-                    out.push((b'0' + run) as char);
-                    run = 0;
-                }
-                out.push(c);
-            }
-            if run > 0 {
-                out.push((b'0' + run) as char);
-            }
+            write_row(
+                &mut out,
+                g.row(y).map(
+                    |i| match self.cell_state(g.cell(i)).expect("the board's own cell") {
+                        CellState::Empty => None,
+                        CellState::Piece(color) => Some(color.char()),
+                        CellState::Blocked => Some('-'),
+                    },
+                ),
+            );
             if y > 0 {
                 out.push('/');
             }
