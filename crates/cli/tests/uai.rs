@@ -1,104 +1,26 @@
 //! UAI conversations with the real `ataxx uai` binary through pipes (spec section 6).
 
-use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
+use std::process::Command;
 use std::thread;
 use std::time::{Duration, Instant};
 
 use ataxx::{Move, Position};
 
-struct Engine {
-    child: Child,
-    stdin: ChildStdin,
-    lines: Receiver<String>,
-}
-
-impl Engine {
-    fn start() -> Engine {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_ataxx"))
-            .arg("uai")
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .spawn()
-            .expect("the ataxx binary starts");
-        let stdin = child.stdin.take().unwrap();
-        let stdout = child.stdout.take().unwrap();
-        let (tx, lines) = channel();
-        thread::spawn(move || {
-            for line in BufReader::new(stdout).lines() {
-                let Ok(line) = line else { break };
-                if tx.send(line).is_err() {
-                    break;
-                }
-            }
-        });
-        Engine {
-            child,
-            stdin,
-            lines,
-        }
-    }
-
-    fn send(&mut self, line: &str) {
-        writeln!(self.stdin, "{line}").unwrap();
-        self.stdin.flush().unwrap();
-    }
-
-    /// Lines up to and including the first that satisfies `done`, or a failure after `timeout`.
-    fn read_until(&mut self, timeout: Duration, done: impl Fn(&str) -> bool) -> Vec<String> {
-        let deadline = Instant::now() + timeout;
-        let mut seen = Vec::new();
-        loop {
-            let left = deadline.saturating_duration_since(Instant::now());
-            match self.lines.recv_timeout(left) {
-                Ok(line) => {
-                    let finished = done(&line);
-                    seen.push(line);
-                    if finished {
-                        return seen;
-                    }
-                }
-                Err(RecvTimeoutError::Timeout) => panic!("no answer in {timeout:?}; saw {seen:?}"),
-                Err(RecvTimeoutError::Disconnected) => panic!("engine exited; saw {seen:?}"),
-            }
-        }
-    }
-
-    fn expect_line(&mut self, wanted: &str, timeout: Duration) -> Vec<String> {
-        self.read_until(timeout, |line| line == wanted)
-    }
-
-    /// The move of the next `bestmove` line, checked to be the whole line in strict notation.
-    fn bestmove(&mut self, timeout: Duration) -> (Move, Vec<String>) {
-        let lines = self.read_until(timeout, |line| line.starts_with("bestmove"));
-        let last = lines.last().unwrap();
-        let tokens: Vec<&str> = last.split(' ').collect();
-        assert_eq!(tokens.len(), 2, "bestmove line {last:?}");
-        let mv = tokens[1].parse::<Move>().expect("strict move text");
-        (mv, lines)
-    }
-
-    fn quit(mut self) {
-        self.send("quit");
-        let deadline = Instant::now() + Duration::from_secs(5);
-        while Instant::now() < deadline {
-            if let Some(status) = self.child.try_wait().unwrap() {
-                assert!(status.success(), "exit status {status}");
-                return;
-            }
-            thread::sleep(Duration::from_millis(10));
-        }
-        self.child.kill().unwrap();
-        panic!("engine did not quit");
-    }
-}
+#[path = "common/uai_pipe.rs"]
+mod uai_pipe;
+use uai_pipe::Engine;
 
 const SECOND: Duration = Duration::from_secs(1);
 
+/// The next `bestmove`, read in strict notation.
+fn bestmove(engine: &mut Engine, timeout: Duration) -> (Move, Vec<String>) {
+    let (text, lines) = engine.bestmove(timeout);
+    (text.parse().expect("strict move text"), lines)
+}
+
 #[test]
 fn cuteataxx_conversation_gets_uaiok_readyok_and_a_legal_move_in_time() {
-    let mut engine = Engine::start();
+    let mut engine = Engine::start(&["uai"]);
     engine.send("uai");
     let intro = engine.expect_line("uaiok", 5 * SECOND);
     assert!(intro.iter().any(|l| l.starts_with("id name ")), "{intro:?}");
@@ -122,7 +44,7 @@ fn cuteataxx_conversation_gets_uaiok_readyok_and_a_legal_move_in_time() {
         engine.expect_line("readyok", SECOND);
         let started = Instant::now();
         engine.send("go btime 1000 wtime 1000 binc 10 winc 10");
-        let (mv, lines) = engine.bestmove(2 * SECOND);
+        let (mv, lines) = bestmove(&mut engine, 2 * SECOND);
         let elapsed = started.elapsed();
         assert!(
             elapsed < Duration::from_millis(500),
@@ -145,18 +67,18 @@ fn cuteataxx_conversation_gets_uaiok_readyok_and_a_legal_move_in_time() {
 
 #[test]
 fn forced_pass_answers_bestmove_0000() {
-    let mut engine = Engine::start();
+    let mut engine = Engine::start(&["uai"]);
     engine.send("position fen 7/7/7/7/4ooo/4ooo/4oox x 0 1");
     engine.send("go depth 3");
-    assert_eq!(engine.bestmove(5 * SECOND).0, Move::Pass);
+    assert_eq!(bestmove(&mut engine, 5 * SECOND).0, Move::Pass);
     engine.send("go movetime 50");
-    assert_eq!(engine.bestmove(5 * SECOND).0, Move::Pass);
+    assert_eq!(bestmove(&mut engine, 5 * SECOND).0, Move::Pass);
     engine.quit();
 }
 
 #[test]
 fn garbage_is_ignored_without_a_crash() {
-    let mut engine = Engine::start();
+    let mut engine = Engine::start(&["uai"]);
     for line in [
         "",
         "   \t  ",
@@ -184,7 +106,7 @@ fn garbage_is_ignored_without_a_crash() {
     // The last good position is the start; moves after it are applied with the tolerant reader.
     engine.send("position startpos moves g2 a1-b2");
     engine.send("go nodes 2000 simulations 2000");
-    let (mv, _) = engine.bestmove(5 * SECOND);
+    let (mv, _) = bestmove(&mut engine, 5 * SECOND);
     let mut pos = Position::startpos();
     pos.play("g2".parse().unwrap()).unwrap();
     pos.play("b2".parse().unwrap()).unwrap();
@@ -194,7 +116,7 @@ fn garbage_is_ignored_without_a_crash() {
 
 #[test]
 fn isready_is_answered_during_go_infinite_and_stop_ends_it() {
-    let mut engine = Engine::start();
+    let mut engine = Engine::start(&["uai"]);
     engine.send("position startpos");
     engine.send("go infinite");
     thread::sleep(Duration::from_millis(200));
@@ -210,13 +132,13 @@ fn isready_is_answered_during_go_infinite_and_stop_ends_it() {
         .recv_timeout(Duration::from_millis(300))
         .map_or(true, |l| l.starts_with("info")));
     engine.send("stop");
-    let (mv, _) = engine.bestmove(SECOND);
+    let (mv, _) = bestmove(&mut engine, SECOND);
     assert!(Position::startpos().is_legal(mv));
     // A second game in the same process.
     engine.send("uainewgame");
     engine.send("position fen x5o/7/7/7/7/7/o5x o 0 1");
     engine.send("go movetime 100");
-    let (mv, _) = engine.bestmove(2 * SECOND);
+    let (mv, _) = bestmove(&mut engine, 2 * SECOND);
     assert!("x5o/7/7/7/7/7/o5x o 0 1"
         .parse::<Position>()
         .unwrap()
@@ -226,7 +148,7 @@ fn isready_is_answered_during_go_infinite_and_stop_ends_it() {
 
 #[test]
 fn quit_during_a_search_exits() {
-    let mut engine = Engine::start();
+    let mut engine = Engine::start(&["uai"]);
     engine.send("go infinite");
     thread::sleep(Duration::from_millis(100));
     engine.quit();
