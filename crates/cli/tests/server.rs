@@ -11,7 +11,10 @@ use tokio_tungstenite::tungstenite::Message;
 
 #[path = "common/served.rs"]
 mod served;
-use served::{api, next_where, send, signup_and_login, socket, Served, TextDoor};
+use served::{api, next_where, send, signup_and_login, socket, wait_for, Served, TextDoor};
+#[path = "common/seam.rs"]
+mod seam;
+use seam::{expected_ratings, kind, pick, play_and_pass};
 
 /// The test's own choice of move: the first legal one, which fills the board quickly.
 fn first_move(pos: &Position) -> ataxx::Move {
@@ -264,19 +267,6 @@ fn a_bot_accepts_a_challenge_and_answers_moves() {
     door.ok("ataxx accept 102 alice secret1");
     let game = wait_for(&mut door, 102, |g| g["ply"].as_i64() == Some(1));
     assert_eq!(game["to_move"], "alice");
-}
-
-/// Polls a board until `done` holds (a few seconds at most).
-fn wait_for(door: &mut TextDoor, board: i64, done: impl Fn(&Value) -> bool) -> Value {
-    let deadline = Instant::now() + Duration::from_secs(10);
-    loop {
-        let game = door.board(board);
-        if done(&game) {
-            return game;
-        }
-        assert!(Instant::now() < deadline, "board never got there: {game}");
-        std::thread::sleep(Duration::from_millis(20));
-    }
 }
 
 #[test]
@@ -621,33 +611,8 @@ async fn sigterm_closes_open_connections_and_exits_cleanly() {
 // checks the server's legal moves, seats and positions against it, and computes the expected
 // ratings itself with skillratings.
 
-use games::{AnyPosition, GameKind, Outcome, Seat};
-use skillratings::glicko2::{glicko2_rating_period, Glicko2Config, Glicko2Rating};
-use skillratings::Outcomes;
-
-fn kind(name: &str) -> GameKind {
-    name.parse()
-        .unwrap_or_else(|_| panic!("this build has no game {name}"))
-}
-
-/// The test's move choice: a seeded pick among the legal moves.
-fn pick(moves: &[String], seed: u64, ply: usize) -> String {
-    let mut x = seed ^ (ply as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-    x ^= x >> 31;
-    x = x.wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    x ^= x >> 29;
-    moves[(x % moves.len() as u64) as usize].clone()
-}
-
-/// Plays a chosen move on the test's copy and the automatic passes after it; returns the
-/// texts of the plies in order (passes as `0000`).
-fn play_and_pass(pos: &mut Box<dyn AnyPosition>, mv: &str) -> Vec<String> {
-    let mut plies = vec![pos.play(mv).unwrap().text];
-    while pos.outcome().is_none() && pos.legal_moves() == ["0000"] {
-        plies.push(pos.play("0000").unwrap().text);
-    }
-    plies
-}
+use games::{AnyPosition, Seat};
+use skillratings::glicko2::Glicko2Rating;
 
 /// A whole game played by the test's choice from `start`: every ply's text, whether a seat was
 /// eliminated while the game went on, and whether a pass was forced.
@@ -672,28 +637,6 @@ fn glicko(value: &Value) -> Glicko2Rating {
         deviation: value["deviation"].as_f64().unwrap(),
         volatility: 0.06,
     }
-}
-
-/// Each seat's rating after `outcome` from initial ratings: one rating period of pairwise
-/// games (variants.md 2.6).
-fn expected_ratings(outcome: &Outcome) -> Vec<f64> {
-    let seats = outcome.seats();
-    (0..seats)
-        .map(|me| {
-            let results: Vec<(Glicko2Rating, Outcomes)> = (0..seats)
-                .filter(|&other| other != me)
-                .map(|other| {
-                    let result = match outcome.pairwise(Seat(me as u8), Seat(other as u8)) {
-                        s if s > 0.75 => Outcomes::WIN,
-                        s if s < 0.25 => Outcomes::LOSS,
-                        _ => Outcomes::DRAW,
-                    };
-                    (Glicko2Rating::new(), result)
-                })
-                .collect();
-            glicko2_rating_period(&Glicko2Rating::new(), &results, &Glicko2Config::new()).rating
-        })
-        .collect()
 }
 
 /// Plays a started board of any game to its end over the text door with the test's choice of

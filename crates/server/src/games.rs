@@ -845,7 +845,7 @@ impl Games {
                 game.version += 1;
                 match (decision, proposal.as_str()) {
                     (Decision::Agreed, "draw") => {
-                        let outcome = Outcome::draw(game.seats.len());
+                        let outcome = game.agreed_draw(&*pos);
                         Self::finish(&mut tx.tx, &mut game, &outcome, "agreement", now).await?;
                     }
                     (Decision::Agreed, _) => {
@@ -882,7 +882,14 @@ impl Games {
         text: &str,
         now: i64,
     ) -> Result<Vec<MoveRow>> {
-        let mut pos = game.position();
+        // Replayed from the start, not read from the stored FEN: a position's text does not
+        // carry what came before it (Ankor's repetition draw counts earlier positions), and
+        // the game must end here exactly when a replay of its moves says it ends.
+        let mut pos = replay(
+            game.kind(),
+            &game.start_fen,
+            &mut storage::moves(conn, game.board).await?,
+        );
         if pos.legal_moves().iter().all(|mv| mv != PASS) {
             let mut probe = pos.clone();
             match probe.play(text) {
@@ -1068,7 +1075,7 @@ impl Games {
         let kind = match due {
             Due::Forfeit { draw } => {
                 let (outcome, termination) = match draw {
-                    true => (Outcome::draw(game.seats.len()), "agreement"),
+                    true => (game.agreed_draw(&*pos), "agreement"),
                     false => (forfeit_outcome(&*pos, turn), "time forfeit"),
                 };
                 Self::finish(conn, game, &outcome, termination, now).await?;

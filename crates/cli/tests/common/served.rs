@@ -300,3 +300,15 @@ pub async fn close_code(ws: &mut Socket) -> Option<CloseCode> {
         }
     }
 }
+/// Polls a board until `done` holds (a few seconds at most).
+pub fn wait_for(door: &mut TextDoor, board: i64, done: impl Fn(&Value) -> bool) -> Value {
+    let deadline = Instant::now() + Duration::from_secs(10);
+    loop {
+        let game = door.board(board);
+        if done(&game) {
+            return game;
+        }
+        assert!(Instant::now() < deadline, "board never got there: {game}");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}

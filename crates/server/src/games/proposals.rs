@@ -9,7 +9,7 @@
 //! The board's `proposal_by` column holds the proposer followed by each player who accepted
 //! since, separated by spaces (userids contain none).
 
-use games::{AnyPosition, Seat};
+use games::{AnyPosition, Outcome, Seat};
 
 use crate::error::{Error, Result};
 use crate::storage::GameRow;
@@ -36,6 +36,16 @@ impl GameRow {
             .filter(|&i| self.seats.len() == 2 || pieces.get(i).is_some_and(|&n| n > 0))
             .map(|i| Seat(i as u8))
             .collect()
+    }
+
+    /// A draw agreed by the seats still in the game: they share the first rank, and the seats
+    /// eliminated before it rank below them (for two players, a plain draw).
+    pub fn agreed_draw(&self, pos: &dyn AnyPosition) -> Outcome {
+        let deciders = self.deciders(pos);
+        let scores: Vec<u32> = (0..self.seats.len())
+            .map(|i| u32::from(deciders.contains(&Seat(i as u8))))
+            .collect();
+        Outcome::from_scores(&scores)
     }
 
     /// The players who still have to answer the pending proposal.
