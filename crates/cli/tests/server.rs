@@ -858,8 +858,10 @@ fn a_four_player_game_by_text_commands_with_an_elimination_a_pass_and_pairwise_r
         .map(|s| s["letter"].as_str().unwrap())
         .collect();
     assert_eq!(letters, ["r", "b", "g", "y"]);
-    let proposal = door.send("ataxx move 101 alice secret1 propose");
-    assert!(proposal.contains("two-player games"), "{proposal}");
+    // A draw needs every player still in the game (variants_server.rs has the whole story).
+    let proposal = door.ok("ataxx move 101 alice secret1 propose");
+    assert!(proposal.contains("bob, carol, dave answer"), "{proposal}");
+    door.ok(&format!("ataxx move 101 bob {} reject", users[1].1));
 
     let end = play_out_by_text(&mut door, 101, &users, seed);
     let outcome = end.outcome().unwrap();

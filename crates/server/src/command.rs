@@ -1128,6 +1128,8 @@ Commands (one per line; words separated by spaces):
   ataxx help
   ataxx challenge [-size=N] [-blocks=CODE|0xMASK] [-clock=MIN+SEC] <userid1> <userid2>
         [--nagtime=DAYS] [--forfeittime=DAYS] [--totaltime=DAYS]   (userid1 moves first, as x)
+  hexxagon|ataxx4|ankor challenge ...   (the other games; ankor: [-size=3..8]
+        [-win_height=0|1|-1], userid1 opens as o; moves d3, d3-f4', swap on move 2)
   ataxx accept|decline|withdraw <board> <userid> <password>
   ataxx accept|reject <userid> <password>    (take or refuse challenges)
   ataxx limit <userid> <password> <n>        (at most n games at once)

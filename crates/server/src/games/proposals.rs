@@ -86,6 +86,7 @@ impl GameRow {
     pub fn accept_proposal(&mut self, pos: &dyn AnyPosition, seat: Seat) -> Result<Decision> {
         self.check_pending(pos, seat)?;
         let name = self.name_of(seat).to_string();
+        self.check_not_proposer(seat)?;
         if self.proposal_agreed().contains(&name.as_str()) {
             return Err(Error::Proposal(
                 "you have accepted this proposal already: the others answer it",
@@ -101,13 +102,20 @@ impl GameRow {
     /// `seat` rejects the pending proposal, which ends it.
     pub fn reject_proposal(&mut self, pos: &dyn AnyPosition, seat: Seat) -> Result<()> {
         self.check_pending(pos, seat)?;
-        if self.proposal_agreed().first() == Some(&self.name_of(seat)) {
-            return Err(Error::Proposal(
-                "you made this proposal: the other players answer it",
-            ));
-        }
+        self.check_not_proposer(seat)?;
         self.clear_proposal();
         Ok(())
+    }
+
+    /// Refuses the proposer's own answer.
+    fn check_not_proposer(&self, seat: Seat) -> Result<()> {
+        if self.proposal_agreed().first() != Some(&self.name_of(seat)) {
+            return Ok(());
+        }
+        Err(Error::Proposal(match self.seats.len() {
+            2 => "you made this proposal: your opponent answers it",
+            _ => "you made this proposal: the other players answer it",
+        }))
     }
 
     fn check_pending(&self, pos: &dyn AnyPosition, seat: Seat) -> Result<()> {
