@@ -98,7 +98,7 @@ fn assert_slid(game: &Value) {
 }
 
 /// The players of a two-seat game after the seats a swap exchanged.
-fn seat_names<'a>(game: &'a Value) -> [&'a str; 2] {
+fn seat_names(game: &Value) -> [&str; 2] {
     [0, 1].map(|i| game["seats"][i]["name"].as_str().unwrap())
 }
 
