@@ -3,10 +3,8 @@
 //! sessions, JSON errors, the database password, `limit`, text-door limits and the smaller
 //! replies.
 
-use std::io::{BufRead, BufReader, Read, Write};
-use std::net::{IpAddr, SocketAddr, TcpStream};
-use std::path::Path;
-use std::process::{Child, Command, Stdio};
+use std::io::{Read, Write};
+use std::process::Command;
 use std::time::{Duration, Instant};
 
 use futures_util::{SinkExt, StreamExt};
@@ -14,205 +12,9 @@ use serde_json::{json, Value};
 use tokio_tungstenite::tungstenite::protocol::frame::coding::CloseCode;
 use tokio_tungstenite::tungstenite::Message;
 
-/// A running `ataxx serve`, killed when dropped.
-struct Served {
-    child: Child,
-    http: String,
-    text: String,
-}
-
-impl Served {
-    fn start(db: &Path, extra: &[&str]) -> Served {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_ataxx"))
-            .args(["serve", "--http", "127.0.0.1:0", "--text", "127.0.0.1:0"])
-            .args(["--log", "error", "--db"])
-            .arg(db)
-            .args(extra)
-            .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
-            .spawn()
-            .expect("ataxx serve starts");
-        let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
-        let mut addr = |door: &str| {
-            let line = lines.next().expect("addresses").unwrap();
-            line.strip_prefix(door)
-                .expect("an address line")
-                .to_string()
-        };
-        let http = addr("http ");
-        let text = addr("text ");
-        Served { child, http, text }
-    }
-
-    fn fresh(dir: &tempfile::TempDir, extra: &[&str]) -> Served {
-        Served::start(&dir.path().join("ataxx.db"), extra)
-    }
-
-    fn text(&self) -> TextDoor {
-        TextDoor::connect(&self.text, None)
-    }
-
-    /// A text connection whose source address is `from` (any 127.x.y.z works on loopback).
-    fn text_from(&self, from: &str) -> TextDoor {
-        TextDoor::connect(&self.text, Some(from))
-    }
-
-    fn url(&self, path: &str) -> String {
-        format!("http://{}{path}", self.http)
-    }
-}
-
-impl Drop for Served {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-/// A TCP connection to `to` from the source address `from`.
-fn connect_from(to: &str, from: Option<&str>) -> TcpStream {
-    let to: SocketAddr = to.parse().unwrap();
-    match from {
-        None => TcpStream::connect(to).unwrap(),
-        Some(from) => {
-            let runtime = tokio::runtime::Builder::new_current_thread()
-                .enable_all()
-                .build()
-                .unwrap();
-            runtime.block_on(async {
-                let socket = tokio::net::TcpSocket::new_v4().unwrap();
-                let ip: IpAddr = from.parse().unwrap();
-                socket.bind(SocketAddr::new(ip, 0)).unwrap();
-                let stream = socket.connect(to).await.unwrap();
-                let std = stream.into_std().unwrap();
-                std.set_nonblocking(false).unwrap();
-                std
-            })
-        }
-    }
-}
-
-struct TextDoor {
-    stream: TcpStream,
-    reader: BufReader<TcpStream>,
-}
-
-impl TextDoor {
-    fn raw(addr: &str, from: Option<&str>) -> TextDoor {
-        let stream = connect_from(addr, from);
-        stream
-            .set_read_timeout(Some(Duration::from_secs(20)))
-            .unwrap();
-        let reader = BufReader::new(stream.try_clone().unwrap());
-        TextDoor { stream, reader }
-    }
-
-    fn connect(addr: &str, from: Option<&str>) -> TextDoor {
-        let mut door = TextDoor::raw(addr, from);
-        let greeting = door.reply();
-        assert!(greeting.contains("one command per line"), "{greeting}");
-        door
-    }
-
-    /// The next reply, or None if the server closed the connection first.
-    fn try_reply(&mut self) -> Option<String> {
-        let mut lines = vec![];
-        loop {
-            let mut line = String::new();
-            if self.reader.read_line(&mut line).ok()? == 0 {
-                return None;
-            }
-            if line.trim_end() == "." {
-                return ataxx_server::text::unframe(lines.iter().map(String::as_str).chain(["."]));
-            }
-            lines.push(line);
-        }
-    }
-
-    fn reply(&mut self) -> String {
-        self.try_reply()
-            .expect("a reply before the connection closed")
-    }
-
-    fn send(&mut self, line: &str) -> String {
-        self.stream
-            .write_all(format!("{line}\r\n").as_bytes())
-            .unwrap();
-        self.reply()
-    }
-
-    fn ok(&mut self, line: &str) -> String {
-        let reply = self.send(line);
-        assert!(!reply.starts_with("error"), "{line}: {reply}");
-        reply
-    }
-
-    fn board(&mut self, board: i64) -> Value {
-        let reply: Value =
-            serde_json::from_str(&self.send(&format!("ataxx show {board} --json"))).unwrap();
-        reply["data"][0]["summary"]
-            .as_object()
-            .map(|_| reply["data"][0]["summary"].clone())
-            .unwrap_or_else(|| reply["data"][0].clone())
-    }
-
-    /// Whether the server closed the connection (EOF) within the read timeout.
-    fn closed(&mut self) -> bool {
-        let mut rest = String::new();
-        self.reader.read_to_string(&mut rest).is_ok()
-    }
-}
-
-fn agent() -> ureq::Agent {
-    ureq::Agent::config_builder()
-        .http_status_as_error(false)
-        .build()
-        .into()
-}
-
-/// An HTTP request: (status, content type, body as JSON or a JSON string).
-fn http(
-    method: &str,
-    url: &str,
-    token: Option<&str>,
-    body: Option<Vec<u8>>,
-) -> (u16, String, Value) {
-    let agent = agent();
-    let auth = token.map(|t| format!("Bearer {t}"));
-    let mut response = match method {
-        "GET" => {
-            let mut req = agent.get(url);
-            if let Some(auth) = &auth {
-                req = req.header("Authorization", auth);
-            }
-            req.call().unwrap()
-        }
-        "DELETE" => agent.delete(url).call().unwrap(),
-        _ => {
-            let mut req = agent.post(url).header("Content-Type", "application/json");
-            if let Some(auth) = &auth {
-                req = req.header("Authorization", auth);
-            }
-            req.send(body.unwrap_or_else(|| b"{}".to_vec()).as_slice())
-                .unwrap()
-        }
-    };
-    let status = response.status().as_u16();
-    let kind = response
-        .headers()
-        .get("content-type")
-        .and_then(|v| v.to_str().ok())
-        .unwrap_or("")
-        .to_string();
-    let text = response.body_mut().read_to_string().unwrap();
-    let value = serde_json::from_str(&text).unwrap_or(Value::String(text));
-    (status, kind, value)
-}
-
-fn api(method: &str, url: &str, token: Option<&str>, body: Option<Value>) -> (u16, Value) {
-    let (status, _, value) = http(method, url, token, body.map(|b| b.to_string().into_bytes()));
-    (status, value)
-}
+#[path = "common/served.rs"]
+mod served;
+use served::{api, close_code, connect_from, http, login, socket, Served, TextDoor};
 
 /// `POST /api/login` from the source address `from`, by hand over a bound socket.
 fn login_from(server: &Served, from: &str, userid: &str, password: &str) -> (u16, Value) {
@@ -231,17 +33,6 @@ fn login_from(server: &Served, from: &str, userid: &str, password: &str) -> (u16
     let status = response[9..12].parse().unwrap();
     let body = response.split("\r\n\r\n").nth(1).unwrap_or("");
     (status, serde_json::from_str(body).unwrap_or(Value::Null))
-}
-
-fn login(server: &Served, userid: &str, password: &str) -> String {
-    let (status, body) = api(
-        "POST",
-        &server.url("/api/login"),
-        None,
-        Some(json!({"userid": userid, "password": password})),
-    );
-    assert_eq!(status, 200, "{body}");
-    body["token"].as_str().unwrap().to_string()
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -336,31 +127,6 @@ fn closing_an_account_resigns_cancels_withdraws_and_refuses_new_challenges() {
 
 // ---------------------------------------------------------------------------------------------
 // 3. WebSocket sessions end with their rights
-
-type Socket =
-    tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
-
-async fn socket(url: &str) -> Socket {
-    tokio_tungstenite::connect_async(url)
-        .await
-        .expect("websocket opens")
-        .0
-}
-
-/// Reads until the server's close frame; returns its code.
-async fn close_code(ws: &mut Socket) -> Option<CloseCode> {
-    let deadline = Instant::now() + Duration::from_secs(10);
-    loop {
-        let left = deadline.saturating_duration_since(Instant::now());
-        match tokio::time::timeout(left, ws.next()).await {
-            Ok(Some(Ok(Message::Close(frame)))) => return frame.map(|f| f.code),
-            Ok(Some(Ok(_))) => continue,
-            Ok(Some(Err(err))) => panic!("socket failed without a close frame: {err}"),
-            Ok(None) => panic!("socket ended without a close frame"),
-            Err(_) => panic!("no close frame within 10 s"),
-        }
-    }
-}
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn websocket_sessions_end_with_logout_password_change_and_signoff() {

@@ -1,10 +1,7 @@
 //! End-to-end tests of `ataxx serve`: a real server process with a SQLite file in a temporary
 //! directory, driven through real sockets (the text port, HTTP and WebSocket).
 
-use std::io::{BufRead, BufReader, Write};
-use std::net::TcpStream;
-use std::path::Path;
-use std::process::{Child, Command, Stdio};
+use std::process::Command;
 use std::time::{Duration, Instant};
 
 use ataxx::Position;
@@ -12,177 +9,12 @@ use futures_util::{SinkExt, StreamExt};
 use serde_json::{json, Value};
 use tokio_tungstenite::tungstenite::Message;
 
-/// A running `ataxx serve`, killed when dropped.
-struct Served {
-    child: Child,
-    http: String,
-    text: String,
-}
-
-impl Served {
-    fn start(db: &Path, extra: &[&str]) -> Served {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_ataxx"))
-            .args([
-                "serve",
-                "--http",
-                "127.0.0.1:0",
-                "--text",
-                "127.0.0.1:0",
-                "--log",
-                "warn",
-            ])
-            .arg("--db")
-            .arg(db)
-            .args(extra)
-            .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
-            .spawn()
-            .expect("ataxx serve starts");
-        let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
-        let mut addr = |door: &str| {
-            let line = lines
-                .next()
-                .expect("the server prints its addresses")
-                .unwrap();
-            line.strip_prefix(door)
-                .unwrap_or_else(|| panic!("expected {door:?}, got {line:?}"))
-                .to_string()
-        };
-        let http = addr("http ");
-        let text = addr("text ");
-        Served { child, http, text }
-    }
-
-    fn text(&self) -> TextDoor {
-        TextDoor::connect(&self.text)
-    }
-
-    fn url(&self, path: &str) -> String {
-        format!("http://{}{path}", self.http)
-    }
-}
-
-impl Drop for Served {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-/// A connection to the text port.
-struct TextDoor {
-    stream: TcpStream,
-    reader: BufReader<TcpStream>,
-}
-
-impl TextDoor {
-    fn connect(addr: &str) -> TextDoor {
-        let stream = TcpStream::connect(addr).expect("text port accepts");
-        stream
-            .set_read_timeout(Some(Duration::from_secs(20)))
-            .unwrap();
-        let reader = BufReader::new(stream.try_clone().unwrap());
-        let mut door = TextDoor { stream, reader };
-        let greeting = door.reply();
-        assert!(greeting.contains("one command per line"), "{greeting}");
-        door
-    }
-
-    fn reply(&mut self) -> String {
-        let mut lines = vec![];
-        loop {
-            let mut line = String::new();
-            assert!(
-                self.reader.read_line(&mut line).unwrap() > 0,
-                "connection closed"
-            );
-            if line.trim_end() == "." {
-                return ataxx_server::text::unframe(lines.iter().map(String::as_str).chain(["."]))
-                    .unwrap();
-            }
-            lines.push(line);
-        }
-    }
-
-    fn send_bytes(&mut self, bytes: &[u8]) -> String {
-        self.stream.write_all(bytes).unwrap();
-        self.reply()
-    }
-
-    fn send(&mut self, line: &str) -> String {
-        self.send_bytes(format!("{line}\r\n").as_bytes())
-    }
-
-    /// Sends a command that must succeed.
-    fn ok(&mut self, line: &str) -> String {
-        let reply = self.send(line);
-        assert!(!reply.starts_with("error"), "{line}: {reply}");
-        reply
-    }
-
-    /// Sends a command with `--json` and returns the reply's JSON.
-    fn json(&mut self, line: &str) -> Value {
-        serde_json::from_str(&self.send(&format!("{line} --json"))).unwrap()
-    }
-
-    /// The board's summary.
-    fn board(&mut self, board: i64) -> Value {
-        self.json(&format!("ataxx show {board}"))["data"][0].clone()
-    }
-}
-
-fn agent() -> ureq::Agent {
-    ureq::Agent::config_builder()
-        .http_status_as_error(false)
-        .build()
-        .into()
-}
-
-/// An API call: (status, JSON body).
-fn api(method: &str, url: &str, token: Option<&str>, body: Option<Value>) -> (u16, Value) {
-    let agent = agent();
-    let auth = token.map(|t| format!("Bearer {t}"));
-    let mut response = match (method, body) {
-        ("GET", _) => {
-            let mut req = agent.get(url);
-            if let Some(auth) = &auth {
-                req = req.header("Authorization", auth);
-            }
-            req.call().unwrap()
-        }
-        (_, body) => {
-            let mut req = agent.post(url).header("Content-Type", "application/json");
-            if let Some(auth) = &auth {
-                req = req.header("Authorization", auth);
-            }
-            req.send(body.unwrap_or(json!({})).to_string()).unwrap()
-        }
-    };
-    let status = response.status().as_u16();
-    let text = response.body_mut().read_to_string().unwrap();
-    (
-        status,
-        serde_json::from_str(&text).unwrap_or(Value::String(text)),
-    )
-}
-
-fn signup_and_login(server: &Served, userid: &str, password: &str) -> String {
-    let (status, _) = api(
-        "POST",
-        &server.url("/api/signup"),
-        None,
-        Some(json!({"userid": userid, "password": password})),
-    );
-    assert_eq!(status, 201);
-    let (status, body) = api(
-        "POST",
-        &server.url("/api/login"),
-        None,
-        Some(json!({"userid": userid, "password": password})),
-    );
-    assert_eq!(status, 200, "{body}");
-    body["token"].as_str().unwrap().to_string()
-}
+#[path = "common/served.rs"]
+mod served;
+use served::{api, next_where, send, signup_and_login, socket, wait_for, Served, TextDoor};
+#[path = "common/seam.rs"]
+mod seam;
+use seam::{expected_ratings, kind, pick, play_and_pass};
 
 /// The test's own choice of move: the first legal one, which fills the board quickly.
 fn first_move(pos: &Position) -> ataxx::Move {
@@ -286,41 +118,6 @@ fn ataxx_result(outcome: ataxx::Outcome) -> &'static str {
         ataxx::Outcome::Win(ataxx::Color::O) => "0-1",
         ataxx::Outcome::Draw => "1/2-1/2",
     }
-}
-
-type Socket =
-    tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
-
-async fn socket(url: &str) -> Socket {
-    tokio_tungstenite::connect_async(url)
-        .await
-        .expect("websocket opens")
-        .0
-}
-
-/// Reads messages until one satisfies `want`.
-async fn next_where(ws: &mut Socket, want: impl Fn(&Value) -> bool) -> Value {
-    let deadline = Instant::now() + Duration::from_secs(10);
-    loop {
-        let left = deadline.saturating_duration_since(Instant::now());
-        let message = tokio::time::timeout(left, ws.next())
-            .await
-            .expect("an awaited message arrives")
-            .expect("socket open")
-            .unwrap();
-        if let Message::Text(text) = message {
-            let value: Value = serde_json::from_str(&text).unwrap();
-            if want(&value) {
-                return value;
-            }
-        }
-    }
-}
-
-async fn send(ws: &mut Socket, value: Value) {
-    ws.send(Message::Text(value.to_string().into()))
-        .await
-        .unwrap();
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -470,19 +267,6 @@ fn a_bot_accepts_a_challenge_and_answers_moves() {
     door.ok("ataxx accept 102 alice secret1");
     let game = wait_for(&mut door, 102, |g| g["ply"].as_i64() == Some(1));
     assert_eq!(game["to_move"], "alice");
-}
-
-/// Polls a board until `done` holds (a few seconds at most).
-fn wait_for(door: &mut TextDoor, board: i64, done: impl Fn(&Value) -> bool) -> Value {
-    let deadline = Instant::now() + Duration::from_secs(10);
-    loop {
-        let game = door.board(board);
-        if done(&game) {
-            return game;
-        }
-        assert!(Instant::now() < deadline, "board never got there: {game}");
-        std::thread::sleep(Duration::from_millis(20));
-    }
 }
 
 #[test]
@@ -827,33 +611,8 @@ async fn sigterm_closes_open_connections_and_exits_cleanly() {
 // checks the server's legal moves, seats and positions against it, and computes the expected
 // ratings itself with skillratings.
 
-use games::{AnyPosition, GameKind, Outcome, Seat};
-use skillratings::glicko2::{glicko2_rating_period, Glicko2Config, Glicko2Rating};
-use skillratings::Outcomes;
-
-fn kind(name: &str) -> GameKind {
-    name.parse()
-        .unwrap_or_else(|_| panic!("this build has no game {name}"))
-}
-
-/// The test's move choice: a seeded pick among the legal moves.
-fn pick(moves: &[String], seed: u64, ply: usize) -> String {
-    let mut x = seed ^ (ply as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-    x ^= x >> 31;
-    x = x.wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    x ^= x >> 29;
-    moves[(x % moves.len() as u64) as usize].clone()
-}
-
-/// Plays a chosen move on the test's copy and the automatic passes after it; returns the
-/// texts of the plies in order (passes as `0000`).
-fn play_and_pass(pos: &mut Box<dyn AnyPosition>, mv: &str) -> Vec<String> {
-    let mut plies = vec![pos.play(mv).unwrap().text];
-    while pos.outcome().is_none() && pos.legal_moves() == ["0000"] {
-        plies.push(pos.play("0000").unwrap().text);
-    }
-    plies
-}
+use games::{AnyPosition, Seat};
+use skillratings::glicko2::Glicko2Rating;
 
 /// A whole game played by the test's choice from `start`: every ply's text, whether a seat was
 /// eliminated while the game went on, and whether a pass was forced.
@@ -878,28 +637,6 @@ fn glicko(value: &Value) -> Glicko2Rating {
         deviation: value["deviation"].as_f64().unwrap(),
         volatility: 0.06,
     }
-}
-
-/// Each seat's rating after `outcome` from initial ratings: one rating period of pairwise
-/// games (variants.md 2.6).
-fn expected_ratings(outcome: &Outcome) -> Vec<f64> {
-    let seats = outcome.seats();
-    (0..seats)
-        .map(|me| {
-            let results: Vec<(Glicko2Rating, Outcomes)> = (0..seats)
-                .filter(|&other| other != me)
-                .map(|other| {
-                    let result = match outcome.pairwise(Seat(me as u8), Seat(other as u8)) {
-                        s if s > 0.75 => Outcomes::WIN,
-                        s if s < 0.25 => Outcomes::LOSS,
-                        _ => Outcomes::DRAW,
-                    };
-                    (Glicko2Rating::new(), result)
-                })
-                .collect();
-            glicko2_rating_period(&Glicko2Rating::new(), &results, &Glicko2Config::new()).rating
-        })
-        .collect()
 }
 
 /// Plays a started board of any game to its end over the text door with the test's choice of
@@ -1121,8 +858,10 @@ fn a_four_player_game_by_text_commands_with_an_elimination_a_pass_and_pairwise_r
         .map(|s| s["letter"].as_str().unwrap())
         .collect();
     assert_eq!(letters, ["r", "b", "g", "y"]);
-    let proposal = door.send("ataxx move 101 alice secret1 propose");
-    assert!(proposal.contains("two-player games"), "{proposal}");
+    // A draw needs every player still in the game (variants_server.rs has the whole story).
+    let proposal = door.ok("ataxx move 101 alice secret1 propose");
+    assert!(proposal.contains("bob, carol, dave answer"), "{proposal}");
+    door.ok(&format!("ataxx move 101 bob {} reject", users[1].1));
 
     let end = play_out_by_text(&mut door, 101, &users, seed);
     let outcome = end.outcome().unwrap();

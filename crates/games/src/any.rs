@@ -18,6 +18,8 @@ pub trait AnyPosition: fmt::Debug + Send + Sync {
     fn outcome(&self) -> Option<Outcome>;
     fn piece_counts(&self) -> Vec<u32>;
     fn diagram(&self) -> String;
+    /// The diagram with the last move marked; `last` is its text, if any and if it reads.
+    fn diagram_after(&self, last: Option<&str>) -> String;
     /// The board as SVG; `last` is the last move's text, if any and if it reads.
     fn svg(&self, last: Option<&str>) -> String;
     /// Leaf nodes `depth` plies deep ([`Rules::perft`]).
@@ -77,6 +79,11 @@ impl<R: Rules> AnyPosition for R {
 
     fn diagram(&self) -> String {
         Rules::diagram(self)
+    }
+
+    fn diagram_after(&self, last: Option<&str>) -> String {
+        let last = last.and_then(|text| R::parse_move_text(text).ok());
+        Rules::diagram_after(self, last)
     }
 
     fn svg(&self, last: Option<&str>) -> String {

@@ -120,6 +120,12 @@ pub trait Rules: Clone + Eq + Hash + fmt::Debug + fmt::Display + Send + Sync + '
     /// A text diagram of the board, as board mails and `show` print it.
     fn diagram(&self) -> String;
 
+    /// The diagram with the last move marked where the game's drawing marks it (Ankor draws
+    /// the cube moved last in upper case); the plain diagram for games that mark nothing.
+    fn diagram_after(&self, _last: Option<Self::Move>) -> String {
+        self.diagram()
+    }
+
     /// An SVG drawing of the board, the last move marked.
     fn svg(&self, last: Option<Self::Move>) -> String;
 }

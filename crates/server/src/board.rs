@@ -149,8 +149,9 @@ pub fn move_list(players: &[String], moves: &[MoveRow]) -> String {
     out
 }
 
-/// The board with piece counts and FEN.
-pub fn diagram(pos: &dyn AnyPosition) -> String {
+/// The board with piece counts and FEN; `last` (the last move's text) is marked where the
+/// game's drawing marks it.
+pub fn diagram(pos: &dyn AnyPosition, last: Option<&str>) -> String {
     let counts: Vec<String> = pos
         .piece_counts()
         .iter()
@@ -159,7 +160,7 @@ pub fn diagram(pos: &dyn AnyPosition) -> String {
         .collect();
     format!(
         "{}{}  FEN: {}\n",
-        pos.diagram(),
+        pos.diagram_after(last),
         counts.join("  "),
         pos.fen()
     )
@@ -175,6 +176,21 @@ pub fn position_at(game: &GameSummary, moves: &[MoveRow], plies: usize) -> Box<d
             .parse_position(&game.start_fen)
             .expect("stored positions are valid FEN"),
     }
+}
+
+/// The last move other than a pass among the first `plies` moves: the one a drawing marks
+/// (a pass changes nothing on the board).
+pub fn last_placed(moves: &[MoveRow], plies: usize) -> Option<&str> {
+    moves[..plies.min(moves.len())]
+        .iter()
+        .rev()
+        .map(|row| row.mv.as_str())
+        .find(|mv| *mv != "0000")
+}
+
+/// The board as it was after the first `plies` moves, drawn with its last move marked.
+pub fn diagram_at(game: &GameSummary, moves: &[MoveRow], plies: usize) -> String {
+    diagram(&*position_at(game, moves, plies), last_placed(moves, plies))
 }
 
 fn kind(game: &GameSummary) -> GameKind {
@@ -207,13 +223,14 @@ pub fn mail(view: &GameView, at: Option<usize>, now_ms: i64) -> String {
     if let Some(proposal) = &game.proposal {
         writeln!(
             out,
-            "{} proposes {}: answer with the move word accept or reject",
+            "{} proposes {}: {} answer with the move word accept or reject",
             proposal.by,
             if proposal.kind == "draw" {
                 "a draw"
             } else {
                 "to undo the last move"
-            }
+            },
+            proposal.waiting.join(", ")
         )
         .unwrap();
     }
@@ -238,7 +255,7 @@ pub fn mail(view: &GameView, at: Option<usize>, now_ms: i64) -> String {
     }
     out.push_str(&move_list(&players, &view.moves[..shown]));
     out.push('\n');
-    out.push_str(&diagram(&*position_at(game, &view.moves, shown)));
+    out.push_str(&diagram_at(game, &view.moves, shown));
     if !view.subscribers.is_empty() {
         writeln!(out, "Subscribers: {}", view.subscribers.join(", ")).unwrap();
     }

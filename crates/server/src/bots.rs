@@ -89,7 +89,7 @@ impl Bot {
         if game.status != "active" {
             return Ok(());
         }
-        if !game.proposal.is_empty() && game.proposal_by != self.name {
+        if !game.proposal.is_empty() && !game.proposal_agreed().contains(&self.name.as_str()) {
             self.games
                 .act(board, &self.name, &Action::Reject, None)
                 .await?;

@@ -450,7 +450,7 @@ fn parse_game(
         "move" | "board" | "mvoe" | "queue" | "qmove" | "qboard" | "moveq" | "boardq" => {
             if w.len() != 5 {
                 return Err(usage(&format!(
-                    "ataxx {word} <board> <userid> <password> <move>[#N]"
+                    "{game} {word} <board> <userid> <password> <move>[#N]"
                 )));
             }
             let (text, guard) = match w[4].split_once('#') {
@@ -482,7 +482,7 @@ fn parse_game(
         }
         "resign" => {
             if w.len() != 4 {
-                return Err(usage("ataxx resign <board> <userid> <password>"));
+                return Err(usage(&format!("{game} resign <board> <userid> <password>")));
             }
             Command::Act {
                 board: board_number(w[1])?,
@@ -508,13 +508,13 @@ fn parse_game(
             accept: word == "accept",
         },
         "accept" | "reject" | "decline" | "withdraw" => {
-            return Err(usage(
-                "ataxx accept|decline|withdraw <board> <userid> <password>, or ataxx accept|reject <userid> <password>",
-            ))
+            return Err(usage(&format!(
+                "{game} accept|decline|withdraw <board> <userid> <password>, or {game} accept|reject <userid> <password>",
+            )))
         }
         "limit" => {
             if w.len() != 4 {
-                return Err(usage("ataxx limit <userid> <password> <n>"));
+                return Err(usage(&format!("{game} limit <userid> <password> <n>")));
             }
             Command::Limit {
                 userid: s(1),
@@ -523,12 +523,12 @@ fn parse_game(
                     .parse()
                     .ok()
                     .filter(|n| (0..=10_000).contains(n))
-                    .ok_or_else(|| usage("ataxx limit <userid> <password> <n> (n from 0)"))?,
+                    .ok_or_else(|| usage(&format!("{game} limit <userid> <password> <n> (n from 0)")))?,
             }
         }
         "chat" => {
             if w.len() < 4 {
-                return Err(usage("ataxx chat <board> <userid> <password> [<message>]"));
+                return Err(usage(&format!("{game} chat <board> <userid> <password> [<message>]")));
             }
             Command::Chat {
                 board: board_number(w[1])?,
@@ -540,7 +540,7 @@ fn parse_game(
         "show" => {
             let args = &w[1..];
             if args.is_empty() {
-                return Err(usage("ataxx show <board>[#N]... | ataxx show <userid>... [all|active|inactive|next]"));
+                return Err(usage(&format!("{game} show <board>[#N]... | {game} show <userid>... [all|active|inactive|next]")));
             }
             if args[0].starts_with(|c: char| c.is_ascii_digit()) {
                 Command::ShowBoards {
@@ -557,7 +557,7 @@ fn parse_game(
         }
         "pgn" | "record" => {
             if w.len() != 2 {
-                return Err(usage(&format!("ataxx {word} <board>")));
+                return Err(usage(&format!("{game} {word} <board>")));
             }
             Command::Export {
                 board: board_number(w[1])?,
@@ -568,7 +568,7 @@ fn parse_game(
         "standings" | "ratings" => Command::Standings { game },
         w0 if abbreviates(w0, "subscribe", 3) || abbreviates(w0, "unsubscribe", 5) => {
             if w.len() != 4 {
-                return Err(usage(&format!("ataxx {word} <board> <userid> <password>")));
+                return Err(usage(&format!("{game} {word} <board> <userid> <password>")));
             }
             Command::Subscribe {
                 board: board_number(w[1])?,
@@ -579,7 +579,7 @@ fn parse_game(
         }
         w0 if abbreviates(w0, "preview", 4) => {
             if w.len() < 3 {
-                return Err(usage("ataxx preview <board> <move>..."));
+                return Err(usage(&format!("{game} preview <board> <move>...")));
             }
             Command::Preview {
                 board: board_number(w[1])?,
@@ -947,7 +947,7 @@ async fn run(app: &App, request: &Request, command: &Command) -> Result<Reply> {
                 ExportFormat::Record => crate::export::record(&view),
             };
             Reply::ok(
-                format!("ataxx board {board}"),
+                format!("{} board {board}", view.summary.game),
                 text.clone(),
                 json!({"board": board, "text": text}),
             )
@@ -955,9 +955,11 @@ async fn run(app: &App, request: &Request, command: &Command) -> Result<Reply> {
         Command::Preview { board, moves } => {
             let view = games.view(*board).await?;
             let mut pos = board::position_at(&view.summary, &view.moves, view.moves.len());
-            let mut played = vec![];
+            let (mut played, mut last) = (vec![], None);
             for text in moves {
-                played.push(pos.play(text)?.text);
+                let text = pos.play(text)?.text;
+                last = Some(text.clone());
+                played.push(text);
                 while pos.outcome().is_none() && pos.legal_moves() == ["0000"] {
                     pos.play("0000")?;
                     played.push("--(Auto)".into());
@@ -968,7 +970,7 @@ async fn run(app: &App, request: &Request, command: &Command) -> Result<Reply> {
                 format!(
                     "Board {board} after {} (not played):\n\n{}",
                     played.join(" "),
-                    board::diagram(&*pos)
+                    board::diagram(&*pos, last.as_deref())
                 ),
                 json!({"board": board, "fen": pos.fen(), "moves": played}),
             )
@@ -1109,7 +1111,7 @@ fn game_help(game: GameKind) -> String {
             "\nThe start ({} players; the first named moves first); first moves: {}\n\n{}",
             start.seats(),
             moves.iter().take(8).cloned().collect::<Vec<_>>().join(" "),
-            board::diagram(&*start)
+            board::diagram(&*start, None)
         ));
     }
     text
@@ -1126,6 +1128,8 @@ Commands (one per line; words separated by spaces):
   ataxx help
   ataxx challenge [-size=N] [-blocks=CODE|0xMASK] [-clock=MIN+SEC] <userid1> <userid2>
         [--nagtime=DAYS] [--forfeittime=DAYS] [--totaltime=DAYS]   (userid1 moves first, as x)
+  hexxagon|ataxx4|ankor challenge ...   (the other games; ankor: [-size=3..8]
+        [-win_height=0|1|-1], userid1 opens as o; moves d3, d3-f4', swap on move 2)
   ataxx accept|decline|withdraw <board> <userid> <password>
   ataxx accept|reject <userid> <password>    (take or refuse challenges)
   ataxx limit <userid> <password> <n>        (at most n games at once)

@@ -114,10 +114,6 @@ pub fn record(view: &GameView) -> String {
     out.push_str(&board::move_list(&players, &view.moves));
     out.push_str(&board::status(game));
     out.push_str("\n\n");
-    out.push_str(&board::diagram(&*board::position_at(
-        game,
-        &view.moves,
-        view.moves.len(),
-    )));
+    out.push_str(&board::diagram_at(game, &view.moves, view.moves.len()));
     out
 }

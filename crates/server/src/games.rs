@@ -22,8 +22,10 @@ use crate::storage::{self, ChatRow, GameFilter, GameRow, MoveRow, SeatRow, Stora
 
 mod closing;
 mod limits;
+mod proposals;
 mod queued;
 pub use closing::LeftBoards;
+use proposals::Decision;
 
 const DAY_MS: i64 = 24 * 3600 * 1000;
 /// The longest chat message.
@@ -56,8 +58,8 @@ impl Default for ChallengeOptions {
 
 /// The options every challenge accepts besides its game's own, listed in refusals.
 pub const OPTION_HELP: &str = "-size=<n>, -blocks=<layout>, -variant=square|hex, -players=2|4, \
-     -clock=<minutes>+<seconds increment> (live game), --nagtime=<days>, --forfeittime=<days>, \
-     --totaltime=<days>";
+     -win_height=0|1|-1 (ankor), -clock=<minutes>+<seconds increment> (live game), \
+     --nagtime=<days>, --forfeittime=<days>, --totaltime=<days>";
 
 fn days(name: &str, value: &str) -> Result<i64> {
     match value.parse::<i64>() {
@@ -112,7 +114,21 @@ impl ChallengeOptions {
                 self.start.blocks = Some(v.to_string());
                 self.blocks_text = v.to_string();
             }
-            // The spec's aliases (pbmserv.md 10.3, 10.3a): the square game's other boards.
+            // Ankor's height up to which a path touches a side (pbmserv.md 10.5).
+            "win_height" => {
+                let v = value_of()?;
+                self.start.win_height = Some(v.parse::<i8>().map_err(|_| {
+                    Error::InvalidChallenge(format!("-win_height={v}: give 0, 1 or -1"))
+                })?);
+            }
+            // The spec's aliases (pbmserv.md 10.3, 10.3a): the square game's other boards, which
+            // only `ataxx challenge` names that way.
+            "variant" | "players" if self.game != GameKind::Ataxx => {
+                return Err(Error::InvalidChallenge(format!(
+                    "-{name} is an option of ataxx challenge, not of {}",
+                    self.game
+                )))
+            }
             "variant" => match value_of()? {
                 "square" => {}
                 "hex" => self.game = game_named("hexxagon", "-variant=hex")?,
@@ -258,7 +274,13 @@ pub struct Accepted {
 pub struct Proposal {
     /// `draw` or `undo`.
     pub kind: String,
+    /// Who proposed it.
     pub by: String,
+    /// Who agrees so far, the proposer first.
+    pub agreed: Vec<String>,
+    /// Who still has to answer: every other player still in the game (eliminated seats of a
+    /// four-player game have no say).
+    pub waiting: Vec<String>,
 }
 
 /// A live game's Fischer clock, as of `as_of_ms`.
@@ -475,7 +497,13 @@ impl GameRow {
             },
             proposal: (!self.proposal.is_empty()).then(|| Proposal {
                 kind: self.proposal.clone(),
-                by: self.proposal_by.clone(),
+                by: self.proposal_agreed()[0].to_string(),
+                agreed: self
+                    .proposal_agreed()
+                    .iter()
+                    .map(|s| s.to_string())
+                    .collect(),
+                waiting: self.proposal_waiting(&*pos),
             }),
             clock,
             correspondence: Correspondence {
@@ -787,16 +815,6 @@ impl Games {
                 } else {
                     "undo"
                 };
-                if game.seats.len() != 2 {
-                    return Err(Error::Proposal(
-                        "draw and undo proposals are for two-player games",
-                    ));
-                }
-                if !game.proposal.is_empty() {
-                    return Err(Error::Proposal(
-                        "a proposal is pending: accept or reject it first",
-                    ));
-                }
                 if kind == "undo"
                     && storage::moves(&mut tx.tx, board)
                         .await?
@@ -805,8 +823,7 @@ impl Games {
                 {
                     return Err(Error::Proposal("there is no move to take back"));
                 }
-                game.proposal = kind.into();
-                game.proposal_by = user.to_string();
+                game.propose(&*pos, seat, kind)?;
                 game.version += 1;
                 changes.push(Change {
                     kind: EventKind::Proposal,
@@ -814,30 +831,31 @@ impl Games {
                 });
             }
             Action::Accept | Action::Reject => {
-                if game.proposal.is_empty() {
-                    return Err(Error::Proposal("there is no proposal to answer"));
+                let decision = match action {
+                    Action::Accept => game.accept_proposal(&*pos, seat)?,
+                    _ => {
+                        game.reject_proposal(&*pos, seat)?;
+                        Decision::Waiting
+                    }
+                };
+                let proposal = game.proposal.clone();
+                if decision == Decision::Agreed {
+                    game.clear_proposal();
                 }
-                if game.proposal_by == user {
-                    return Err(Error::Proposal(
-                        "you made this proposal: your opponent answers it",
-                    ));
-                }
-                let proposal = std::mem::take(&mut game.proposal);
-                game.proposal_by.clear();
                 game.version += 1;
-                match (action, proposal.as_str()) {
-                    (Action::Accept, "draw") => {
-                        let outcome = Outcome::draw(game.seats.len());
+                match (decision, proposal.as_str()) {
+                    (Decision::Agreed, "draw") => {
+                        let outcome = game.agreed_draw(&*pos);
                         Self::finish(&mut tx.tx, &mut game, &outcome, "agreement", now).await?;
                     }
-                    (Action::Accept, _) => {
+                    (Decision::Agreed, _) => {
                         Self::undo_last(&mut tx.tx, &mut game).await?;
                         changes.push(Change {
                             kind: EventKind::Undone,
                             game: game.clone(),
                         });
                     }
-                    _ => changes.push(Change {
+                    (Decision::Waiting, _) => changes.push(Change {
                         kind: EventKind::Proposal,
                         game: game.clone(),
                     }),
@@ -864,7 +882,14 @@ impl Games {
         text: &str,
         now: i64,
     ) -> Result<Vec<MoveRow>> {
-        let mut pos = game.position();
+        // Replayed from the start, not read from the stored FEN: a position's text does not
+        // carry what came before it (Ankor's repetition draw counts earlier positions), and
+        // the game must end here exactly when a replay of its moves says it ends.
+        let mut pos = replay(
+            game.kind(),
+            &game.start_fen,
+            &mut storage::moves(conn, game.board).await?,
+        );
         if pos.legal_moves().iter().all(|mv| mv != PASS) {
             let mut probe = pos.clone();
             match probe.play(text) {
@@ -910,8 +935,7 @@ impl Games {
         }
         game.fen = pos.fen();
         game.last_move_ms = Some(now);
-        game.proposal.clear();
-        game.proposal_by.clear();
+        game.clear_proposal();
         game.version += 1;
         if let Some(outcome) = pos.outcome() {
             Self::finish(conn, game, &outcome, "rules", now).await?;
@@ -1003,8 +1027,7 @@ impl Games {
         game.result = result_text(outcome);
         game.termination = termination.into();
         game.finished_ms = Some(now);
-        game.proposal.clear();
-        game.proposal_by.clear();
+        game.clear_proposal();
         game.version += 1;
         ratings::record_result(conn, game, outcome, now).await?;
         tracing::info!(board = game.board, result = %game.result, termination, "game over");
@@ -1052,7 +1075,7 @@ impl Games {
         let kind = match due {
             Due::Forfeit { draw } => {
                 let (outcome, termination) = match draw {
-                    true => (Outcome::draw(game.seats.len()), "agreement"),
+                    true => (game.agreed_draw(&*pos), "agreement"),
                     false => (forfeit_outcome(&*pos, turn), "time forfeit"),
                 };
                 Self::finish(conn, game, &outcome, termination, now).await?;

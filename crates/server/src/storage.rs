@@ -649,38 +649,69 @@ fn game_from_row(row: &sqlx::any::AnyRow) -> Result<GameRow> {
     })
 }
 
-/// Reads game rows and their seats.
+/// Reads game rows and their seats: the seats of all the boards in one query (per
+/// [`SEAT_QUERY_BOARDS`] boards), not one per board.
 async fn games_with_seats(
     conn: &mut AnyConnection,
     rows: Vec<sqlx::any::AnyRow>,
 ) -> Result<Vec<GameRow>> {
-    let mut games = Vec::with_capacity(rows.len());
-    for row in &rows {
-        let mut game = game_from_row(row)?;
-        game.seats = seats(conn, game.board).await?;
-        games.push(game);
+    let mut games = rows
+        .iter()
+        .map(game_from_row)
+        .collect::<Result<Vec<GameRow>>>()?;
+    let at: std::collections::HashMap<i64, usize> = games
+        .iter()
+        .enumerate()
+        .map(|(i, game)| (game.board, i))
+        .collect();
+    for chunk in games
+        .iter()
+        .map(|g| g.board)
+        .collect::<Vec<_>>()
+        .chunks(SEAT_QUERY_BOARDS)
+    {
+        for (board, seat) in seats_of(conn, chunk).await? {
+            if let Some(&i) = at.get(&board) {
+                games[i].seats.push(seat);
+            }
+        }
     }
     Ok(games)
 }
 
-async fn seats(conn: &mut AnyConnection, board: i64) -> Result<Vec<SeatRow>> {
-    let rows = sqlx::query(
-        "SELECT name, accepted, remaining_ms, used_ms, finish_rank, rating_change FROM seats \
-         WHERE board = $1 ORDER BY seat",
-    )
-    .bind(board)
-    .fetch_all(conn)
-    .await?;
+/// The most boards whose seats one query reads: well under the bound parameters SQLite and
+/// PostgreSQL take in one statement.
+const SEAT_QUERY_BOARDS: usize = 500;
+
+/// The seats of `boards`, each with its board, in board and seat order.
+async fn seats_of(conn: &mut AnyConnection, boards: &[i64]) -> Result<Vec<(i64, SeatRow)>> {
+    if boards.is_empty() {
+        return Ok(vec![]);
+    }
+    let slots: Vec<String> = (1..=boards.len()).map(|i| format!("${i}")).collect();
+    let sql = format!(
+        "SELECT board, name, accepted, remaining_ms, used_ms, finish_rank, rating_change \
+         FROM seats WHERE board IN ({}) ORDER BY board, seat",
+        slots.join(", ")
+    );
+    let mut query = sqlx::query(&sql);
+    for board in boards {
+        query = query.bind(*board);
+    }
+    let rows = query.fetch_all(conn).await?;
     rows.iter()
         .map(|row| {
-            Ok(SeatRow {
-                name: row.try_get("name")?,
-                accepted: row.try_get::<i64, _>("accepted")? != 0,
-                remaining_ms: row.try_get("remaining_ms")?,
-                used_ms: row.try_get("used_ms")?,
-                rank: row.try_get("finish_rank")?,
-                rating_change: row.try_get("rating_change")?,
-            })
+            Ok((
+                row.try_get("board")?,
+                SeatRow {
+                    name: row.try_get("name")?,
+                    accepted: row.try_get::<i64, _>("accepted")? != 0,
+                    remaining_ms: row.try_get("remaining_ms")?,
+                    used_ms: row.try_get("used_ms")?,
+                    rank: row.try_get("finish_rank")?,
+                    rating_change: row.try_get("rating_change")?,
+                },
+            ))
         })
         .collect()
 }

@@ -122,16 +122,32 @@ impl Rules for Position {
         Position::diagram(self)
     }
 
+    fn diagram_after(&self, last: Option<Move>) -> String {
+        match self.marked(last) {
+            Some(marked) => Position::diagram(&marked),
+            None => Position::diagram(self),
+        }
+    }
+
     /// The drawing marks the cube placed or moved last as the position knows it; `last` (a
     /// move's text, which names the destination) marks that cell instead when it holds a cube.
     fn svg(&self, last: Option<Move>) -> String {
-        let cell = match last {
-            Some(Move::Place(cell)) | Some(Move::Step { to: cell, .. }) => Some(cell),
-            _ => None,
-        };
-        match cell.and_then(|cell| self.clone().with_last_moved(Some(cell)).ok()) {
-            Some(marked) => marked.svg(),
+        match self.marked(last) {
+            Some(marked) => Position::svg(&marked),
             None => Position::svg(self),
         }
+    }
+}
+
+impl Position {
+    /// The position with the destination of `last` marked as the cube moved last, when the
+    /// move names one and a cube stands there (a position read from its text knows no last
+    /// cube; the move that led to it does).
+    fn marked(&self, last: Option<Move>) -> Option<Position> {
+        let cell = match last? {
+            Move::Place(cell) | Move::Step { to: cell, .. } => cell,
+            Move::Swap | Move::Pass => return None,
+        };
+        self.clone().with_last_moved(Some(cell)).ok()
     }
 }
