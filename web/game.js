@@ -220,9 +220,10 @@ export function mountGame(root, { me, toast }, board) {
       case 'withdrawn': return 'The challenge was withdrawn.';
       case 'finished': {
         const how = TERMINATIONS[view.termination] ?? view.termination;
-        const score = view.seats.map((s) => s.pieces).join('–');
+        // Counting decides the Ataxx games; Ankor's cubes on the board say nothing of the result.
+        const score = kind.cubes ? '' : `, ${view.seats.map((s) => s.pieces).join('–')}`;
         const who = !view.winner ? 'Draw' : view.winner === me ? 'You win' : `${view.winner} wins`;
-        return `${[who, how].filter(Boolean).join(' ')}, ${score}.`;
+        return `${[who, how].filter(Boolean).join(' ')}${score}.`;
       }
       default: {
         // The forced passes since the last real move, by whoever had to make them.
@@ -274,7 +275,8 @@ export function mountGame(root, { me, toast }, board) {
       row[m.seat] = `<td class="mv ${m.auto ? 'auto' : ''} ${shown() === i + 1 ? 'current' : ''}" data-ply="${i + 1}" title="${title}">
         ${esc(text)}${m.auto || kind.cubes ? '' : `<sup>${m.flips ? `+${m.flips}` : ''}</sup>`}</td>`;
     });
-    const head = view.seats.map((s) => `<th><span class="dot ${s.letter}"></span> ${esc(s.name)}</th>`).join('');
+    // Ankor's swap exchanges who sits where, so its columns are the colours, not the players.
+    const head = view.seats.map((s) => `<th><span class="dot ${s.letter}"></span> ${kind.cubes ? s.letter.toUpperCase() : esc(s.name)}</th>`).join('');
     $('#moves').innerHTML = `<thead><tr><th></th>${head}</tr></thead><tbody>${rows.map((r, i) => `<tr><th>${i + 1}</th>${r.join('')}</tr>`).join('')}</tbody>`;
     // Follow the game in the list's own scroll area (never the page's).
     if (viewPly === null) $('.moves-box').scrollTop = $('.moves-box').scrollHeight;

@@ -931,7 +931,10 @@ fn a_won_ankor_game_names_its_winning_path_over_http() {
         }
         panic!("{label} is not a cell of the size-3 pyramid")
     };
-    assert!(path.iter().all(|cell| cube_at(cell) == colour), "{path:?} in {fen}");
+    assert!(
+        path.iter().all(|cell| cube_at(cell) == colour),
+        "{path:?} in {fen}"
+    );
     let points: Vec<[i32; 3]> = path.iter().map(|l| ankor_point(l, 3).0).collect();
     let mut joined = vec![points[0]];
     while let Some(next) = points.iter().find(|p| {

@@ -125,7 +125,12 @@ impl Rules for Position {
     /// The winner's group that touches the three sides.
     fn winning_cells(&self) -> Vec<String> {
         self.winner()
-            .map(|colour| self.winning_path(colour).iter().map(ToString::to_string).collect())
+            .map(|colour| {
+                self.winning_path(colour)
+                    .iter()
+                    .map(ToString::to_string)
+                    .collect()
+            })
             .unwrap_or_default()
     }
 
