@@ -2,7 +2,31 @@
 
 import { api, esc, formatClock, LiveSocket } from './api.js';
 import { Board } from './board.js';
-import { mustPass, parseMove, pieceAt, play, replay, singleTargets, targetsOf, toFen } from './rules.js';
+import { HexBoard } from './hexboard.js';
+import { AnkorBoard } from './ankorboard.js';
+import { hexDistance, moveCells, parseAnkor, parseFen, parseHexFen, squareCells, squareDistance } from './position.js';
+
+/**
+ * What the page needs to know of each game: its board, how to read its positions, which cells
+ * a piece touches (for single-move targets), and how moves are typed. The rules themselves
+ * stay on the server, which sends the legal moves and the position after every ply.
+ */
+const SQUARE = { Board, parse: parseFen, cells: squareCells, distance: squareDistance, example: 'd4 or c3b5' };
+const GAMES = {
+  ataxx: { ...SQUARE, title: 'Ataxx' },
+  ataxx4: { ...SQUARE, title: 'Four-player Ataxx' },
+  hexxagon: { Board: HexBoard, parse: parseHexFen, cells: (pos) => [...pos.cells], distance: hexDistance, example: 'e5 or a1c3', title: 'Hexxagon' },
+  ankor: { Board: AnkorBoard, parse: parseAnkor, cells: (pos) => pos.cells.map((c) => [c.label, c.cube]), cubes: true, example: "d3 or d3-f4'", title: 'Ankor' },
+};
+
+/** Cells a move turned to the mover's colour, with their colour before: [[cell, letter]]. */
+function flippedBy(kind, before, after, to) {
+  const old = new Map(kind.cells(before));
+  const mover = new Map(kind.cells(after)).get(to);
+  return kind.cells(after)
+    .filter(([cell, c]) => cell !== to && c === mover && old.get(cell) && old.get(cell) !== '-' && old.get(cell) !== mover)
+    .map(([cell]) => [cell, old.get(cell)]);
+}
 
 const TERMINATIONS = {
   rules: '',
@@ -15,9 +39,9 @@ export function mountGame(root, { me, toast }, board) {
   root.innerHTML = `
     <div class="game" data-board="${board}">
       <div class="board-col">
-        <div class="player-bar" id="bar-top"></div>
+        <div class="player-bars" id="bar-top"></div>
         <div id="board" class="board-box"></div>
-        <div class="player-bar" id="bar-bottom"></div>
+        <div class="player-bars" id="bar-bottom"></div>
         <div class="replay" role="group" aria-label="replay">
           <button type="button" data-step="start" title="First position (Home)" aria-label="first position"><svg viewBox="0 0 24 24" aria-hidden="true"><path d="M6 5h2v14H6zM20 5v14L9 12z"/></svg></button>
           <button type="button" data-step="back" title="Back (←)" aria-label="back"><svg viewBox="0 0 24 24" aria-hidden="true"><path d="M17 5v14L6 12z"/></svg></button>
@@ -32,10 +56,11 @@ export function mountGame(root, { me, toast }, board) {
           <p id="connection" class="connection"></p>
           <div id="proposal"></div>
           <form id="move-form" class="move-form" autocomplete="off">
-            <input id="move-input" placeholder="Type a move: d4 or c3b5" aria-label="move" spellcheck="false">
+            <input id="move-input" placeholder="Type a move" aria-label="move" spellcheck="false">
             <button type="submit">Move</button>
           </form>
           <div class="actions">
+            <button type="button" id="swap" class="primary" hidden title="Take over O's opening: the players exchange colours">Swap</button>
             <button type="button" id="resign" class="danger">Resign</button>
             <button type="button" id="undo">Propose undo</button>
             <button type="button" id="draw">Offer draw</button>
@@ -63,16 +88,26 @@ export function mountGame(root, { me, toast }, board) {
   let clockBase = null;
   let closed = false;
   let animation = null;
-  const boardView = new Board($('#board'), { onSquare: clickSquare });
+  let kind = null;
+  let boardView = null;
 
   const shown = () => (viewPly === null ? positions.length - 1 : viewPly);
-  const mySeat = () => (view && view.x === me ? 'x' : view && view.o === me ? 'o' : null);
+  /** My seat ({seat, name, letter, ...}), or undefined when I watch. */
+  const mine = () => view?.seats.find((s) => s.name === me);
+  const mySeat = () => mine()?.letter ?? null;
   const myTurn = () => view && view.status === 'active' && view.to_move === me && viewPly === null;
 
   function setView(next, animate) {
     const before = view ? view.moves.length : Infinity;
     view = next;
-    positions = replay(view.start_fen, view.moves);
+    if (!kind || kind !== GAMES[view.game]) {
+      kind = GAMES[view.game] ?? GAMES.ataxx;
+      boardView = new kind.Board($('#board'), { onSquare: clickSquare });
+      $('#move-input').placeholder = `Type a move: ${kind.example}`;
+      $('#analyse').hidden = view.game !== 'ataxx';
+      for (const link of ['#pgn', '#record']) $(link).download = $(link).download.replace(/^[a-z0-9]+-/, `${view.game}-`);
+    }
+    positions = [view.start_fen, ...view.moves.map((m) => m.fen)].map(kind.parse);
     clockBase = view.clock ? { ...view.clock, at: performance.now() } : null;
     if (viewPly !== null && viewPly > view.moves.length) viewPly = null;
     selected = null;
@@ -81,19 +116,37 @@ export function mountGame(root, { me, toast }, board) {
       // Animate the last real move (the passes after it change nothing on the board).
       let i = view.moves.length - 1;
       while (i > 0 && view.moves[i].auto) i--;
-      const mv = parseMove(view.moves[i].move);
-      if (mv) animation = { from: mv.from, to: mv.to, flipped: play(positions[i], view.moves[i].move).flipped };
+      const mv = moveCells(view.moves[i].move);
+      if (mv) animation = { from: mv.from, to: mv.to, flipped: kind.cubes ? [] : flippedBy(kind, positions[i], positions[i + 1], mv.to) };
     }
     draw();
+  }
+
+  /** The legal moves, shown and played only on the latest position on my turn. */
+  const legal = () => (myTurn() ? view.legal_moves ?? [] : []);
+
+  /** Where the piece or cube on `cell` may go: {singles, jumps} (square, hex) or {moves} (Ankor). */
+  function targetsOf(cell) {
+    const moves = legal();
+    if (kind.cubes) return { moves: moves.filter((m) => m.startsWith(`${cell}-`)).map((m) => m.split('-')[1]) };
+    return {
+      singles: moves.filter((m) => m.length === 2 && kind.distance(m, cell) === 1),
+      jumps: moves.filter((m) => m.length === 4 && m.startsWith(cell)).map((m) => m.slice(2)),
+    };
   }
 
   function draw() {
     if (!view) return;
     const ply = shown();
     const pos = positions[ply];
-    const last = ply > 0 ? parseMove(view.moves[ply - 1].move) : null;
+    const last = ply > 0 ? moveCells(view.moves[ply - 1].move) : null;
     const marks = { selected, lastFrom: last?.from, lastTo: last?.to, hintFrom: hint?.from, hintTo: hint?.to };
-    if (selected) Object.assign(marks, targetsOf(pos, selected));
+    if (selected) Object.assign(marks, targetsOf(selected));
+    if (kind.cubes) {
+      // Holes a cube may be placed on; at the end, the winning group.
+      marks.places = selected ? [] : legal().filter((m) => !m.includes('-') && m !== 'swap' && m !== '0000');
+      if (ply === view.moves.length) marks.path = view.winning_path ?? [];
+    }
     boardView.render(pos, marks, animation);
     animation = null;
     drawPlayers(pos);
@@ -104,63 +157,84 @@ export function mountGame(root, { me, toast }, board) {
     $('#image-png').href = `/board/${board}.png?ply=${ply}`;
     const playing = mySeat() !== null && view.status === 'active';
     for (const id of ['#resign', '#undo', '#draw']) $(id).disabled = !playing || !!view.proposal;
+    // Proposals are for two-player games.
+    for (const id of ['#undo', '#draw']) $(id).hidden = view.seats.length > 2;
+    $('#swap').hidden = !legal().includes('swap');
     $('#move-form').hidden = !playing;
     $('#chat-form').hidden = mySeat() === null;
-    document.title = myTurn() ? `Your move · board ${board} · Ataxx` : `Board ${board} · Ataxx`;
+    document.title = myTurn() ? `Your move · board ${board} · ${kind.title}` : `Board ${board} · ${kind.title}`;
   }
 
+  /** Seat rows of the player bars: me (or seat 0) at the bottom, the others above. */
   function drawPlayers(pos) {
-    const bottom = mySeat() ?? 'x';
-    const top = bottom === 'x' ? 'o' : 'x';
-    for (const [id, seat] of [['#bar-top', top], ['#bar-bottom', bottom]]) {
-      const name = view[seat];
-      const pieces = pos.cells.flat().filter((c) => c === seat).length;
-      const moving = view.status === 'active' && view.to_move === name;
-      $(id).className = `player-bar ${moving ? 'to-move' : ''}`;
-      $(id).dataset.seat = seat;
-      const change = view[`${seat}_rating_change`];
-      $(id).innerHTML = `
-        <span class="dot ${seat}"></span>
-        <a class="name" href="#/user/${esc(name)}">${esc(name)}</a>
+    const counts = {};
+    for (const [, c] of kind.cells(pos)) counts[c] = (counts[c] ?? 0) + 1;
+    const bottom = mine() ?? view.seats[0];
+    const rows = (seats) => seats.map((seat) => {
+      const moving = view.status === 'active' && view.to_move === seat.name && view.turn === seat.letter;
+      // A four-player colour without pieces is out: its turn never comes again.
+      const out = view.seats.length > 2 && view.status === 'active' && !counts[seat.letter];
+      const change = seat.rating_change;
+      const rank = view.seats.length > 2 && seat.rank != null ? `<span class="rank">${ordinal(seat.rank)}</span>` : '';
+      const reserve = pos.reserves ? `<span class="muted reserve" data-reserve="${seat.letter}">${pos.reserves[seat.letter]} in reserve</span>` : '';
+      return `<div class="player-bar ${moving ? 'to-move' : ''} ${out ? 'out' : ''}" data-seat="${seat.letter}">
+        <span class="dot ${seat.letter}"></span>
+        <a class="name" href="#/user/${esc(seat.name)}">${esc(seat.name)}</a>
         ${change != null ? `<span class="muted">${change >= 0 ? '+' : ''}${Math.round(change)}</span>` : ''}
-        <span class="pieces" data-pieces="${seat}">${pieces}</span>
-        <span class="clock ${view.clock ? '' : 'hidden'}" data-clock="${seat}"></span>`;
-    }
+        ${out ? '<span class="muted out-tag">out</span>' : ''}${rank}${reserve}
+        <span class="pieces" data-pieces="${seat.letter}">${counts[seat.letter] ?? 0}</span>
+        <span class="clock ${view.clock ? '' : 'hidden'}" data-clock="${seat.letter}"></span></div>`;
+    }).join('');
+    $('#bar-top').innerHTML = rows(view.seats.filter((s) => s !== bottom).reverse());
+    $('#bar-bottom').innerHTML = rows([bottom]);
     tick();
   }
 
+  /** A rank of four at most: 1st to 4th. */
+  const ordinal = (n) => `${n}${['st', 'nd', 'rd'][n - 1] ?? 'th'}`;
+
   function tick() {
     if (!clockBase || closed) return;
-    for (const seat of ['x', 'o']) {
-      const node = root.querySelector(`[data-clock="${seat}"]`);
+    for (const seat of view.seats) {
+      const node = root.querySelector(`[data-clock="${seat.letter}"]`);
       if (!node) continue;
-      let ms = clockBase[`${seat}_ms`];
-      if (clockBase.running === seat && view.status === 'active') ms -= performance.now() - clockBase.at;
+      let ms = clockBase[`${seat.letter}_ms`] ?? seat.clock_ms;
+      const running = clockBase.running === seat.letter && view.status === 'active';
+      if (running) ms -= performance.now() - clockBase.at;
       node.textContent = formatClock(ms);
-      node.classList.toggle('running', clockBase.running === seat && view.status === 'active');
+      node.classList.toggle('running', running);
       node.classList.toggle('low', ms < 20000);
     }
   }
 
   function statusText() {
-    const opponent = mySeat() === 'x' ? view.o : view.x;
+    const names = (seats) => seats.map((s) => s.name).join(' and ');
     switch (view.status) {
       case 'challenge': {
-        const waiting = [view.accepted.x ? null : view.x, view.accepted.o ? null : view.o].filter(Boolean);
-        return waiting.includes(me) ? `${opponent} challenges you.` : `Waiting for ${waiting.join(' and ')} to accept.`;
+        const waiting = view.seats.filter((s) => !s.accepted);
+        return waiting.some((s) => s.name === me)
+          ? `${names(view.seats.filter((s) => s.accepted))} challenges you.`
+          : `Waiting for ${names(waiting)} to accept.`;
       }
       case 'declined': return 'The challenge was declined.';
       case 'withdrawn': return 'The challenge was withdrawn.';
       case 'finished': {
         const how = TERMINATIONS[view.termination] ?? view.termination;
-        const score = `${view.x_pieces}–${view.o_pieces}`;
+        // Counting decides the Ataxx games; Ankor's cubes on the board say nothing of the result.
+        const score = kind.cubes ? '' : `, ${view.seats.map((s) => s.pieces).join('–')}`;
         const who = !view.winner ? 'Draw' : view.winner === me ? 'You win' : `${view.winner} wins`;
-        return `${[who, how].filter(Boolean).join(' ')}, ${score}.`;
+        return `${[who, how].filter(Boolean).join(' ')}${score}.`;
       }
       default: {
-        const lastAuto = view.moves.length > 0 && view.moves[view.moves.length - 1].auto;
-        const passed = lastAuto ? `${view.to_move === view.x ? view.o : view.x} has no move and passes. ` : '';
-        return passed + (view.to_move === me ? 'Your move.' : `${view.to_move} to move.`);
+        // The forced passes since the last real move, by whoever had to make them.
+        const passers = [];
+        for (let i = view.moves.length - 1; i >= 0 && view.moves[i].auto; i--) {
+          const name = view.seats[view.moves[i].seat]?.name;
+          if (name && !passers.includes(name)) passers.unshift(name);
+        }
+        const passed = passers.map((name) => `${name} has no move and passes. `).join('');
+        const swapped = view.moves.at(-1)?.move === 'swap' ? 'Swapped: the players exchanged colours. ' : '';
+        return swapped + passed + (view.to_move === me ? 'Your move.' : `${view.to_move} to move.`);
       }
     }
   }
@@ -173,7 +247,7 @@ export function mountGame(root, { me, toast }, board) {
       status.textContent += ` Showing move ${viewPly} of ${view.moves.length}: press End to return.`;
     }
     const proposal = $('#proposal');
-    if (view.status === 'challenge' && !view.accepted[mySeat()] && mySeat()) {
+    if (view.status === 'challenge' && mine() && !mine().accepted) {
       proposal.innerHTML = `<div class="proposal"><button type="button" class="primary" data-answer="accept">Accept challenge</button>
         <button type="button" data-answer="decline">Decline</button></div>`;
     } else if (view.proposal) {
@@ -188,20 +262,22 @@ export function mountGame(root, { me, toast }, board) {
     }
   }
 
+  /** The moves in one column per seat, a row per round. */
   function drawMoves() {
     const rows = [];
-    const oFirst = view.start_fen.split(' ')[1] === 'o';
-    const cells = view.moves.map((m, i) => {
+    let row = null;
+    let lastSeat = Infinity;
+    view.moves.forEach((m, i) => {
+      if (!row || m.seat <= lastSeat) rows.push(row = view.seats.map(() => '<td></td>'));
+      lastSeat = m.seat;
       const text = m.auto ? 'pass' : m.move;
       const title = m.auto ? 'forced pass' : `${m.flips} flipped`;
-      return `<td class="mv ${m.auto ? 'auto' : ''} ${shown() === i + 1 ? 'current' : ''}" data-ply="${i + 1}" title="${title}">
-        ${esc(text)}${m.auto ? '' : `<sup>${m.flips ? `+${m.flips}` : ''}</sup>`}</td>`;
+      row[m.seat] = `<td class="mv ${m.auto ? 'auto' : ''} ${shown() === i + 1 ? 'current' : ''}" data-ply="${i + 1}" title="${title}">
+        ${esc(text)}${m.auto || kind.cubes ? '' : `<sup>${m.flips ? `+${m.flips}` : ''}</sup>`}</td>`;
     });
-    if (oFirst) cells.unshift('<td></td>');
-    for (let i = 0; i < cells.length; i += 2) {
-      rows.push(`<tr><th>${i / 2 + 1}</th>${cells[i]}${cells[i + 1] ?? '<td></td>'}</tr>`);
-    }
-    $('#moves').innerHTML = `<thead><tr><th></th><th><span class="dot x"></span> ${esc(view.x)}</th><th><span class="dot o"></span> ${esc(view.o)}</th></tr></thead><tbody>${rows.join('')}</tbody>`;
+    // Ankor's swap exchanges who sits where, so its columns are the colours, not the players.
+    const head = view.seats.map((s) => `<th><span class="dot ${s.letter}"></span> ${kind.cubes ? s.letter.toUpperCase() : esc(s.name)}</th>`).join('');
+    $('#moves').innerHTML = `<thead><tr><th></th>${head}</tr></thead><tbody>${rows.map((r, i) => `<tr><th>${i + 1}</th>${r.join('')}</tr>`).join('')}</tbody>`;
     // Follow the game in the list's own scroll area (never the page's).
     if (viewPly === null) $('.moves-box').scrollTop = $('.moves-box').scrollHeight;
   }
@@ -234,19 +310,23 @@ export function mountGame(root, { me, toast }, board) {
       if (view.status === 'active' && mySeat()) toast(`It is ${view.to_move}'s move.`);
       return;
     }
-    const pos = positions[positions.length - 1];
-    const seat = mySeat();
-    if (pieceAt(pos, sq) === seat) {
+    const moves = legal();
+    if (selected) {
+      const targets = targetsOf(selected);
+      if (kind.cubes && targets.moves.includes(sq)) return void move(`${selected}-${sq}`);
+      if (targets.singles?.includes(sq)) return void move(sq);
+      if (targets.jumps?.includes(sq)) return void move(selected + sq);
+    }
+    // One of my pieces that can go somewhere: select it (or let go of it).
+    const fromHere = kind.cubes ? targetsOf(sq).moves : [...targetsOf(sq).singles, ...targetsOf(sq).jumps];
+    const content = new Map(kind.cells(positions[positions.length - 1])).get(sq);
+    if (content === mySeat() && fromHere.length > 0) {
       selected = selected === sq ? null : sq;
       draw();
       return;
     }
-    if (selected) {
-      const { singles, jumps } = targetsOf(pos, selected);
-      if (singles.includes(sq)) return void move(sq);
-      if (jumps.includes(sq)) return void move(selected + sq);
-    }
-    if (pieceAt(pos, sq) === '' && singleTargets(pos, seat).has(sq)) return void move(sq);
+    // A single or a placement names only its cell: it plays at once.
+    if (moves.includes(sq)) return void move(sq);
     if (selected) { selected = null; draw(); }
   }
 
@@ -282,6 +362,7 @@ export function mountGame(root, { me, toast }, board) {
   });
   $('#undo').addEventListener('click', () => send('undo'));
   $('#draw').addEventListener('click', () => send('propose'));
+  $('#swap').addEventListener('click', () => move('swap'));
   $('#proposal').addEventListener('click', async (event) => {
     const button = event.target.closest('button');
     if (!button) return;
@@ -292,17 +373,16 @@ export function mountGame(root, { me, toast }, board) {
   });
 
   $('#analyse').addEventListener('click', async () => {
-    const pos = positions[shown()];
     const out = $('#analysis');
-    if (mustPass(pos)) { out.textContent = `${pos.turn} has no move and must pass.`; return; }
     out.textContent = 'Thinking…';
     try {
-      const result = await api(`/api/analysis?fen=${encodeURIComponent(toFen(pos))}`);
+      const result = await api(`/api/analysis?fen=${encodeURIComponent([view.start_fen, ...view.moves.map((m) => m.fen)][shown()])}`);
       if (!result.best) { out.textContent = 'The game is over in this position.'; return; }
+      if (result.best === '0000') { out.textContent = `${result.turn} has no move and must pass.`; return; }
       const score = result.outcome ? `${result.turn} ${result.outcome === 'win' ? 'wins' : 'loses'} with best play`
         : `${result.score >= 0 ? '+' : ''}${result.score.toFixed(1)} pieces for ${result.turn}`;
       out.innerHTML = `Best for ${result.turn}: <strong id="best-move">${esc(result.best)}</strong>, ${esc(score)} <span class="muted">(${esc(result.analyser)})</span>`;
-      const mv = parseMove(result.best);
+      const mv = moveCells(result.best);
       hint = { from: mv.from, to: mv.to };
       draw();
     } catch (err) {

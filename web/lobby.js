@@ -3,7 +3,7 @@
 
 import { api, esc, LiveSocket, timeAgo } from './api.js';
 import { Board } from './board.js';
-import { parseFen, parseSquare } from './rules.js';
+import { parseFen, parseSquare } from './position.js';
 
 const CLOCKS = [
   ['', 'Correspondence (days per move)'],
@@ -22,6 +22,14 @@ function maskBit(name) {
   return 4 * row + column;
 }
 
+/** The games a new game may be, with their board sizes (the default first). */
+const GAME_KINDS = [
+  ['ataxx', 'Ataxx', [7, 8, 6, 5, 4, 3], (n) => `${n}×${n}`],
+  ['hexxagon', 'Hexxagon', [5, 4, 3], (n) => `${n} cells a side`],
+  ['ataxx4', 'Four-player Ataxx', [7, 8, 6, 5], (n) => `${n}×${n}`],
+  ['ankor', 'Ankor', [6, 3, 4, 5, 7, 8], (n) => `${n} holes a side`],
+];
+
 const seatOf = (game, me) => (game.x === me ? 'x' : 'o');
 const opponentOf = (game, me) => (game.x === me ? game.o : game.x);
 
@@ -31,6 +39,7 @@ export function mountLobby(root, { me, toast }) {
       <section class="card new-game">
         <h2>New game</h2>
         <form id="challenge-form">
+          <label>Game <select name="game" id="game-select">${GAME_KINDS.map(([v, t]) => `<option value="${v}">${esc(t)}</option>`).join('')}</select></label>
           <fieldset class="segmented">
             <legend>Opponent</legend>
             <label><input type="radio" name="kind" value="bot" checked> Computer</label>
@@ -41,6 +50,12 @@ export function mountLobby(root, { me, toast }) {
           <label class="person-only" hidden>User name
             <input name="opponent" list="people" autocomplete="off" placeholder="who to challenge">
           </label>
+          <label class="four-only" hidden>Third player <input name="opponent3" list="people" autocomplete="off" placeholder="plays green"></label>
+          <label class="four-only" hidden>Fourth player <input name="opponent4" list="people" autocomplete="off" placeholder="plays yellow"></label>
+          <label class="hex-only" hidden><input type="checkbox" name="classic"> Classic blocks (e4, f6, d5; 5 cells a side)</label>
+          <label class="ankor-only" hidden>Win height <select name="win_height">
+            <option value="1">1: a tip of each side (default)</option><option value="0">0: the board's edges only</option><option value="-1">−1: any level</option>
+          </select></label>
           <datalist id="people"></datalist>
           <div class="row">
             <label>You play <select name="color">
@@ -100,7 +115,19 @@ export function mountLobby(root, { me, toast }) {
     root.querySelector('#bot-description').textContent = bot ? bot.description : '';
   };
   form.bot.addEventListener('change', showBot);
-  form.size.addEventListener('change', () => { root.querySelector('#blocks').hidden = form.size.value !== '7'; });
+  const showBlocks = () => { root.querySelector('#blocks').hidden = form.size.value !== '7' || !['ataxx', 'ataxx4'].includes(form.game.value); };
+  form.size.addEventListener('change', showBlocks);
+  // Each game has its own sizes and options; four-player games name three opponents.
+  const showGame = () => {
+    const [game, , sizes, label] = GAME_KINDS.find(([v]) => v === form.game.value);
+    form.size.innerHTML = sizes.map((n) => `<option value="${n}">${label(n)}</option>`).join('');
+    for (const [cls, shown] of [['.four-only', game === 'ataxx4' && form.kind.value === 'person'], ['.hex-only', game === 'hexxagon'], ['.ankor-only', game === 'ankor']]) {
+      root.querySelectorAll(cls).forEach((e) => { e.hidden = !shown; });
+    }
+    showBlocks();
+  };
+  form.game.addEventListener('change', showGame);
+  form.querySelectorAll('[name=kind]').forEach((r) => r.addEventListener('change', showGame));
 
   // --- the blocked-layout picker
   const picker = new Board(root.querySelector('#blocks-board'), {
@@ -150,16 +177,24 @@ export function mountLobby(root, { me, toast }) {
     const opponent = person ? form.opponent.value.trim() : form.bot.value;
     if (!opponent) { error.textContent = 'Whom do you want to play? Type a user name.'; return; }
     const options = {};
-    if (form.size.value !== '7') options.size = form.size.value;
-    else if (mask) options.blocks = root.querySelector('#layout-code').textContent;
+    const game = form.game.value;
+    const [, , sizes] = GAME_KINDS.find(([v]) => v === game);
+    if (Number(form.size.value) !== sizes[0]) options.size = form.size.value;
+    else if (mask && !root.querySelector('#blocks').hidden) options.blocks = root.querySelector('#layout-code').textContent;
+    if (game === 'hexxagon' && form.classic.checked) options.blocks = 'classic';
+    if (game === 'ankor' && form.win_height.value !== '1') options.win_height = form.win_height.value;
+    // Four players: three people, or the same computer level in every other seat.
+    const opponents = game !== 'ataxx4' ? [opponent]
+      : person ? [opponent, form.opponent3.value.trim(), form.opponent4.value.trim()] : [opponent, opponent, opponent];
+    if (opponents.some((name) => !name)) { error.textContent = 'A four-player game needs three opponents.'; return; }
     if (form.clock.value) options.clock = form.clock.value;
     try {
-      const game = await api('/api/games', { method: 'POST', body: { opponent, color: form.color.value, options } });
+      const created = await api('/api/games', { method: 'POST', body: { game, opponents, color: form.color.value, options } });
       if (person) {
-        toast(`Challenge sent to ${opponent} (board ${game.board}).`);
+        toast(`Challenge sent to ${opponents.join(', ')} (board ${created.board}).`);
         refresh();
       } else {
-        location.hash = `#/game/${game.board}`;
+        location.hash = `#/game/${created.board}`;
       }
     } catch (err) {
       error.textContent = err.message;
@@ -259,6 +294,7 @@ export function mountLobby(root, { me, toast }) {
     root.querySelector('#bots').innerHTML = bots.map((b) => `<li><a href="#/user/${esc(b.userid)}">${esc(b.level)}</a> <span class="muted">${esc(b.rating_text)}</span></li>`).join('');
   })();
   showKind();
+  showGame();
   refresh();
   heartbeat();
   const beat = setInterval(heartbeat, 30000);

@@ -274,6 +274,193 @@ test('a game against a bot, clicked to its end on a 4x4 board', async () => {
   noScriptErrors();
 });
 
+/** The board's cells that hold a piece of `letter` (square and hexagonal boards). */
+const piecesOf = (page, letter) => page.locator(`.board .piece.${letter}`).evaluateAll((nodes) => nodes.map((n) => n.dataset.sq));
+const clickCell = (page, cell) => page.click(`.board .squares [data-sq="${cell}"]`);
+const gameOf = async (page) => (await page.request.get(`${BASE}/api/games/${boardOf(page)}`)).json();
+
+/** Starts a game of `game` from the lobby form against people; returns once the board shows. */
+async function challengeFromLobby(page, game, opponents, choose = async () => {}) {
+  await page.selectOption('[name=game]', game);
+  await page.click('label:has(> [name=kind][value=person])');
+  await page.fill('[name=opponent]', opponents[0]);
+  if (opponents.length > 1) {
+    await page.fill('[name=opponent3]', opponents[1]);
+    await page.fill('[name=opponent4]', opponents[2]);
+  }
+  await choose();
+  await page.click('#challenge-submit');
+  await waitText(page, '#challenges', 'waiting for');
+  const board = await page.locator('#challenges li[data-board]').first().getAttribute('data-board');
+  await page.goto(`${BASE}/#/game/${board}`);
+  await page.waitForSelector('.board');
+  return Number(board);
+}
+
+/** Opens a board and accepts its challenge by the page's button. */
+async function acceptOnBoard(page, board) {
+  await page.goto(`${BASE}/#/game/${board}`);
+  await page.click('[data-answer=accept]');
+}
+
+/**
+ * One turn by clicking on a square or hexagonal board: own pieces are clicked until one shows
+ * targets, whose set must be what the server lists as legal from there; then the first target.
+ */
+async function clickATurn(page, letter) {
+  const game = await gameOf(page);
+  for (const cell of await piecesOf(page, letter)) {
+    await clickCell(page, cell);
+    const targets = await page.locator('.board .target').evaluateAll((nodes) => nodes.map((n) => n.dataset.target));
+    const jumps = game.legal_moves.filter((m) => m.startsWith(cell)).map((m) => m.slice(2));
+    const shownJumps = await page.locator('.board .target.jump').evaluateAll((nodes) => nodes.map((n) => n.dataset.target));
+    assert.deepEqual(shownJumps.sort(), jumps.sort(), `jump targets of ${cell}`);
+    if (targets.length) {
+      const before = game.ply;
+      await clickCell(page, targets[0]);
+      await page.waitForFunction((n) => Number(document.querySelector('#ply-label').textContent.split('/')[1]) > n, before);
+      return;
+    }
+  }
+  assert.fail(`${letter} has a move but no piece showed targets`);
+}
+
+test('Hexxagon: two people play a 3-cell-a-side game to its end by clicking', async () => {
+  const erin = await person('erin');
+  const fred = await person('fred');
+  const board = await challengeFromLobby(erin, 'hexxagon', ['fred'], () => erin.selectOption('[name=size]', '3'));
+  await acceptOnBoard(fred, board);
+  await waitText(erin, '#status', 'Your move.');
+  assert.equal(await erin.locator('.board polygon.square').count(), 19);
+  // a1's targets on the 19-cell board: the singles b1, a2, b2 and the free jumps c2, b3, c3
+  // (o holds c1 and a3).
+  await clickCell(erin, 'a1');
+  assert.deepEqual((await erin.locator('.target.single').evaluateAll((n) => n.map((t) => t.dataset.target))).sort(), ['a2', 'b1', 'b2']);
+  assert.deepEqual((await erin.locator('.target.jump').evaluateAll((n) => n.map((t) => t.dataset.target))).sort(), ['b3', 'c2', 'c3']);
+  await clickCell(erin, 'b2');
+  await piece(fred, 'x', 'b2');
+  await shot(fred, 'hexxagon-game.png');
+  for (let turn = 0; turn < 80; turn++) {
+    const game = await gameOf(erin);
+    if (game.status !== 'active') break;
+    const page = game.to_move === 'erin' ? erin : fred;
+    await waitText(page, '#status', 'Your move.');
+    await clickATurn(page, game.turn);
+  }
+  const game = await gameOf(erin);
+  assert.equal(game.status, 'finished');
+  await waitText(erin, '#status', /You win|fred wins|Draw/);
+  // The bars count what the final position holds.
+  assert.equal(await erin.locator('[data-pieces=x]').first().textContent(), String(game.seats[0].pieces));
+  await shot(erin, 'hexxagon-finished.png');
+  await erin.context().close();
+  await fred.context().close();
+  noScriptErrors();
+});
+
+test('four-player Ataxx: four people, red is captured and out, its turn skipped', async () => {
+  const [gina, hugo, ines, jack] = [await person('gina'), await person('hugo'), await person('ines'), await person('jack')];
+  const board = await challengeFromLobby(gina, 'ataxx4', ['hugo', 'ines', 'jack'], () => gina.selectOption('[name=size]', '5'));
+  for (const page of [hugo, ines, jack]) await acceptOnBoard(page, board);
+  await waitText(gina, '#status', 'Your move.');
+  assert.equal(await gina.locator('.board .piece').count(), 4);
+  // Red jumps a5 to c5; blue clones e5 to d5 and takes c5: red has no pieces left.
+  await clickCell(gina, 'a5');
+  await clickCell(gina, 'c5');
+  await waitText(hugo, '#status', 'Your move.');
+  await clickCell(hugo, 'd5');
+  await piece(hugo, 'b', 'c5');
+  await waitText(gina, '.player-bar[data-seat=r]', 'out');
+  await waitText(gina, '#status', 'ines to move.');
+  // Green and yellow move; then blue again: red's turn never comes.
+  await waitText(ines, '#status', 'Your move.');
+  await clickATurn(ines, 'g');
+  await waitText(jack, '#status', 'Your move.');
+  await clickATurn(jack, 'y');
+  await waitText(hugo, '#status', 'Your move.');
+  const game = await gameOf(gina);
+  assert.equal(game.turn, 'b');
+  assert.deepEqual(game.seats.map((s) => s.pieces), [0, 3, 2, 2]);
+  // The move list has a column per seat.
+  assert.equal(await gina.locator('#moves thead th').count(), 5);
+  await shot(gina, 'ataxx4-game.png');
+  for (const page of [gina, hugo, ines, jack]) await page.context().close();
+  noScriptErrors();
+});
+
+/** Clicks an Ankor cube on one of its visible faces (a corner may lie under a higher cube). */
+const clickCube = (page, cell) => page.locator(`.board .cube[data-cell="${cell}"] .face`).first().click();
+
+/**
+ * An Ankor turn without a free hole: the first cube the server lets move is picked, its shown
+ * destinations must be the server's, and the first is taken.
+ */
+async function moveACube(page) {
+  const { legal_moves: legal } = await gameOf(page);
+  const from = legal.find((m) => m.includes('-'))?.split('-')[0];
+  assert.ok(from, `a move without a free hole moves a cube: ${legal}`);
+  await clickCube(page, from);
+  const shown = await page.locator('.board .target.move').evaluateAll((n) => n.map((t) => t.dataset.target));
+  assert.deepEqual(shown.sort(), legal.filter((m) => m.startsWith(`${from}-`)).map((m) => m.split('-')[1]).sort());
+  await page.click(`.board .target.move[data-cell="${shown[0]}"]`);
+}
+
+test('Ankor: place, swap, pick a cube and its destination, to the end with the winning path', async () => {
+  const kate = await person('kate');
+  const liam = await person('liam');
+  const board = await challengeFromLobby(kate, 'ankor', ['liam'], () => kate.selectOption('[name=size]', '3'));
+  await acceptOnBoard(liam, board);
+  await waitText(kate, '#status', 'Your move.');
+  // Every hole of the empty 3-hole board takes a cube.
+  assert.equal(await kate.locator('.board .hole.place').count(), 6);
+  await kate.click('.board .hole[data-cell=b2]');
+  await liam.waitForSelector('.board .cube.o[data-cell=b2]');
+  // The second move may be the swap: Liam takes over O's cube, Kate plays X and moves again.
+  await liam.click('#swap');
+  await waitText(kate, '#status', 'Swapped');
+  await waitText(kate, '#status', 'Your move.');
+  assert.equal((await gameOf(kate)).seats[1].name, 'kate');
+  await kate.click('.board .hole[data-cell=c3]');
+  await shot(kate, 'ankor-swap.png');
+  // Liam moves his cube: pick it, the destinations shown are the server's, then one of them.
+  await waitText(liam, '#status', 'Your move.');
+  await clickCube(liam, 'b2');
+  const legal = (await gameOf(liam)).legal_moves.filter((m) => m.startsWith('b2-')).map((m) => m.slice(3));
+  const shown = await liam.locator('.board .target.move').evaluateAll((n) => n.map((t) => t.dataset.target));
+  assert.deepEqual(shown.sort(), legal.sort());
+  assert.ok(shown.length > 0, 'the cube can move');
+  await liam.click(`.board .target.move[data-cell="${shown[0]}"]`);
+  await kate.waitForSelector(`.board .cube.o[data-cell="${shown[0]}"]`);
+  // Then both place cubes on the first free hole until the game ends.
+  for (let turn = 0; turn < 40; turn++) {
+    const game = await gameOf(kate);
+    if (game.status !== 'active') break;
+    const page = game.to_move === 'kate' ? kate : liam;
+    await waitText(page, '#status', 'Your move.');
+    const before = game.ply;
+    const hole = page.locator('.board .hole.place').first();
+    if (await hole.count()) await hole.click();
+    else await moveACube(page);
+    await page.waitForFunction((n) => Number(document.querySelector('#ply-label').textContent.split('/')[1]) > n, before);
+  }
+  const game = await gameOf(kate);
+  assert.equal(game.status, 'finished');
+  // These clicks always give Liam (O after the swap) a winning group; the board outlines it.
+  assert.equal(game.winner, 'liam');
+  await waitText(kate, '#status', 'liam wins.');
+  await kate.waitForSelector('.board .cube.win');
+  assert.ok(game.winning_path.length >= 3, `${game.winning_path}`);
+  assert.deepEqual((await kate.locator('.board .cube.win').evaluateAll((n) => n.map((c) => c.dataset.cell))).sort(), [...game.winning_path].sort());
+  await shot(kate, 'ankor-finished.png');
+  // Replay: the first position is the empty pyramid.
+  await kate.keyboard.press('Home');
+  await waitText(kate, '#ply-label', /^0 \//);
+  assert.equal(await kate.locator('.board .cube').count(), 0);
+  await kate.context().close();
+  await liam.context().close();
+  noScriptErrors();
+});
+
 test('the blocks picker: codes, masks and clicks, with the FEN a game starts from', async () => {
   const dave = await person('dave');
   await dave.fill('#blocks-input', '6bch');

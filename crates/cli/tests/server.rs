@@ -1043,3 +1043,130 @@ async fn a_square_game_over_http_carries_game_seats_legal_moves_and_positions() 
 async fn a_hexxagon_game_over_http_and_websocket() {
     play_over_http("hexxagon", None).await;
 }
+
+/// An Ankor label's lattice point (a, b, c) on an n-hole board (docs/ankor.md), and its level.
+fn ankor_point(label: &str, n: i32) -> ([i32; 3], i32) {
+    let letter = i32::from(label.as_bytes()[0] - b'a');
+    let level = label.matches('\'').count() as i32;
+    let number: i32 = label.trim_end_matches('\'')[1..].parse().unwrap();
+    let (b, a) = (n - 1 - letter, letter + 1 - number);
+    ([a, b, n - 1 - a - b - level], level)
+}
+
+#[test]
+fn a_won_ankor_game_names_its_winning_path_over_http() {
+    let ankor = kind("ankor");
+    let start = ankor
+        .start(&games::StartOptions {
+            size: Some(3),
+            ..Default::default()
+        })
+        .unwrap();
+    // The test's own games until one ends in a win (seeded, so always the same one).
+    let seed = (0..200)
+        .find(|&seed| {
+            let mut pos = start.clone_box();
+            let mut chosen = 0;
+            while pos.outcome().is_none() {
+                let mv = pick(&pos.legal_moves(), seed, chosen);
+                chosen += 1;
+                play_and_pass(&mut pos, &mv);
+            }
+            pos.outcome().unwrap().winner().is_some()
+        })
+        .expect("a seed whose game is won");
+    let dir = tempfile::tempdir().unwrap();
+    let server = Served::start(&dir.path().join("ataxx.db"), &[]);
+    let tokens = [
+        signup_and_login(&server, "olga", "pw-olga-123"),
+        signup_and_login(&server, "xeno", "pw-xeno-123"),
+    ];
+    let (status, game) = api(
+        "POST",
+        &server.url("/api/games"),
+        Some(&tokens[0]),
+        Some(json!({"game": "ankor", "opponent": "xeno", "options": {"size": 3}})),
+    );
+    assert_eq!(status, 201, "{game}");
+    let board = game["board"].as_i64().unwrap();
+    let url = server.url(&format!("/api/games/{board}"));
+    let (status, _) = api("POST", &format!("{url}/accept"), Some(&tokens[1]), None);
+    assert_eq!(status, 200);
+    let mut pos = start.clone_box();
+    let mut chosen = 0;
+    let game = loop {
+        let (_, game) = api("GET", &url, None, None);
+        if game["status"] == "finished" {
+            break game;
+        }
+        assert_eq!(game["winning_path"], json!([]), "no path while in play");
+        let mv = pick(&pos.legal_moves(), seed, chosen);
+        chosen += 1;
+        // Seat to move: a swap exchanges who sits where, so ask the board.
+        let seat = game["seats"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .position(|s| s["name"] == game["to_move"])
+            .unwrap();
+        let name = game["to_move"].as_str().unwrap();
+        let token = &tokens[usize::from(name == "xeno")];
+        let (status, reply) = api(
+            "POST",
+            &format!("{url}/move"),
+            Some(token),
+            Some(json!({"move": mv, "guard": game["ply"].as_i64().unwrap() + 1})),
+        );
+        assert_eq!(status, 200, "{mv} by seat {seat}: {reply}");
+        play_and_pass(&mut pos, &mv);
+    };
+    let winner = pos.outcome().unwrap().winner().unwrap();
+    let colour = pos.seat_letter(winner);
+    // The path, checked against the final position text by plain geometry: every cell holds
+    // the winner's cube, the cells are joined by shared faces, and they touch the three sides
+    // at level 0 or 1 (the default -win_height).
+    let path: Vec<String> = serde_json::from_value(game["winning_path"].clone()).unwrap();
+    assert!(!path.is_empty(), "{game}");
+    let fen = game["fen"].as_str().unwrap();
+    let levels: Vec<&str> = fen.split(' ').nth(3).unwrap().split('/').collect();
+    let cube_at = |label: &str| {
+        let ([a, b, c], level) = ankor_point(label, 3);
+        // Position text order: by letter, then number; the index within the level.
+        let mut index = 0;
+        for letter in level..3 {
+            for number in level + 1..=letter + 1 {
+                let (bb, aa) = (2 - letter, letter + 1 - number);
+                if [aa, bb, 2 - aa - bb - level] == [a, b, c] {
+                    return levels[level as usize].as_bytes()[index] as char;
+                }
+                index += 1;
+            }
+        }
+        panic!("{label} is not a cell of the size-3 pyramid")
+    };
+    assert!(
+        path.iter().all(|cell| cube_at(cell) == colour),
+        "{path:?} in {fen}"
+    );
+    let points: Vec<[i32; 3]> = path.iter().map(|l| ankor_point(l, 3).0).collect();
+    let mut joined = vec![points[0]];
+    while let Some(next) = points.iter().find(|p| {
+        !joined.contains(p)
+            && joined
+                .iter()
+                .any(|q| p.iter().zip(q).map(|(x, y)| (x - y).abs()).sum::<i32>() == 1)
+    }) {
+        joined.push(*next);
+    }
+    assert_eq!(joined.len(), points.len(), "{path:?} is one group");
+    for side in 0..3 {
+        assert!(
+            path.iter().any(|l| {
+                let (p, level) = ankor_point(l, 3);
+                p[side] == 0 && level <= 1
+            }),
+            "{path:?} touches side {side}"
+        );
+    }
+    assert_eq!(game["seats"][winner.index()]["rank"], 1);
+}

@@ -22,6 +22,8 @@ pub trait AnyPosition: fmt::Debug + Send + Sync {
     fn diagram_after(&self, last: Option<&str>) -> String;
     /// The board as SVG; `last` is the last move's text, if any and if it reads.
     fn svg(&self, last: Option<&str>) -> String;
+    /// The cells that decided the game ([`Rules::winning_cells`]).
+    fn winning_cells(&self) -> Vec<String>;
     /// Leaf nodes `depth` plies deep ([`Rules::perft`]).
     fn perft(&self, depth: u32) -> u64;
     /// Each legal move with the leaf count `depth − 1` plies below it.
@@ -91,6 +93,10 @@ impl<R: Rules> AnyPosition for R {
         // as text only.
         let last = last.and_then(|text| R::parse_move_text(text).ok());
         Rules::svg(self, last)
+    }
+
+    fn winning_cells(&self) -> Vec<String> {
+        Rules::winning_cells(self)
     }
 
     fn perft(&self, depth: u32) -> u64 {

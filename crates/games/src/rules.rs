@@ -128,4 +128,10 @@ pub trait Rules: Clone + Eq + Hash + fmt::Debug + fmt::Display + Send + Sync + '
 
     /// An SVG drawing of the board, the last move marked.
     fn svg(&self, last: Option<Self::Move>) -> String;
+
+    /// The cells that decided a finished game, for a board to highlight (Ankor's winning
+    /// path); empty for games decided by counting.
+    fn winning_cells(&self) -> Vec<String> {
+        Vec::new()
+    }
 }

@@ -218,6 +218,9 @@ pub struct GameSummary {
     /// The legal moves of the position in the game's notation, while the game is in play
     /// (empty otherwise).
     pub legal_moves: Vec<String>,
+    /// The cells that decided a finished game, for boards to highlight (Ankor's winning path);
+    /// empty otherwise.
+    pub winning_path: Vec<String>,
     /// Seat 0's pieces.
     pub x_pieces: u32,
     /// Seat 1's pieces.
@@ -485,6 +488,7 @@ impl GameRow {
             start_fen: self.start_fen.clone(),
             blocks: self.layout.clone(),
             legal_moves: if active { pos.legal_moves() } else { vec![] },
+            winning_path: pos.winning_cells(),
             x_pieces: seats[0].pieces,
             o_pieces: seats[1].pieces,
             result: self.result.clone(),

@@ -129,6 +129,18 @@ impl Rules for Position {
         }
     }
 
+    /// The winner's group that touches the three sides.
+    fn winning_cells(&self) -> Vec<String> {
+        self.winner()
+            .map(|colour| {
+                self.winning_path(colour)
+                    .iter()
+                    .map(ToString::to_string)
+                    .collect()
+            })
+            .unwrap_or_default()
+    }
+
     /// The drawing marks the cube placed or moved last as the position knows it; `last` (a
     /// move's text, which names the destination) marks that cell instead when it holds a cube.
     fn svg(&self, last: Option<Move>) -> String {

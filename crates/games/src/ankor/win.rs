@@ -1,5 +1,6 @@
 //! The win test: a connected group of one colour touching all three sides low enough.
 
+use super::cell::Cell;
 use super::position::{Colour, Position};
 use super::pyramid::{bits, Cells};
 
@@ -18,11 +19,24 @@ impl Position {
     /// Whether a colour has a component (cubes joined by shared faces, covered cubes
     /// included) that touches all three sides.
     pub fn has_winning_path(&self, colour: Colour) -> bool {
+        self.winning_group(colour) != 0
+    }
+
+    /// The cells of a colour's first component that touches all three sides (the browser
+    /// highlights it), empty if it has none.
+    pub fn winning_path(&self, colour: Colour) -> Vec<Cell> {
+        bits(self.winning_group(colour))
+            .map(|i| self.pyr.label[i])
+            .collect()
+    }
+
+    /// A component of `colour` touching all three sides, or 0.
+    fn winning_group(&self, colour: Colour) -> Cells {
         let pyr = self.pyr;
         let mine = self.cubes[colour.index()];
         let [a, b, c] = self.side_targets();
         if mine & a == 0 || mine & b == 0 || mine & c == 0 {
-            return false;
+            return 0;
         }
         let mut unseen = mine & a;
         while unseen != 0 {
@@ -38,11 +52,11 @@ impl Position {
                 group |= frontier;
             }
             if group & b != 0 && group & c != 0 {
-                return true;
+                return group;
             }
             unseen &= !group;
         }
-        false
+        0
     }
 
     /// Who has won after `mover`'s move: the mover if they have a winning path (even when the
