@@ -491,6 +491,36 @@ fn bots_play_hexxagon_four_player_ataxx_and_ankor_to_the_end() {
     door.ok("ankor accept 103 alice pw1");
     let ankor = play_against_bots(&mut door, 103, &[("alice", "pw1")]);
     assert_replays(&mut door, &ankor);
+
+    // The listing carries every board's seats in seat order (loaded in one query).
+    let (status, listed) = api(
+        "GET",
+        &server.url("/api/games?player=alice&status=finished"),
+        None,
+        None,
+    );
+    assert_eq!(status, 200, "{listed}");
+    let mut seats: Vec<(i64, Vec<&str>)> = listed
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|g| {
+            let names = g["seats"].as_array().unwrap().iter();
+            (
+                g["board"].as_i64().unwrap(),
+                names.map(|s| s["name"].as_str().unwrap()).collect(),
+            )
+        })
+        .collect();
+    seats.sort();
+    assert_eq!(
+        seats,
+        [
+            (101, vec!["alice", "bot-very-easy"]),
+            (102, vec!["alice", "bot-very-easy", "bob", "bot-easy"]),
+            (103, seat_names(&door.board(103)).to_vec()),
+        ]
+    );
 }
 
 // ---------------------------------------------------------------------------------------------

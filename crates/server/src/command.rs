@@ -954,7 +954,15 @@ async fn run(app: &App, request: &Request, command: &Command) -> Result<Reply> {
         }
         Command::Preview { board, moves } => {
             let view = games.view(*board).await?;
-            let mut pos = board::position_at(&view.summary, &view.moves, view.moves.len());
+            // Replayed, so that the position remembers its past (Ankor's repetitions).
+            let mut pos = crate::games::replay(
+                view.summary
+                    .game
+                    .parse()
+                    .expect("stored boards name a known game"),
+                &view.summary.start_fen,
+                &mut view.moves.clone(),
+            );
             let (mut played, mut last) = (vec![], None);
             for text in moves {
                 let text = pos.play(text)?.text;
