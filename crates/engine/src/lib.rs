@@ -4,7 +4,7 @@
 //! One module per idea: [`search`] (iterative deepening, PVS, pruning), [`ordering`] (move
 //! ordering), [`tt`] (transposition table), [`eval`] (evaluation), [`time`] (time management),
 //! [`score`] (score units and game-end scores), [`uai`] (protocol loop), [`bench`] (fixed
-//! benchmark), [`data`] (training records), [`nnue`] (the learned evaluation).
+//! benchmark), [`data`] (training records), [`nnue`] (the learned evaluation), [`train`] (its trainer).
 
 pub mod bench;
 pub mod data;
@@ -14,6 +14,7 @@ pub mod ordering;
 pub mod score;
 pub mod search;
 pub mod time;
+pub mod train;
 pub mod tt;
 pub mod tune;
 pub mod uai;

@@ -23,6 +23,7 @@ use ataxx::{Color, Position};
 
 use crate::eval::{Evaluator, HandCrafted};
 use crate::score::MAX_EVAL;
+use crate::train::SplitMix;
 use features::{changed_windows, window_of_anchor, View, BOARD_SIZE, INPUTS};
 pub use file::NetError;
 use simd::Backend;
@@ -60,21 +61,12 @@ pub struct FloatNet {
 impl FloatNet {
     /// Small random weights from `seed` (a fixed generator, so training is reproducible).
     pub fn random(seed: u64, scale: f32) -> FloatNet {
-        let mut state = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
-        let mut uniform = move |bound: f32| {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            ((state >> 40) as f32 / (1u64 << 24) as f32 * 2.0 - 1.0) * bound
-        };
+        let mut rng = SplitMix(seed);
         // Inputs: 36 active per side, so rows of about 1/√36 keep units in the clip's range.
-        let w1 = (0..INPUTS * HIDDEN).map(|_| uniform(0.1)).collect();
-        let b1 = (0..HIDDEN).map(|_| 0.1 + uniform(0.1)).collect();
-        let w2 = (0..2 * HIDDEN).map(|_| uniform(0.2)).collect();
         FloatNet {
-            w1,
-            b1,
-            w2,
+            w1: (0..INPUTS * HIDDEN).map(|_| rng.uniform(0.1)).collect(),
+            b1: (0..HIDDEN).map(|_| 0.1 + rng.uniform(0.1)).collect(),
+            w2: (0..2 * HIDDEN).map(|_| rng.uniform(0.02)).collect(),
             b2: 0.0,
             scale,
         }
