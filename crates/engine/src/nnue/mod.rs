@@ -239,9 +239,9 @@ impl Network {
     }
 }
 
-/// The net the binary ships with, if one was measured stronger than the hand-crafted
-/// evaluation (docs/strength.md); `None` keeps the hand-crafted evaluation as the default.
-const EMBEDDED: Option<&[u8]> = None;
+/// The net the binary ships with: measured stronger than the hand-crafted evaluation
+/// (docs/strength.md; its training recipe in docs/nnue.md).
+const EMBEDDED: Option<&[u8]> = Some(include_bytes!("../../nets/default.nnue"));
 
 /// The engine's evaluation: a network on 7×7 boards when one is loaded, the hand-crafted
 /// evaluation on other boards and when none is. `EvalFile` (UAI) loads a net file; an empty
