@@ -52,6 +52,8 @@ enum Command {
     Tune(commands::tune::Args),
     /// Self-play training data: positions with search score and game result.
     Datagen(commands::datagen::Args),
+    /// Train the learned evaluation from datagen files (a net file for EvalFile).
+    Train(commands::train::Args),
     /// Replay a game record (PGN or the 1995 two-column record), checking every flip count.
     Replay(commands::replay::Args),
     /// Draw a position of any game as text (or SVG): `--variant ankor --fen TEXT [--last CELL]`.
@@ -114,6 +116,7 @@ fn main() -> ExitCode {
         Command::Analyze(args) => commands::analyze::run(args),
         Command::Tune(args) => commands::tune::run(args),
         Command::Datagen(args) => commands::datagen::run(args),
+        Command::Train(args) => commands::train::run(args),
         Command::Replay(args) => commands::replay::run(args),
         Command::Diagram(args) => commands::diagram::run(args),
     };

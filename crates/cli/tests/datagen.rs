@@ -65,3 +65,34 @@ fn datagen_writes_games_of_scored_positions_and_resumes() {
     );
     assert_eq!(records(&fresh), second);
 }
+
+#[test]
+fn datagen_plays_with_a_net_file_and_refuses_a_bad_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("net_games.bin");
+    let path = file.to_str().unwrap();
+    let common = ["--nodes", "300", "--random-plies", "4", "--games", "2"];
+    datagen(&[&["--output", path, "--eval-file", "default"], &common[..]].concat());
+    let with_net = records(&file);
+    assert_eq!(data::count_games(&with_net), 2);
+    // The same games with the hand-crafted evaluation score their positions differently.
+    let hand = dir.path().join("hand_games.bin");
+    datagen(&[&["--output", hand.to_str().unwrap()], &common[..]].concat());
+    let scores = |rs: &[Record]| rs.iter().map(|r| r.score).collect::<Vec<_>>();
+    assert_ne!(scores(&with_net), scores(&records(&hand)));
+
+    let bad = dir.path().join("bad.nnue");
+    std::fs::write(&bad, b"nonsense").unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_ataxx"))
+        .args([
+            "datagen",
+            "--output",
+            path,
+            "--eval-file",
+            bad.to_str().unwrap(),
+        ])
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("not a net file"));
+}

@@ -1,14 +1,27 @@
 //! `ataxx bench` without the rest of the `ataxx` binary: the node signature and nodes/s at a
-//! depth (default [`engine::bench::DEFAULT_DEPTH`]), for quick A/B timings between builds.
+//! depth (default [`engine::bench::DEFAULT_DEPTH`]) with the default evaluation, for quick A/B
+//! timings between builds; `hce` instead of a net file benches the hand-crafted evaluation, a
+//! net file that network (their nodes/s cost).
 //!
-//!     cargo run --release -p ataxx-engine --example bench [DEPTH]
+//!     cargo run --release -p ataxx-engine --example bench [DEPTH [NET_FILE | hce]]
 
-use engine::{bench, eval::HandCrafted};
+use std::path::Path;
 
-fn main() {
-    let depth = std::env::args()
-        .nth(1)
+use engine::{bench, eval::HandCrafted, nnue::NetEval, nnue::Network};
+
+fn main() -> Result<(), engine::nnue::NetError> {
+    let mut args = std::env::args().skip(1);
+    let depth = args
+        .next()
         .map_or(bench::DEFAULT_DEPTH, |d| d.parse().expect("a depth"));
-    let summary = bench::run(HandCrafted::default(), depth, |_, _| {});
+    let summary = match args.next().as_deref() {
+        Some("hce") => bench::run(HandCrafted::default(), depth, |_, _| {}),
+        Some(path) => {
+            let net = Network::load(Path::new(path))?;
+            bench::run(NetEval::new(Some(net)), depth, |_, _| {})
+        }
+        None => bench::run(NetEval::default(), depth, |_, _| {}),
+    };
     println!("{} nodes {} nps", summary.nodes, summary.nps());
+    Ok(())
 }

@@ -4,9 +4,9 @@
 //!     cargo build --release -p ataxx-engine --example uai
 //!     ataxx match -e "target/release/examples/uai" -e "/tmp/old/uai" --tc 1+0.01 ...
 
-use engine::{eval::HandCrafted, search::Engine, uai};
+use engine::{nnue::NetEval, search::Engine, uai};
 
 fn main() -> std::io::Result<()> {
-    let engine = Engine::new(HandCrafted::default(), uai::DEFAULT_HASH_MIB);
+    let engine = Engine::new(NetEval::default(), uai::DEFAULT_HASH_MIB);
     uai::run(engine, std::io::stdin().lock(), std::io::stdout())
 }

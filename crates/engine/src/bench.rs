@@ -74,6 +74,7 @@ pub fn run<E: Evaluator>(
 mod tests {
     use super::*;
     use crate::eval::HandCrafted;
+    use crate::nnue::NetEval;
 
     #[test]
     fn positions_are_valid_unfinished_games_and_the_signature_is_repeatable() {
@@ -92,5 +93,7 @@ mod tests {
     #[test]
     fn the_signature_at_depth_5_is_pinned() {
         assert_eq!(run(HandCrafted::default(), 5, |_, _| {}).nodes, 37_500);
+        // The default evaluation (`ataxx bench`): the embedded net on 7×7 boards.
+        assert_eq!(run(NetEval::default(), 5, |_, _| {}).nodes, 59_524);
     }
 }

@@ -6,12 +6,29 @@
 
 use ataxx::{Bitboard, Position, MAX_SIZE};
 
+use crate::nnue::Network;
 use crate::score::MAX_EVAL;
 
 /// Anything that scores a position that is not over, in hundredths of a piece, for the side to
 /// move. Results must lie within ±[`MAX_EVAL`].
 pub trait Evaluator: Send + Sync {
     fn evaluate(&self, pos: &Position) -> i32;
+
+    /// The network this evaluation runs on 7×7 boards, if any: the search then keeps its
+    /// accumulators along the line and scores with them instead of calling [`Self::evaluate`].
+    fn network(&self) -> Option<&Network> {
+        None
+    }
+
+    /// `option name …` lines of the evaluation's UAI options.
+    fn option_lines(&self) -> Vec<String> {
+        Vec::new()
+    }
+
+    /// Applies a `setoption` (name lower-cased) if it is one of the evaluation's options.
+    fn set_option(&mut self, _name: &str, _value: &str) -> Option<Result<(), String>> {
+        None
+    }
 }
 
 /// Square classes by symmetry: distances to the nearest file edge and rank edge, sorted and

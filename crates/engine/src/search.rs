@@ -12,6 +12,7 @@ use arrayvec::ArrayVec;
 use ataxx::{Move, Position, HALFMOVE_LIMIT};
 
 use crate::eval::Evaluator;
+use crate::nnue::{Accumulator, Network};
 use crate::ordering::{MovePicker, OrderingTables};
 use crate::score::{self, from_table, is_decisive, to_table, win_in, INFINITE, MAX_PLY, WIN_BOUND};
 use crate::time::{Limits, TimeManager};
@@ -115,9 +116,67 @@ struct Searcher<'a, E: Evaluator> {
     reductions: &'a Reductions,
     pv: Box<[[Move; MAX_PLY]; MAX_PLY]>,
     pv_len: [usize; MAX_PLY],
+    /// The evaluation's network when it covers the board, with the units of the position at
+    /// each ply of the current line (copy-make: a child's slot is rewritten from its parent's).
+    net: Option<(&'a Network, Box<[Accumulator]>)>,
 }
 
-impl<E: Evaluator> Searcher<'_, E> {
+impl<'a, E: Evaluator> Searcher<'a, E> {
+    #[allow(clippy::too_many_arguments)]
+    fn new(
+        eval: &'a E,
+        tt: &'a TranspositionTable,
+        tables: &'a mut OrderingTables,
+        stop: &'a AtomicBool,
+        time: TimeManager,
+        node_limit: u64,
+        reductions: &'a Reductions,
+        root: &Position,
+    ) -> Self {
+        let net = eval
+            .network()
+            .filter(|_| root.size() == crate::nnue::features::BOARD_SIZE)
+            .map(|net| {
+                let mut accs = vec![Accumulator::default(); MAX_PLY + 1].into_boxed_slice();
+                net.refresh(root, &mut accs[0]);
+                (net, accs)
+            });
+        Searcher {
+            eval,
+            tt,
+            tables,
+            stop,
+            time,
+            node_limit,
+            nodes: 0,
+            next_check: 0,
+            seldepth: 0,
+            aborted: false,
+            reductions,
+            pv: Box::new([[Move::Pass; MAX_PLY]; MAX_PLY]),
+            pv_len: [0; MAX_PLY],
+            net,
+        }
+    }
+
+    /// The static evaluation of `pos`, the position at `ply` of the current line.
+    #[inline]
+    fn evaluate(&self, pos: &Position, ply: usize) -> i32 {
+        match &self.net {
+            Some((net, accs)) => net.evaluate(&accs[ply], pos.turn()),
+            None => self.eval.evaluate(pos),
+        }
+    }
+
+    /// Brings the network's units at `ply + 1` to `child`, played from `pos` at `ply`.
+    #[inline]
+    fn enter_child(&mut self, pos: &Position, child: &Position, ply: usize) {
+        if let Some((net, accs)) = &mut self.net {
+            let (parents, children) = accs.split_at_mut(ply + 1);
+            net.update(&parents[ply], &mut children[0], pos, child);
+        }
+    }
+
     fn check_abort(&mut self) -> bool {
         if !self.aborted && self.nodes >= self.node_limit {
             self.aborted = true;
@@ -165,7 +224,7 @@ impl<E: Evaluator> Searcher<'_, E> {
             if ply > 1 && self.nodes >= self.node_limit {
                 self.aborted = true;
             }
-            return self.eval.evaluate(pos);
+            return self.evaluate(pos, ply);
         }
         // Abort only after depth 1 is complete, so that there is always a move to play.
         if ply > 0 && self.check_abort() {
@@ -188,7 +247,7 @@ impl<E: Evaluator> Searcher<'_, E> {
         // The static evaluation serves only the pruning of non-PV nodes. Computed before the
         // probe, it overlaps the load of the slot that the parent prefetched.
         let static_eval = if !pv_node && depth <= RFP_DEPTH.max(FUTILITY_DEPTH) {
-            self.eval.evaluate(pos)
+            self.evaluate(pos, ply)
         } else {
             0
         };
@@ -238,6 +297,7 @@ impl<E: Evaluator> Searcher<'_, E> {
             }
             let mut child = *pos;
             child.play_unchecked(mv);
+            self.enter_child(pos, &child, ply);
             let new_depth = depth - 1;
             // Only searches of depth 1 or more probe the table: hash the child for them, and
             // start loading its slot while this node's work goes on.
@@ -395,6 +455,16 @@ impl<E: Evaluator> Engine<E> {
         &self.eval
     }
 
+    /// Sets one of the evaluation's options ([`Evaluator::set_option`]); after a change the
+    /// scores stored under the old evaluation are forgotten.
+    pub fn set_eval_option(&mut self, name: &str, value: &str) -> Option<Result<(), String>> {
+        let result = self.eval.set_option(name, value);
+        if matches!(result, Some(Ok(()))) {
+            self.clear();
+        }
+        result
+    }
+
     /// Iterative deepening until a limit is reached or `stop` is set. `on_iteration` sees every
     /// completed iteration. The result is that of the last completed iteration.
     pub fn search(
@@ -414,21 +484,16 @@ impl<E: Evaluator> Engine<E> {
             .unwrap_or(MAX_PLY as i32 - 1)
             .clamp(1, MAX_PLY as i32 - 1);
         let single_reply = pos.legal_moves().len() <= 1;
-        let mut searcher = Searcher {
-            eval: &self.eval,
-            tt: &self.tt,
-            tables: &mut self.tables,
+        let mut searcher = Searcher::new(
+            &self.eval,
+            &self.tt,
+            &mut self.tables,
             stop,
             time,
-            node_limit: limits.nodes.unwrap_or(u64::MAX).max(1),
-            nodes: 0,
-            next_check: 0,
-            seldepth: 0,
-            aborted: false,
-            reductions: &self.reductions,
-            pv: Box::new([[Move::Pass; MAX_PLY]; MAX_PLY]),
-            pv_len: [0; MAX_PLY],
-        };
+            limits.nodes.unwrap_or(u64::MAX).max(1),
+            &self.reductions,
+            pos,
+        );
         let mut best: Option<Report> = None;
         let mut score = 0;
         for depth in 1..=max_depth {
@@ -573,21 +638,16 @@ mod tests {
         let mut tables = OrderingTables::default();
         let reductions = Reductions::new();
         let stop = AtomicBool::new(false);
-        let mut searcher = Searcher {
-            eval: &eval,
+        let mut searcher = Searcher::new(
+            &eval,
             tt,
-            tables: &mut tables,
-            stop: &stop,
-            time: TimeManager::new(&Limits::default(), Instant::now()),
-            node_limit: u64::MAX,
-            nodes: 0,
-            next_check: 0,
-            seldepth: 0,
-            aborted: false,
-            reductions: &reductions,
-            pv: Box::new([[Move::Pass; MAX_PLY]; MAX_PLY]),
-            pv_len: [0; MAX_PLY],
-        };
+            &mut tables,
+            &stop,
+            TimeManager::new(&Limits::default(), Instant::now()),
+            u64::MAX,
+            &reductions,
+            pos,
+        );
         searcher.negamax(pos, pos.hash(), depth, 1, 0, 1)
     }
 

@@ -68,13 +68,15 @@ impl<E: Evaluator + 'static> Thinker for Engine<E> {
     }
 
     fn option_lines(&self) -> Vec<String> {
-        vec![
+        let mut lines = vec![
             format!(
                 "option name Hash type spin default {DEFAULT_HASH_MIB} min 1 max {MAX_HASH_MIB}"
             ),
             "option name Threads type spin default 1 min 1 max 1".to_string(),
             "option name Clear Hash type button".to_string(),
-        ]
+        ];
+        lines.extend(self.evaluator().option_lines());
+        lines
     }
 
     fn set_option(&mut self, name: &str, value: &str) -> Result<(), String> {
@@ -92,8 +94,9 @@ impl<E: Evaluator + 'static> Thinker for Engine<E> {
                 self.clear();
                 Ok(())
             }
-            // One search thread; other values and unknown options are ignored (spec 6.4).
-            _ => Ok(()),
+            // The evaluation's own options (EvalFile); one search thread; other values and
+            // unknown options are ignored (spec 6.4).
+            _ => self.set_eval_option(name, value).unwrap_or(Ok(())),
         }
     }
 

@@ -6,7 +6,7 @@ use std::time::Duration;
 use anyhow::Context;
 use ataxx::{DiagramStyle, Position};
 use clap::Args as ClapArgs;
-use engine::{eval::HandCrafted, score::Human, search::Engine, time::Limits};
+use engine::{nnue::NetEval, score::Human, search::Engine, time::Limits};
 
 #[derive(ClapArgs)]
 pub struct Args {
@@ -44,7 +44,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         movetime: movetime.map(Duration::from_millis),
         ..Limits::default()
     };
-    let mut engine = Engine::new(HandCrafted::default(), args.hash as usize);
+    let mut engine = Engine::new(NetEval::default(), args.hash as usize);
     let report = engine.search(&pos, &limits, &AtomicBool::new(false), |r| {
         let pv: Vec<String> = r.pv.iter().map(ToString::to_string).collect();
         println!(

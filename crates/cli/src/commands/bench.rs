@@ -1,7 +1,8 @@
-//! `ataxx bench`: the engine's fixed benchmark (node signature and speed).
+//! `ataxx bench`: the engine's fixed benchmark (node signature and speed), with the default
+//! evaluation (the embedded net on 7×7 boards, the hand-crafted one elsewhere).
 
 use clap::Args as ClapArgs;
-use engine::{bench, eval::HandCrafted, score::Human};
+use engine::{bench, nnue::NetEval, score::Human};
 
 #[derive(ClapArgs)]
 pub struct Args {
@@ -11,7 +12,7 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {
-    let summary = bench::run(HandCrafted::default(), args.depth, |pos, report| {
+    let summary = bench::run(NetEval::default(), args.depth, |pos, report| {
         println!(
             "{:<64} score {:>14}  nodes {:>10}  best {}",
             pos.to_string(),

@@ -19,7 +19,7 @@ use anyhow::{bail, Context};
 use ataxx::{Color, Position};
 use clap::Args as ClapArgs;
 use engine::data::{self, Record, RECORD_BYTES};
-use engine::eval::HandCrafted;
+use engine::nnue::{NetEval, Network};
 use engine::score::is_decisive;
 use engine::search::Engine;
 use engine::time::Limits;
@@ -54,6 +54,10 @@ pub struct Args {
     /// Transposition table per thread, in MiB.
     #[arg(long, default_value_t = 16)]
     hash: usize,
+    /// Play with this net (docs/nnue.md) on 7×7 boards, or `default` for the embedded one;
+    /// without it, the hand-crafted evaluation.
+    #[arg(long, value_name = "NET_FILE")]
+    eval_file: Option<PathBuf>,
 }
 
 /// One finished game: its index and its records, encoded.
@@ -67,6 +71,11 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     if args.threads == 0 || args.nodes == 0 {
         bail!("--threads and --nodes must be at least 1");
     }
+    let eval = match &args.eval_file {
+        None => NetEval::new(None),
+        Some(path) if path.as_os_str() == "default" => NetEval::builtin(),
+        Some(path) => NetEval::new(Some(Network::load(path)?)),
+    };
     let starts = match &args.book {
         Some(path) => {
             let text = std::fs::read_to_string(path)
@@ -110,9 +119,9 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     std::thread::scope(|scope| -> anyhow::Result<()> {
         for _ in 0..args.threads {
             let send = send.clone();
-            let (next, starts, args) = (&next, &starts, &args);
+            let (next, starts, args, eval) = (&next, &starts, &args, &eval);
             scope.spawn(move || {
-                let mut engine = Engine::new(HandCrafted::default(), args.hash);
+                let mut engine = Engine::new(eval.clone(), args.hash);
                 loop {
                     let index = next.fetch_add(1, Relaxed);
                     if index >= args.games {
@@ -180,7 +189,7 @@ fn games_in(path: &PathBuf) -> anyhow::Result<u64> {
 }
 
 /// Plays game `index` from `start` and encodes its records.
-fn play_game(engine: &mut Engine<HandCrafted>, start: Position, index: u64, args: &Args) -> Game {
+fn play_game(engine: &mut Engine<NetEval>, start: Position, index: u64, args: &Args) -> Game {
     let mut rng = ChaCha8Rng::seed_from_u64(args.seed ^ index.wrapping_mul(0x9E37_79B9_7F4A_7C15));
     // Random plies; an opening that ends the game is drawn again.
     let mut pos = start;

@@ -18,5 +18,6 @@ pub mod play_variant;
 pub mod replay;
 pub mod serve;
 pub mod stats;
+pub mod train;
 pub mod tune;
 pub mod uai;

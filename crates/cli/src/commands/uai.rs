@@ -3,7 +3,7 @@
 use anyhow::bail;
 use ataxx_players::{Level, PlayerSpec, Strength};
 use clap::Args as ClapArgs;
-use engine::{eval::HandCrafted, search::Engine, uai};
+use engine::{nnue::NetEval, search::Engine, uai};
 
 #[derive(ClapArgs)]
 pub struct Args {
@@ -50,11 +50,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         args.seed,
         move |r, w| match classic {
             Some(player) => uai::run(player, r, w),
-            None => uai::run(
-                Engine::new(HandCrafted::default(), uai::DEFAULT_HASH_MIB),
-                r,
-                w,
-            ),
+            None => uai::run(Engine::new(NetEval::default(), uai::DEFAULT_HASH_MIB), r, w),
         },
     )?;
     Ok(())

@@ -1,0 +1,165 @@
+//! `ataxx train`: trains the learned evaluation from `ataxx datagen` files (engine::train).
+//!
+//! After every epoch it prints the losses, writes the checkpoint (training state) and the net
+//! file (quantised, for `setoption name EvalFile`). Run the same command again to resume from
+//! the checkpoint; `--epochs` may be raised to train further.
+
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use anyhow::{bail, Context};
+use clap::Args as ClapArgs;
+use engine::data;
+use engine::train::{self, Checkpoint, Config, Dataset};
+use indicatif::{ProgressBar, ProgressStyle};
+
+#[derive(ClapArgs)]
+pub struct Args {
+    /// Data files written by `ataxx datagen`.
+    #[arg(required = true, value_name = "DATA")]
+    data: Vec<PathBuf>,
+    /// The net file written after each epoch.
+    #[arg(long, short)]
+    output: PathBuf,
+    /// Training state, written after each epoch and resumed from when it exists
+    /// (default: the output's name with `.ckpt` added).
+    #[arg(long)]
+    checkpoint: Option<PathBuf>,
+    #[arg(long, default_value_t = Config::default().epochs)]
+    epochs: u32,
+    #[arg(long, default_value_t = Config::default().batch_size)]
+    batch_size: usize,
+    /// Adam step size of the first epoch.
+    #[arg(long, default_value_t = Config::default().learning_rate)]
+    learning_rate: f32,
+    /// Step-size factor per epoch.
+    #[arg(long, default_value_t = Config::default().lr_decay)]
+    lr_decay: f32,
+    /// Weight of the search score in the target; the rest is the game's result.
+    #[arg(long, default_value_t = Config::default().score_weight)]
+    score_weight: f32,
+    /// Share of games held out for the validation loss.
+    #[arg(long, default_value_t = Config::default().validation)]
+    validation: f32,
+    #[arg(long, default_value_t = Config::default().seed)]
+    seed: u64,
+    /// Threads computing each batch's gradient.
+    #[arg(long, default_value_t = 1)]
+    threads: usize,
+}
+
+/// Writes `bytes` to `path` through a temporary file, so that an interrupted write never
+/// leaves a torn file behind.
+fn write_atomically(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
+    let tmp = path.with_extension("tmp");
+    std::fs::write(&tmp, bytes).with_context(|| format!("writing {}", tmp.display()))?;
+    std::fs::rename(&tmp, path).with_context(|| format!("writing {}", path.display()))
+}
+
+pub fn run(args: Args) -> anyhow::Result<()> {
+    if !(0.0..=1.0).contains(&args.score_weight) {
+        bail!("--score-weight must lie in [0, 1]");
+    }
+    let config = Config {
+        epochs: args.epochs,
+        batch_size: args.batch_size,
+        learning_rate: args.learning_rate,
+        lr_decay: args.lr_decay,
+        score_weight: args.score_weight,
+        validation: args.validation,
+        seed: args.seed,
+        threads: args.threads,
+    };
+    let mut records = Vec::new();
+    for path in &args.data {
+        let file =
+            std::fs::File::open(path).with_context(|| format!("opening {}", path.display()))?;
+        let read = data::read_all(std::io::BufReader::new(file)).with_context(|| {
+            format!(
+                "reading {} (run its datagen command again to repair a torn end)",
+                path.display()
+            )
+        })?;
+        records.extend(read);
+    }
+    let dataset = Dataset::split(&records, config.validation)?;
+    eprintln!(
+        "{} positions: {} for training, {} for validation ({} of other board sizes skipped)",
+        records.len(),
+        dataset.train_len(),
+        dataset.validation_len(),
+        records.len() - dataset.train_len() - dataset.validation_len()
+    );
+    let checkpoint_path = args.checkpoint.clone().unwrap_or_else(|| {
+        let mut name = args.output.clone().into_os_string();
+        name.push(".ckpt");
+        PathBuf::from(name)
+    });
+    let mut run = if checkpoint_path.exists() {
+        let bytes = std::fs::read(&checkpoint_path)
+            .with_context(|| format!("reading {}", checkpoint_path.display()))?;
+        let mut saved = Checkpoint::from_bytes(&bytes)
+            .with_context(|| format!("reading {}", checkpoint_path.display()))?;
+        saved.check_resumable(&config)?;
+        eprintln!(
+            "resuming {} after epoch {}",
+            checkpoint_path.display(),
+            saved.epochs_done
+        );
+        saved.config = config;
+        saved
+    } else {
+        let scale = train::fit_scale(&records);
+        eprintln!("score scale: sigmoid(score / {scale:.1}) fits the results best");
+        Checkpoint::new(config, scale)
+    };
+    eprintln!(
+        "epoch 0: validation loss {:.6}",
+        dataset.validation_loss(&run.net, run.config.score_weight)
+    );
+
+    let bar = ProgressBar::new(0);
+    bar.set_style(
+        ProgressStyle::with_template(
+            "epoch {msg} {bar:40} {pos}/{len} batches  {per_sec}  {elapsed_precise}, ETA {eta_precise}",
+        )
+        .expect("valid template"),
+    );
+    let mut epoch_start = Instant::now();
+    bar.set_message(format!("{}", run.epochs_done + 1));
+    train::train(
+        &mut run,
+        &dataset,
+        |done, total| {
+            bar.set_length(total as u64);
+            bar.set_position(done as u64);
+        },
+        |report, state| {
+            // Printed beside the bar, and also when the bar is hidden (no terminal).
+            bar.suspend(|| {
+                eprintln!(
+                    "epoch {}: train loss {:.6}, validation loss {:.6} ({:.1} s)",
+                    report.epoch,
+                    report.train_loss,
+                    report.validation_loss,
+                    epoch_start.elapsed().as_secs_f64()
+                )
+            });
+            write_atomically(&checkpoint_path, &state.to_bytes())
+                .map_err(|e| std::io::Error::other(format!("{e:#}")))?;
+            write_atomically(&args.output, &state.net.quantise().to_bytes())
+                .map_err(|e| std::io::Error::other(format!("{e:#}")))?;
+            epoch_start = Instant::now();
+            bar.reset();
+            bar.set_message(format!("{}", report.epoch + 1));
+            Ok(())
+        },
+    )?;
+    bar.finish_and_clear();
+    eprintln!(
+        "{} epochs done; net written to {}",
+        run.epochs_done,
+        args.output.display()
+    );
+    Ok(())
+}

@@ -1,0 +1,79 @@
+//! `ataxx train`: trains a loadable net from datagen records, resumes from its checkpoint, and
+//! refuses bad input with a message.
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+use ataxx::Position;
+use engine::nnue::Network;
+
+const FIXTURE: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/../engine/tests/fixtures/selfplay.bin"
+);
+
+fn train(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_ataxx"))
+        .arg("train")
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+fn stderr(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+#[test]
+fn train_writes_a_net_each_epoch_and_resumes_from_its_checkpoint() {
+    let dir = tempfile::tempdir().unwrap();
+    let net = dir.path().join("n.nnue");
+    let net_arg = net.to_str().unwrap();
+    let common = ["--batch-size", "512", "--validation", "0.2"];
+    let first = train(&[&[FIXTURE, "-o", net_arg, "--epochs", "1"], &common[..]].concat());
+    assert!(first.status.success(), "{}", stderr(&first));
+    let text = stderr(&first);
+    assert!(text.contains("epoch 1: train loss"), "{text}");
+    assert!(Path::new(&format!("{net_arg}.ckpt")).exists());
+    let after_one = Network::load(&net).unwrap();
+
+    let second = train(&[&[FIXTURE, "-o", net_arg, "--epochs", "2"], &common[..]].concat());
+    assert!(second.status.success(), "{}", stderr(&second));
+    let text = stderr(&second);
+    assert!(
+        text.contains("after epoch 1") && text.contains("epoch 2: train loss"),
+        "{text}"
+    );
+    assert!(!text.contains("epoch 1: train loss"), "{text}");
+    // The net changed, and scores a position like any evaluation.
+    let after_two = Network::load(&net).unwrap();
+    let pos = Position::startpos();
+    assert_ne!(after_one.to_bytes(), after_two.to_bytes());
+    assert!(after_two.evaluate_position(&pos).abs() < 10_000);
+
+    // Other settings do not continue that run.
+    let other = train(
+        &[
+            &[FIXTURE, "-o", net_arg, "--epochs", "3", "--seed", "9"],
+            &common[..],
+        ]
+        .concat(),
+    );
+    assert!(!other.status.success());
+    assert!(
+        stderr(&other).contains("seed differs"),
+        "{}",
+        stderr(&other)
+    );
+}
+
+#[test]
+fn train_reports_unreadable_data() {
+    let dir = tempfile::tempdir().unwrap();
+    let torn = dir.path().join("torn.bin");
+    std::fs::write(&torn, [0u8; 40]).unwrap();
+    let out = train(&[torn.to_str().unwrap(), "-o", "/dev/null"]);
+    assert!(!out.status.success());
+    let text = stderr(&out);
+    assert!(text.contains("torn.bin"), "{text}");
+}

@@ -1,0 +1,311 @@
+//! A learned evaluation: a one-hidden-layer network over 2×2-window inputs
+//! ([`features`]), trained in floating point ([`FloatNet`], see [`crate::train`]) and run with
+//! integer weights ([`Network`]) on accumulators that the search updates move by move.
+//!
+//! Shape: 9,216 sparse inputs (36 active per side) → [`HIDDEN`] units per side, computed with the
+//! same weights from each side's view → clipped ReLU → one output from both sides' units, the
+//! side to move's first. The output is a logit of the expected result; times the net's `scale`
+//! it is a score in hundredths of a piece.
+//!
+//! Quantisation: first-layer weights and biases × [`QA`] in `i16` (the clip ceiling is `QA`),
+//! output weights × [`QB`] in `i16`, output bias × `QA·QB` in `i32`. Training keeps every weight
+//! within ±[`WEIGHT_CLIP`], so a unit's accumulator (a bias plus 36 weights) stays within
+//! ±37·1.98·255 ≈ 18,700 and never overflows `i16`; a loaded file is checked for the same.
+
+pub mod features;
+pub mod file;
+pub mod simd;
+
+use std::path::Path;
+use std::sync::Arc;
+
+use ataxx::{Color, Position};
+
+use crate::eval::{Evaluator, HandCrafted};
+use crate::score::MAX_EVAL;
+use crate::train::SplitMix;
+use features::{changed_windows, window_of_anchor, View, BOARD_SIZE, INPUTS};
+pub use file::NetError;
+use simd::Backend;
+
+/// Hidden units per side.
+pub const HIDDEN: usize = 128;
+/// Scale of the first layer's weights, and the clipped ReLU's ceiling.
+pub const QA: i32 = 255;
+/// Scale of the output weights.
+pub const QB: i32 = 256;
+/// Bound on every float weight, so that quantised accumulators fit `i16`.
+pub const WEIGHT_CLIP: f32 = 1.98;
+
+fn side_index(side: Color) -> usize {
+    match side {
+        Color::X => 0,
+        Color::O => 1,
+    }
+}
+
+/// The network in floating point: what the trainer fits and the reference that quantised
+/// inference is tested against.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FloatNet {
+    /// `INPUTS × HIDDEN`, one row of `HIDDEN` per input.
+    pub w1: Vec<f32>,
+    pub b1: Vec<f32>,
+    /// `2 × HIDDEN`: the side to move's units, then the other side's.
+    pub w2: Vec<f32>,
+    pub b2: f32,
+    /// Hundredths of a piece per logit unit (fitted from the data by the trainer).
+    pub scale: f32,
+}
+
+impl FloatNet {
+    /// Small random weights from `seed` (a fixed generator, so training is reproducible).
+    pub fn random(seed: u64, scale: f32) -> FloatNet {
+        let mut rng = SplitMix(seed);
+        // Inputs: 36 active per side, so rows of about 1/√36 keep units in the clip's range.
+        FloatNet {
+            w1: (0..INPUTS * HIDDEN).map(|_| rng.uniform(0.1)).collect(),
+            b1: (0..HIDDEN).map(|_| 0.1 + rng.uniform(0.1)).collect(),
+            w2: (0..2 * HIDDEN).map(|_| rng.uniform(0.02)).collect(),
+            b2: 0.0,
+            scale,
+        }
+    }
+
+    /// A side's units before the clip: the bias plus the rows of its active inputs.
+    pub fn hidden(&self, inputs: &[u16], out: &mut [f32]) {
+        out.copy_from_slice(&self.b1);
+        for &i in inputs {
+            let row = &self.w1[usize::from(i) * HIDDEN..][..HIDDEN];
+            for (o, w) in out.iter_mut().zip(row) {
+                *o += w;
+            }
+        }
+    }
+
+    /// The output logit from both sides' units before the clip.
+    pub fn output(&self, us: &[f32], them: &[f32]) -> f32 {
+        let clip = |x: f32| x.clamp(0.0, 1.0);
+        let (w_us, w_them) = self.w2.split_at(HIDDEN);
+        self.b2
+            + us.iter().zip(w_us).map(|(&h, w)| clip(h) * w).sum::<f32>()
+            + them
+                .iter()
+                .zip(w_them)
+                .map(|(&h, w)| clip(h) * w)
+                .sum::<f32>()
+    }
+
+    /// The output logit of `pos` (a 7×7 board).
+    pub fn logit(&self, pos: &Position) -> f32 {
+        let (mut us, mut them) = ([0.0; HIDDEN], [0.0; HIDDEN]);
+        self.hidden(&View::of(pos, pos.turn()).inputs(), &mut us);
+        self.hidden(&View::of(pos, !pos.turn()).inputs(), &mut them);
+        self.output(&us, &them)
+    }
+
+    /// Keeps every weight within ±[`WEIGHT_CLIP`] (after each training step).
+    pub fn clip(&mut self) {
+        for w in self.w1.iter_mut().chain(&mut self.b1).chain(&mut self.w2) {
+            *w = w.clamp(-WEIGHT_CLIP, WEIGHT_CLIP);
+        }
+    }
+
+    /// The integer network: weights rounded to their scales.
+    pub fn quantise(&self) -> Network {
+        let q = |w: f32, s: i32| (w.clamp(-WEIGHT_CLIP, WEIGHT_CLIP) * s as f32).round() as i16;
+        Network {
+            w1: self.w1.iter().map(|&w| q(w, QA)).collect(),
+            b1: self.b1.iter().map(|&w| q(w, QA)).collect(),
+            w2: self.w2.iter().map(|&w| q(w, QB)).collect(),
+            b2: (self.b2 * (QA * QB) as f32).round() as i32,
+            scale: self.scale.round() as i32,
+            backend: Backend::detect(),
+        }
+    }
+}
+
+/// Both sides' hidden units of one position, in quantised form.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[repr(C, align(32))]
+pub struct Accumulator {
+    sides: [[i16; HIDDEN]; 2],
+}
+
+impl Default for Accumulator {
+    fn default() -> Self {
+        Accumulator {
+            sides: [[0; HIDDEN]; 2],
+        }
+    }
+}
+
+/// The quantised network that the engine runs.
+#[derive(Clone, Debug)]
+pub struct Network {
+    w1: Box<[i16]>,
+    b1: Box<[i16]>,
+    w2: Box<[i16]>,
+    b2: i32,
+    scale: i32,
+    backend: Backend,
+}
+
+impl Network {
+    /// Reads a net file (format in [`file`]).
+    pub fn load(path: &Path) -> Result<Network, NetError> {
+        let bytes = std::fs::read(path).map_err(|e| NetError::Io {
+            path: path.display().to_string(),
+            kind: e.kind(),
+        })?;
+        Network::from_bytes(&bytes)
+    }
+
+    /// Hundredths of a piece per logit unit.
+    pub fn scale(&self) -> i32 {
+        self.scale
+    }
+
+    /// The same network running on `backend` (for tests and benchmarks of the kernels).
+    pub fn with_backend(mut self, backend: Backend) -> Network {
+        self.backend = backend;
+        self
+    }
+
+    fn row(&self, input: usize) -> &[i16] {
+        &self.w1[input * HIDDEN..][..HIDDEN]
+    }
+
+    /// Computes both sides' units of `pos` from scratch.
+    pub fn refresh(&self, pos: &Position, acc: &mut Accumulator) {
+        for side in Color::ALL {
+            let units = &mut acc.sides[side_index(side)];
+            units.copy_from_slice(&self.b1);
+            for input in View::of(pos, side).inputs() {
+                self.backend.add(units, self.row(usize::from(input)));
+            }
+        }
+    }
+
+    /// `child` = the units after the move from `before` to `after`, from `parent` (the units
+    /// of `before`): only the windows over changed cells are updated.
+    #[inline]
+    pub fn update(
+        &self,
+        parent: &Accumulator,
+        child: &mut Accumulator,
+        before: &Position,
+        after: &Position,
+    ) {
+        child.clone_from(parent);
+        let changed = (before.pieces(Color::X).0 ^ after.pieces(Color::X).0)
+            | (before.pieces(Color::O).0 ^ after.pieces(Color::O).0);
+        let mut windows = changed_windows(changed);
+        if windows == 0 {
+            return;
+        }
+        let views = |pos: &Position| [View::of(pos, Color::X), View::of(pos, Color::O)];
+        let (old, new) = (views(before), views(after));
+        while windows != 0 {
+            let window = window_of_anchor(windows.trailing_zeros());
+            windows &= windows - 1;
+            for side in 0..2 {
+                let (from, to) = (old[side].input(window), new[side].input(window));
+                self.backend
+                    .add_sub(&mut child.sides[side], self.row(to), self.row(from));
+            }
+        }
+    }
+
+    /// The score of the position whose units are `acc`, for `turn`, in hundredths of a piece.
+    #[inline]
+    pub fn evaluate(&self, acc: &Accumulator, turn: Color) -> i32 {
+        let (w_us, w_them) = self.w2.split_at(HIDDEN);
+        let us = &acc.sides[side_index(turn)];
+        let them = &acc.sides[side_index(!turn)];
+        let ceiling = QA as i16;
+        let sum = self.backend.clipped_dot(us, w_us, ceiling)
+            + self.backend.clipped_dot(them, w_them, ceiling)
+            + self.b2;
+        let score = i64::from(sum) * i64::from(self.scale) / i64::from(QA * QB);
+        score.clamp(-i64::from(MAX_EVAL), i64::from(MAX_EVAL)) as i32
+    }
+
+    /// The score of `pos` (a 7×7 board) computed from scratch.
+    pub fn evaluate_position(&self, pos: &Position) -> i32 {
+        let mut acc = Accumulator::default();
+        self.refresh(pos, &mut acc);
+        self.evaluate(&acc, pos.turn())
+    }
+}
+
+/// The net the binary ships with: measured stronger than the hand-crafted evaluation
+/// (docs/strength.md; its training recipe in docs/nnue.md).
+const EMBEDDED: Option<&[u8]> = Some(include_bytes!("../../nets/default.nnue"));
+
+/// The engine's evaluation: a network on 7×7 boards when one is loaded, the hand-crafted
+/// evaluation on other boards and when none is. `EvalFile` (UAI) loads a net file; an empty
+/// value or `<default>` returns to the built-in choice.
+#[derive(Clone, Debug)]
+pub struct NetEval {
+    net: Option<Arc<Network>>,
+    hand: HandCrafted,
+}
+
+impl NetEval {
+    /// `net` on 7×7 boards (none: hand-crafted everywhere).
+    pub fn new(net: Option<Network>) -> NetEval {
+        NetEval {
+            net: net.map(Arc::new),
+            hand: HandCrafted::default(),
+        }
+    }
+
+    /// The built-in evaluation: the embedded net, if the binary has one.
+    pub fn builtin() -> NetEval {
+        NetEval::new(
+            EMBEDDED.map(|bytes| Network::from_bytes(bytes).expect("the embedded net is valid")),
+        )
+    }
+}
+
+impl Default for NetEval {
+    fn default() -> Self {
+        NetEval::builtin()
+    }
+}
+
+impl Evaluator for NetEval {
+    fn evaluate(&self, pos: &Position) -> i32 {
+        match self.network() {
+            Some(net) if pos.size() == BOARD_SIZE => net.evaluate_position(pos),
+            _ => self.hand.evaluate(pos),
+        }
+    }
+
+    fn network(&self) -> Option<&Network> {
+        self.net.as_deref()
+    }
+
+    fn option_lines(&self) -> Vec<String> {
+        vec!["option name EvalFile type string default <default>".to_string()]
+    }
+
+    fn set_option(&mut self, name: &str, value: &str) -> Option<Result<(), String>> {
+        if name != "evalfile" {
+            return None;
+        }
+        let value = value.trim();
+        Some(if value.is_empty() || value == "<default>" {
+            *self = NetEval::builtin();
+            Ok(())
+        } else {
+            Network::load(Path::new(value))
+                .map(|net| self.net = Some(Arc::new(net)))
+                .map_err(|e| format!("EvalFile: {e}"))
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,177 @@
+//! The three integer kernels of inference, in AVX2 (`std::arch`) and in portable Rust, chosen
+//! once at run time by [`Backend::detect`]. Both give bit-identical results (wrapping `i16`
+//! arithmetic, exact `i32` sums), which the tests check.
+
+/// Which implementation of the kernels runs.
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub enum Backend {
+    Portable,
+    #[cfg(target_arch = "x86_64")]
+    Avx2,
+}
+
+impl Backend {
+    /// The fastest backend this CPU supports.
+    pub fn detect() -> Backend {
+        #[cfg(target_arch = "x86_64")]
+        if std::arch::is_x86_feature_detected!("avx2") {
+            return Backend::Avx2;
+        }
+        Backend::Portable
+    }
+
+    /// `acc += add - sub`, element-wise.
+    #[inline(always)]
+    pub fn add_sub(self, acc: &mut [i16], add: &[i16], sub: &[i16]) {
+        assert!(add.len() == acc.len() && sub.len() == acc.len());
+        match self {
+            Backend::Portable => portable::add_sub(acc, add, sub),
+            // SAFETY: `Avx2` is only chosen when the CPU has AVX2; lengths were checked.
+            #[cfg(target_arch = "x86_64")]
+            Backend::Avx2 => unsafe { avx2::add_sub(acc, add, sub) },
+        }
+    }
+
+    /// `acc += add`, element-wise.
+    #[inline(always)]
+    pub fn add(self, acc: &mut [i16], add: &[i16]) {
+        assert!(add.len() == acc.len());
+        match self {
+            Backend::Portable => portable::add(acc, add),
+            // SAFETY: as in `add_sub`.
+            #[cfg(target_arch = "x86_64")]
+            Backend::Avx2 => unsafe { avx2::add(acc, add) },
+        }
+    }
+
+    /// `Σ clamp(acc[i], 0, ceiling) · weights[i]`.
+    #[inline(always)]
+    pub fn clipped_dot(self, acc: &[i16], weights: &[i16], ceiling: i16) -> i32 {
+        assert!(weights.len() == acc.len());
+        match self {
+            Backend::Portable => portable::clipped_dot(acc, weights, ceiling),
+            // SAFETY: as in `add_sub`.
+            #[cfg(target_arch = "x86_64")]
+            Backend::Avx2 => unsafe { avx2::clipped_dot(acc, weights, ceiling) },
+        }
+    }
+}
+
+mod portable {
+    pub fn add_sub(acc: &mut [i16], add: &[i16], sub: &[i16]) {
+        for ((a, &p), &m) in acc.iter_mut().zip(add).zip(sub) {
+            *a = a.wrapping_add(p).wrapping_sub(m);
+        }
+    }
+
+    pub fn add(acc: &mut [i16], add: &[i16]) {
+        for (a, &p) in acc.iter_mut().zip(add) {
+            *a = a.wrapping_add(p);
+        }
+    }
+
+    pub fn clipped_dot(acc: &[i16], weights: &[i16], ceiling: i16) -> i32 {
+        acc.iter()
+            .zip(weights)
+            .map(|(&a, &w)| i32::from(a.clamp(0, ceiling)) * i32::from(w))
+            .sum()
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+mod avx2 {
+    use std::arch::x86_64::*;
+
+    const LANES: usize = 16;
+
+    /// # Safety
+    /// The CPU must support AVX2; `add` and `sub` as long as `acc`.
+    #[target_feature(enable = "avx2")]
+    pub unsafe fn add_sub(acc: &mut [i16], add: &[i16], sub: &[i16]) {
+        let chunks = acc.len() / LANES;
+        for i in 0..chunks {
+            let a = acc.as_mut_ptr().add(i * LANES) as *mut __m256i;
+            let p = _mm256_loadu_si256(add.as_ptr().add(i * LANES) as *const __m256i);
+            let m = _mm256_loadu_si256(sub.as_ptr().add(i * LANES) as *const __m256i);
+            let v = _mm256_sub_epi16(_mm256_add_epi16(_mm256_loadu_si256(a), p), m);
+            _mm256_storeu_si256(a, v);
+        }
+        let done = chunks * LANES;
+        super::portable::add_sub(&mut acc[done..], &add[done..], &sub[done..]);
+    }
+
+    /// # Safety
+    /// The CPU must support AVX2; `add` as long as `acc`.
+    #[target_feature(enable = "avx2")]
+    pub unsafe fn add(acc: &mut [i16], add: &[i16]) {
+        let chunks = acc.len() / LANES;
+        for i in 0..chunks {
+            let a = acc.as_mut_ptr().add(i * LANES) as *mut __m256i;
+            let p = _mm256_loadu_si256(add.as_ptr().add(i * LANES) as *const __m256i);
+            _mm256_storeu_si256(a, _mm256_add_epi16(_mm256_loadu_si256(a), p));
+        }
+        let done = chunks * LANES;
+        super::portable::add(&mut acc[done..], &add[done..]);
+    }
+
+    /// # Safety
+    /// The CPU must support AVX2; `weights` as long as `acc`.
+    #[target_feature(enable = "avx2")]
+    pub unsafe fn clipped_dot(acc: &[i16], weights: &[i16], ceiling: i16) -> i32 {
+        let chunks = acc.len() / LANES;
+        let (zero, top) = (_mm256_setzero_si256(), _mm256_set1_epi16(ceiling));
+        let mut sum = _mm256_setzero_si256();
+        for i in 0..chunks {
+            let a = _mm256_loadu_si256(acc.as_ptr().add(i * LANES) as *const __m256i);
+            let w = _mm256_loadu_si256(weights.as_ptr().add(i * LANES) as *const __m256i);
+            let clipped = _mm256_min_epi16(_mm256_max_epi16(a, zero), top);
+            // Pairs of i16 products summed into i32 lanes: exact for a ceiling and weights
+            // within i16.
+            sum = _mm256_add_epi32(sum, _mm256_madd_epi16(clipped, w));
+        }
+        let mut lanes = [0i32; 8];
+        _mm256_storeu_si256(lanes.as_mut_ptr() as *mut __m256i, sum);
+        let done = chunks * LANES;
+        lanes.iter().sum::<i32>()
+            + super::portable::clipped_dot(&acc[done..], &weights[done..], ceiling)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        #[test]
+        fn the_detected_backend_equals_the_portable_one(
+            acc in prop::collection::vec(any::<i16>(), 0..80),
+            seed in any::<u64>(),
+        ) {
+            let n = acc.len();
+            // Deterministic pseudo-random rows from the seed (a plain LCG is enough here).
+            let mut state = seed | 1;
+            let mut row = || -> Vec<i16> {
+                (0..n).map(|_| {
+                    state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                    (state >> 48) as i16
+                }).collect()
+            };
+            let (add, sub, w) = (row(), row(), row());
+            let backend = Backend::detect();
+            let (mut a, mut b) = (acc.clone(), acc.clone());
+            backend.add_sub(&mut a, &add, &sub);
+            Backend::Portable.add_sub(&mut b, &add, &sub);
+            prop_assert_eq!(&a, &b);
+            backend.add(&mut a, &add);
+            Backend::Portable.add(&mut b, &add);
+            prop_assert_eq!(&a, &b);
+            // Weights as the net file allows them (|w| < 256), so sums stay within i32.
+            let w: Vec<i16> = w.iter().map(|x| x >> 8).collect();
+            prop_assert_eq!(
+                backend.clipped_dot(&a, &w, 255),
+                Backend::Portable.clipped_dot(&b, &w, 255)
+            );
+        }
+    }
+}

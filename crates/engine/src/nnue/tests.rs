@@ -1,0 +1,308 @@
+use super::file::{FILE_BYTES, MAGIC};
+use super::*;
+use proptest::prelude::*;
+
+/// Positions along a random game from `start` (moves picked by `seed`), the start included.
+fn random_game(start: &str, seed: u64, plies: usize) -> Vec<Position> {
+    let mut pos: Position = start.parse().unwrap();
+    let mut state = seed | 1;
+    let mut out = vec![pos];
+    for _ in 0..plies {
+        if pos.is_game_over() {
+            break;
+        }
+        let moves = pos.legal_moves();
+        state = state
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        let mv = moves[(state >> 33) as usize % moves.len()];
+        pos.play(mv).unwrap();
+        out.push(pos);
+    }
+    out
+}
+
+const STARTS: [&str; 3] = [
+    "x5o/7/7/7/7/7/o5x x 0 1",
+    "x5o/7/2-1-2/7/2-1-2/7/o5x x 0 1",
+    "x5o/7/3-3/2-1-2/3-3/7/o5x o 0 1",
+];
+
+fn test_net() -> FloatNet {
+    // Larger weights than a fresh net's, so that units reach both ends of the clip.
+    let mut net = FloatNet::random(7, 300.0);
+    for w in net.w1.iter_mut() {
+        *w *= 3.0;
+    }
+    net.b2 = 0.05;
+    net
+}
+
+#[test]
+fn quantised_scores_agree_with_the_float_net_within_the_rounding_bound() {
+    let float = test_net();
+    let net = float.quantise();
+    let scale = f64::from(net.scale());
+    // Rounding moves each of a unit's 37 terms (36 inputs and the bias) by at most 0.5/QA,
+    // so a clipped unit by at most e_h; an output weight moves by at most 0.5/QB.
+    let e_h = 37.0 * 0.5 / f64::from(QA);
+    let sum_w2: f64 = net.w2.iter().map(|&w| f64::from(w).abs()).sum::<f64>() / f64::from(QB);
+    let (mut worst, mut total, mut count) = (0.0f64, 0.0, 0);
+    for (i, start) in STARTS.iter().enumerate() {
+        for pos in random_game(start, 11 + i as u64, 120) {
+            let (mut us, mut them) = ([0.0; HIDDEN], [0.0; HIDDEN]);
+            float.hidden(&View::of(&pos, pos.turn()).inputs(), &mut us);
+            float.hidden(&View::of(&pos, !pos.turn()).inputs(), &mut them);
+            let active: f64 = us
+                .iter()
+                .chain(&them)
+                .map(|&h| f64::from(h.clamp(0.0, 1.0)))
+                .sum();
+            let bound_logit =
+                e_h * sum_w2 + active * 0.5 / f64::from(QB) + 0.5 / f64::from(QA * QB);
+            // One more hundredth for the integer division.
+            let bound = bound_logit * scale + 1.0;
+            let reference = (f64::from(float.output(&us, &them)) * scale)
+                .clamp(-f64::from(MAX_EVAL), f64::from(MAX_EVAL));
+            let quantised = f64::from(net.evaluate_position(&pos));
+            let error = (quantised - reference).abs();
+            assert!(
+                error <= bound,
+                "{pos}: {quantised} vs {reference}, bound {bound}"
+            );
+            worst = worst.max(error);
+            total += error;
+            count += 1;
+        }
+    }
+    // The stated tolerance: besides the per-position bound, a mean error under 2 % of the
+    // scale (6 hundredths here; measured: about 4.5, largest 13).
+    let mean = total / count as f64;
+    assert!(mean < 0.02 * scale, "mean error {mean}, largest {worst}");
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(32))]
+    #[test]
+    fn incremental_accumulators_equal_a_full_refresh(seed in any::<u64>(), start in 0..STARTS.len()) {
+        let net = test_net().quantise();
+        let game = random_game(STARTS[start], seed, 200);
+        let mut acc = Accumulator::default();
+        net.refresh(&game[0], &mut acc);
+        for pair in game.windows(2) {
+            let mut next = Accumulator::default();
+            net.update(&acc, &mut next, &pair[0], &pair[1]);
+            let mut fresh = Accumulator::default();
+            net.refresh(&pair[1], &mut fresh);
+            prop_assert_eq!(&next, &fresh, "{}", pair[1]);
+            acc = next;
+        }
+    }
+
+    #[test]
+    fn the_detected_kernels_score_as_the_portable_ones(seed in any::<u64>()) {
+        let float = test_net();
+        let fast = float.quantise();
+        let portable = float.quantise().with_backend(Backend::Portable);
+        for pos in random_game(STARTS[0], seed, 80) {
+            prop_assert_eq!(fast.evaluate_position(&pos), portable.evaluate_position(&pos));
+        }
+    }
+}
+
+#[test]
+fn a_net_file_round_trips() {
+    let net = test_net().quantise();
+    let bytes = net.to_bytes();
+    assert_eq!(bytes.len(), FILE_BYTES);
+    let back = Network::from_bytes(&bytes).unwrap();
+    assert_eq!(back.to_bytes(), bytes);
+    let pos: Position = STARTS[1].parse().unwrap();
+    assert_eq!(back.evaluate_position(&pos), net.evaluate_position(&pos));
+}
+
+#[test]
+fn bad_net_files_are_refused_with_the_reason() {
+    let good = test_net().quantise().to_bytes();
+    let refuse = |bytes: &[u8]| Network::from_bytes(bytes).unwrap_err();
+    assert_eq!(refuse(b"hello"), NetError::BadMagic);
+    assert_eq!(refuse(&[0u8; 100]), NetError::BadMagic);
+    let mut version = good.clone();
+    version[8] = 9;
+    assert_eq!(refuse(&version), NetError::UnsupportedVersion(9));
+    let mut hidden = good.clone();
+    hidden[16..20].copy_from_slice(&256u32.to_le_bytes());
+    assert!(matches!(
+        refuse(&hidden),
+        NetError::Shape {
+            field: "hidden size",
+            found: 256,
+            ..
+        }
+    ));
+    assert_eq!(
+        refuse(&good[..good.len() - 10]),
+        NetError::Length {
+            expected: FILE_BYTES,
+            found: FILE_BYTES - 10
+        }
+    );
+    let mut flipped = good.clone();
+    flipped[5000] ^= 1;
+    assert_eq!(refuse(&flipped), NetError::Checksum);
+    // A well-formed file whose weights could overflow an accumulator (a trained net cannot:
+    // its weights are clipped).
+    let mut huge = test_net().quantise();
+    for w in huge.w1.iter_mut().skip(3).step_by(HIDDEN) {
+        *w = 1000;
+    }
+    let mut bytes = huge.to_bytes();
+    assert_eq!(&bytes[..8], MAGIC);
+    assert_eq!(
+        Network::from_bytes(&bytes).map(|_| ()),
+        Err(NetError::Overflow(3))
+    );
+    bytes.truncate(3);
+    assert_eq!(refuse(&bytes), NetError::BadMagic);
+}
+
+#[test]
+fn eval_file_loads_a_net_and_reports_a_bad_one() {
+    let dir = std::env::temp_dir().join(format!("ataxx-nnue-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let good = dir.join("good.nnue");
+    let net = test_net().quantise();
+    std::fs::write(&good, net.to_bytes()).unwrap();
+    let bad = dir.join("bad.nnue");
+    std::fs::write(&bad, b"not a net").unwrap();
+
+    let mut eval = NetEval::new(None);
+    let pos: Position = STARTS[0].parse().unwrap();
+    assert_eq!(eval.evaluate(&pos), HandCrafted::default().evaluate(&pos));
+    assert_eq!(
+        eval.set_option("evalfile", good.to_str().unwrap()),
+        Some(Ok(()))
+    );
+    assert_eq!(eval.evaluate(&pos), net.evaluate_position(&pos));
+    // Other board sizes keep the hand-crafted evaluation.
+    let five: Position = "x3o/5/5/5/o3x x 0 1".parse().unwrap();
+    assert_eq!(eval.evaluate(&five), HandCrafted::default().evaluate(&five));
+    let error = eval
+        .set_option("evalfile", bad.to_str().unwrap())
+        .unwrap()
+        .unwrap_err();
+    assert!(error.contains("not a net file"), "{error}");
+    let missing = eval
+        .set_option("evalfile", "/no/such/file.nnue")
+        .unwrap()
+        .unwrap_err();
+    assert!(missing.contains("/no/such/file.nnue"), "{missing}");
+    // A failed load keeps the net that was there.
+    assert_eq!(eval.evaluate(&pos), net.evaluate_position(&pos));
+    assert_eq!(eval.set_option("hash", "1"), None);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// The network scoring every position from scratch: what the search's incremental units must
+/// reproduce.
+struct FromScratch(Network);
+
+impl Evaluator for FromScratch {
+    fn evaluate(&self, pos: &Position) -> i32 {
+        self.0.evaluate_position(pos)
+    }
+}
+
+#[test]
+fn the_search_on_incremental_units_equals_the_search_on_fresh_evaluations() {
+    use crate::search::Engine;
+    use crate::time::Limits;
+    use std::sync::atomic::AtomicBool;
+    let net = test_net().quantise();
+    let limits = Limits {
+        depth: Some(5),
+        ..Limits::default()
+    };
+    for fen in STARTS
+        .iter()
+        .chain(&["xxx2oo/xx3oo/x1x1o2/7/2o1x2/oo3xx/oo2xxx x 0 10"])
+    {
+        let pos: Position = fen.parse().unwrap();
+        let stop = AtomicBool::new(false);
+        let incremental =
+            Engine::new(NetEval::new(Some(net.clone())), 1).search(&pos, &limits, &stop, |_| {});
+        let fresh = Engine::new(FromScratch(net.clone()), 1).search(&pos, &limits, &stop, |_| {});
+        assert_eq!(
+            (incremental.nodes, incremental.score, &incremental.pv),
+            (fresh.nodes, fresh.score, &fresh.pv),
+            "{fen}"
+        );
+    }
+}
+
+/// Output of a UAI session kept for the test to read.
+#[derive(Clone, Default)]
+struct Transcript(std::sync::Arc<std::sync::Mutex<Vec<u8>>>);
+
+impl std::io::Write for Transcript {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.0.lock().unwrap().extend_from_slice(buf);
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+#[test]
+fn uai_advertises_eval_file_and_loads_it() {
+    use crate::search::Engine;
+    let dir = std::env::temp_dir().join(format!("ataxx-uai-net-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let good = dir.join("net.nnue");
+    let net = test_net().quantise();
+    std::fs::write(&good, net.to_bytes()).unwrap();
+    let script = format!(
+        "uai\nsetoption name EvalFile value {}\neval\nsetoption name EvalFile value {}\neval\n\
+         go depth 3\nisready\nquit\n",
+        dir.join("missing.nnue").display(),
+        good.display()
+    );
+    let out = Transcript::default();
+    crate::uai::run(
+        Engine::new(NetEval::new(None), 1),
+        script.as_bytes(),
+        out.clone(),
+    )
+    .unwrap();
+    let text = String::from_utf8(out.0.lock().unwrap().clone()).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert!(
+        lines.contains(&"option name EvalFile type string default <default>"),
+        "{text}"
+    );
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("info string EvalFile: cannot read the net file")),
+        "{text}"
+    );
+    let start = Position::startpos();
+    let evals: Vec<&str> = lines
+        .iter()
+        .filter(|l| l.starts_with("info string eval cp"))
+        .copied()
+        .collect();
+    assert_eq!(
+        evals,
+        [
+            format!(
+                "info string eval cp {}",
+                HandCrafted::default().evaluate(&start)
+            ),
+            format!("info string eval cp {}", net.evaluate_position(&start)),
+        ]
+    );
+    assert!(lines.iter().any(|l| l.starts_with("bestmove ")), "{text}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
