@@ -75,6 +75,8 @@ export ST_TOKEN ST_LOGOUT_TOKEN
 # Every check runs (schemathesis.toml), among them ignored_auth (bad credentials must be
 # refused), negative and positive data (invalid requests refused, valid ones not). One worker:
 # the machine is shared.
+# Run from the temporary folder: schemathesis keeps its replay files in ./.schemathesis.
+cd "$tmp"
 "$venv/bin/schemathesis" --no-color --config-file "$here/schemathesis.toml" \
   run "$url/api/openapi.json" \
   --seed "${ST_SEED:-20261123}" \
