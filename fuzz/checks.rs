@@ -130,6 +130,133 @@ pub fn command(data: &[u8]) {
     }
 }
 
+/// One server with a game in play between alice (x) and bob (o), opened once per process on a
+/// SQLite file of its own: the WebSocket check answers messages against it.
+#[cfg(any(not(fuzzing), feature = "server"))]
+struct SocketServer {
+    runtime: tokio::runtime::Runtime,
+    app: ataxx_server::App,
+    /// The board in play; a message that ends the game gets a new one for the next input.
+    board: std::sync::Mutex<i64>,
+}
+
+#[cfg(any(not(fuzzing), feature = "server"))]
+impl SocketServer {
+    fn get() -> &'static SocketServer {
+        static SERVER: std::sync::OnceLock<SocketServer> = std::sync::OnceLock::new();
+        SERVER.get_or_init(|| {
+            let runtime = tokio::runtime::Builder::new_current_thread()
+                .enable_all()
+                .build()
+                .unwrap();
+            let db = std::env::temp_dir().join(format!("ataxx-fuzz-ws-{}.db", std::process::id()));
+            for suffix in ["", "-wal", "-shm"] {
+                let _ = std::fs::remove_file(format!("{}{suffix}", db.display()));
+            }
+            let config = ataxx_server::Config {
+                db: db.display().to_string(),
+                rate_limits: ataxx_server::RateLimits::OFF,
+                sync: ataxx_server::storage::Durability::Normal,
+                ..Default::default()
+            };
+            let app = runtime.block_on(async {
+                let app = ataxx_server::App::open(&config).await.unwrap();
+                for user in ["alice", "bob"] {
+                    app.accounts
+                        .signup(user, "secret1", &[], None)
+                        .await
+                        .unwrap();
+                }
+                app
+            });
+            let server = SocketServer {
+                runtime,
+                app,
+                board: std::sync::Mutex::new(0),
+            };
+            server.new_game();
+            server
+        })
+    }
+
+    fn new_game(&self) {
+        let players = ["alice".to_string(), "bob".to_string()];
+        let options = ataxx_server::games::ChallengeOptions::new(games::GameKind::Ataxx);
+        let games = &self.app.games;
+        let board = self.runtime.block_on(async {
+            let game = games
+                .challenge(&players, &options, Some("alice"))
+                .await
+                .unwrap();
+            let answer = ataxx_server::games::Answer::Accept;
+            games.answer(game.board, "bob", answer).await.unwrap();
+            game.board
+        });
+        *self.board.lock().unwrap() = board;
+    }
+
+    /// The board in play, after starting a new one if the last input ended it.
+    fn board(&self) -> i64 {
+        let board = *self.board.lock().unwrap();
+        let summary = self
+            .runtime
+            .block_on(self.app.games.summary(board))
+            .unwrap();
+        if summary.status != "active" {
+            self.new_game();
+        }
+        *self.board.lock().unwrap()
+    }
+}
+
+/// WebSocket client messages, the first byte choosing who sends (a watcher, x's or o's player)
+/// and whether the socket follows the board: what reads as a message is written and read back
+/// the same; every answer is one JSON object, `pong`, `snapshot`, `ack` or `error`, that echoes
+/// the message's id; a watcher's move is refused as unauthenticated.
+#[cfg(any(not(fuzzing), feature = "server"))]
+pub fn ws(data: &[u8]) {
+    use ataxx_server::socket_messages::{answer, ClientMessage};
+    use serde_json::{json, Value};
+
+    let (&who, rest) = data.split_first().unwrap_or((&0, data));
+    let text = text(rest);
+    let parsed = ClientMessage::parse(&text);
+    if let Ok(message) = &parsed {
+        let written = serde_json::to_string(message).unwrap();
+        assert_eq!(
+            &ClientMessage::parse(&written).unwrap(),
+            message,
+            "{written}"
+        );
+    }
+    let server = SocketServer::get();
+    let user = [None, Some("alice"), Some("bob")][usize::from(who % 3)];
+    let board = server.board();
+    let stream_board = (who & 4 == 0).then_some(board);
+    let reply = server
+        .runtime
+        .block_on(answer(&server.app, user, stream_board, &text));
+    let reply: Value = serde_json::from_str(&reply).expect("an answer is JSON");
+    let kind = reply["type"].as_str().expect("an answer has a type");
+    match parsed {
+        Err(_) => assert_eq!(
+            (kind, reply["code"].as_str()),
+            ("error", Some("bad_message"))
+        ),
+        Ok(ClientMessage::Ping { id }) => assert_eq!(reply, json!({"type": "pong", "id": id})),
+        Ok(ClientMessage::Resync { .. }) => {
+            assert!(matches!(kind, "snapshot" | "error"), "{reply}")
+        }
+        Ok(ClientMessage::Move { id, .. }) => {
+            assert!(matches!(kind, "ack" | "error"), "{reply}");
+            assert_eq!(reply["id"], id.unwrap_or(Value::Null), "{reply}");
+            if user.is_none() {
+                assert_eq!(reply["code"], "auth", "{reply}");
+            }
+        }
+    }
+}
+
 /// A thinker that answers at once: the first legal move.
 struct Quick;
 
@@ -164,7 +291,7 @@ pub type Check = fn(&[u8]);
 
 /// Every check by its target name.
 #[cfg(not(fuzzing))]
-pub const CHECKS: [(&str, Check); 8] = [
+pub const CHECKS: [(&str, Check); 9] = [
     ("fen", fen),
     ("move_text", move_text),
     ("pgn", pgn),
@@ -173,4 +300,5 @@ pub const CHECKS: [(&str, Check); 8] = [
     ("decode", decode),
     ("command", command),
     ("uai", uai),
+    ("ws", ws),
 ];

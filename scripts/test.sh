@@ -3,6 +3,7 @@
 #   - python-ataxx (PyPI `ataxx`) in .venv: the second implementation the rules, the UAI engine
 #     and the PGN writer are checked against;
 #   - Chromium (Debian) and playwright-core (npm) for the browser tests in tests/e2e.
+#   - schemathesis (PyPI) in .venv for the API tests in tests/api.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -23,3 +24,5 @@ cargo test --workspace
 echo "== browser tests"
 # `cargo test` built the binary (optimised test profile) for the CLI's integration tests.
 ATAXX_BIN="$PWD/target/debug/ataxx" tests/e2e/run.sh
+echo "== API tests (schemathesis against /api/openapi.json)"
+ATAXX_BIN="$PWD/target/debug/ataxx" tests/api/schemathesis.sh

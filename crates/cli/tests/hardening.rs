@@ -475,3 +475,82 @@ async fn an_oversized_websocket_message_gets_close_code_1009() {
     .expect("a fresh socket is served after an oversized one");
     assert!(pong.contains("after"), "{pong}");
 }
+
+// ---------------------------------------------------------------------------------------------
+// Findings of schemathesis (tests/api/schemathesis.sh) where the server, not the document, was
+// wrong.
+
+#[test]
+fn logout_refuses_a_token_that_opens_no_session() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = Served::fresh(&dir, &[]);
+    server.text().ok("signup zed secret1");
+    let (status, body) = api("POST", &server.url("/api/logout"), Some("nosuch"), None);
+    assert_eq!(
+        (status, body["error"]["code"].as_str()),
+        (401, Some("auth")),
+        "{body}"
+    );
+    let token = login(&server, "zed", "secret1");
+    let (status, body) = api("POST", &server.url("/api/logout"), Some(&token), None);
+    assert_eq!(status, 200, "{body}");
+    // The same token a second time opens nothing any more.
+    let (status, body) = api("POST", &server.url("/api/logout"), Some(&token), None);
+    assert_eq!(
+        (status, body["error"]["code"].as_str()),
+        (401, Some("auth")),
+        "{body}"
+    );
+}
+
+#[test]
+fn a_game_list_limit_outside_1_to_500_is_refused_not_clamped() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = Served::fresh(&dir, &[]);
+    for limit in ["0", "-3", "501"] {
+        let (status, body) = api(
+            "GET",
+            &server.url(&format!("/api/games?limit={limit}")),
+            None,
+            None,
+        );
+        assert_eq!(status, 400, "limit {limit}: {body}");
+        let message = body["error"]["message"].as_str().unwrap_or("");
+        assert!(message.contains("from 1 to 500"), "{body}");
+    }
+    for limit in ["1", "500"] {
+        let (status, body) = api(
+            "GET",
+            &server.url(&format!("/api/games?limit={limit}")),
+            None,
+            None,
+        );
+        assert_eq!(status, 200, "limit {limit}: {body}");
+        assert!(body.is_array(), "{body}");
+    }
+}
+
+#[test]
+fn a_password_of_128_characters_is_accepted_however_many_bytes_they_take() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = Served::fresh(&dir, &[]);
+    let signup = |userid: &str, password: &str| {
+        api(
+            "POST",
+            &server.url("/api/signup"),
+            None,
+            Some(json!({"userid": userid, "password": password})),
+        )
+    };
+    // 128 characters of two bytes each: 256 bytes.
+    let long = "é".repeat(128);
+    let (status, body) = signup("zed", &long);
+    assert_eq!(status, 201, "{body}");
+    assert!(!login(&server, "zed", &long).is_empty());
+    let (status, body) = signup("amy", &"é".repeat(129));
+    assert_eq!(
+        (status, body["error"]["code"].as_str()),
+        (400, Some("invalid_password")),
+        "{body}"
+    );
+}

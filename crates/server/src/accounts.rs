@@ -142,10 +142,11 @@ pub fn normalize_userid(userid: &str) -> Result<String> {
     Ok(userid.to_ascii_lowercase())
 }
 
-/// Checks a new password: 1 to 128 bytes, no spaces, quotes or colons (pbmserv's rule, so that
-/// it can be typed in a command line).
+/// Checks a new password: 1 to 128 characters, no spaces, quotes or colons (pbmserv's rule, so
+/// that it can be typed in a command line).
 pub fn check_password(password: &str) -> Result<()> {
-    if password.is_empty() || password.len() > MAX_PASSWORD {
+    // Characters, not bytes: the limit is the one the message and the API document state.
+    if password.is_empty() || password.chars().count() > MAX_PASSWORD {
         return Err(Error::InvalidPassword("a password has 1 to 128 characters"));
     }
     if password
@@ -437,14 +438,14 @@ impl Accounts {
             .ok_or(Error::Auth)
     }
 
+    /// Ends the session of `token`; a token that opens no session is refused (`Error::Auth`), so
+    /// that a client learns its credentials were not what it thought.
     pub async fn logout(&self, token: &str) -> Result<()> {
-        let user = self.token_user(token).await.ok();
+        let user = self.token_user(token).await?;
         let mut tx = self.storage.write().await?;
         storage::delete_session(&mut tx.tx, &token_hash(token)).await?;
         tx.commit().await?;
-        if let Some(user) = user {
-            self.revoke(&user, Some(token));
-        }
+        self.revoke(&user, Some(token));
         Ok(())
     }
 

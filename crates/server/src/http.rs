@@ -22,8 +22,9 @@ use crate::command::{self, Request};
 use crate::error::Error;
 use crate::events::Event;
 use crate::games::{Action, Answer, ChallengeOptions};
+use crate::socket_messages::{error_message, snapshot};
 use crate::storage::{self, GameFilter};
-use crate::{board, App};
+use crate::{board, socket_messages, App};
 use games::GameKind;
 
 /// The largest request body and WebSocket message.
@@ -443,7 +444,11 @@ async fn list_games(State(state): State<HttpState>, Query(query): Query<ListQuer
         player: query.player.map(|p| p.to_ascii_lowercase()),
         game: game.map(|g| g.name().to_string()),
         statuses,
-        limit: query.limit.unwrap_or(100).clamp(1, 500),
+        limit: match query.limit {
+            None => 100,
+            Some(limit @ 1..=500) => limit,
+            Some(limit) => return Err(bad(format!("limit {limit}: from 1 to 500"))),
+        },
     };
     Ok(Json(json!(state.app.games.list(&filter).await?)))
 }
@@ -658,39 +663,6 @@ struct SocketQuery {
     since: Option<i64>,
 }
 
-/// A message from a WebSocket client.
-#[derive(Deserialize)]
-#[serde(tag = "type", rename_all = "snake_case")]
-enum ClientMessage {
-    /// A move or move word (resign, propose, undo, accept, reject), with the `#N` guard.
-    Move {
-        id: Option<Value>,
-        board: Option<i64>,
-        #[serde(rename = "move")]
-        mv: String,
-        guard: Option<i64>,
-    },
-    /// Send the board's snapshot again.
-    Resync {
-        board: Option<i64>,
-    },
-    Ping {
-        id: Option<Value>,
-    },
-}
-
-async fn snapshot(app: &App, board: i64) -> Result<String, Error> {
-    let view = app.games.view(board).await?;
-    Ok(json!({
-        "type": "snapshot",
-        "board": board,
-        "version": view.summary.version,
-        "ply": view.summary.ply,
-        "game": view,
-    })
-    .to_string())
-}
-
 async fn game_socket(
     State(state): State<HttpState>,
     headers: HeaderMap,
@@ -839,7 +811,7 @@ async fn stream(
                         }
                     }
                     let user = session.as_ref().map(|s| s.user.as_str());
-                    Some(client_message(&state.app, user, board, &text).await)
+                    Some(socket_messages::answer(&state.app, user, board, &text).await)
                 }
                 Some(Ok(Message::Binary(bytes))) if bytes.len() > MAX_BODY => {
                     let _ = sink.send(too_big_frame()).await;
@@ -870,49 +842,4 @@ async fn stream(
             }
         }
     }
-}
-
-async fn client_message(
-    app: &App,
-    user: Option<&str>,
-    stream_board: Option<i64>,
-    text: &str,
-) -> String {
-    let message: ClientMessage = match serde_json::from_str(text) {
-        Ok(message) => message,
-        Err(err) => {
-            return json!({"type": "error", "code": "bad_message", "message": format!("bad message: {err}")})
-                .to_string()
-        }
-    };
-    match message {
-        ClientMessage::Ping { id } => json!({"type": "pong", "id": id}).to_string(),
-        ClientMessage::Resync { board } => match board.or(stream_board) {
-            Some(board) => snapshot(app, board)
-                .await
-                .unwrap_or_else(|err| error_message(None, &err)),
-            None => error_message(None, &Error::Command("resync needs a board".into())),
-        },
-        ClientMessage::Move {
-            id,
-            board,
-            mv,
-            guard,
-        } => {
-            let Some(user) = user else {
-                return error_message(id, &Error::Auth);
-            };
-            let Some(board) = board.or(stream_board) else {
-                return error_message(id, &Error::Command("move needs a board".into()));
-            };
-            match app.games.act(board, user, &Action::parse(&mv), guard).await {
-                Ok(game) => json!({"type": "ack", "id": id, "board": board, "version": game.version, "ply": game.ply, "game": game}).to_string(),
-                Err(err) => error_message(id, &err),
-            }
-        }
-    }
-}
-
-fn error_message(id: Option<Value>, err: &Error) -> String {
-    json!({"type": "error", "id": id, "code": err.code(), "message": err.to_string()}).to_string()
 }

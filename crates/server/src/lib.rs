@@ -26,6 +26,7 @@ pub mod games;
 pub mod http;
 pub mod ratings;
 pub mod redact;
+pub mod socket_messages;
 pub mod storage;
 pub mod text;
 mod throttle;
