@@ -580,87 +580,21 @@ impl Games {
         options: &ChallengeOptions,
         by: Option<&str>,
     ) -> Result<GameSummary> {
-        let start = options.start()?;
-        if players.len() != start.seats() {
-            return Err(Error::InvalidChallenge(format!(
-                "{} is played by {} players, not {}",
-                options.game,
-                start.seats(),
-                players.len()
-            )));
-        }
-        let mut names: Vec<String> = Vec::with_capacity(players.len());
-        for player in players {
-            let name = crate::accounts::normalize_userid(player)?;
-            if names.contains(&name) {
-                return Err(Error::InvalidChallenge(format!(
-                    "{name} cannot play themself"
-                )));
-            }
-            names.push(name);
-        }
         let now = self.now_ms();
+        let accepted: Vec<&str> = by.into_iter().collect();
         let mut tx = self.storage.write().await?;
-        let mut seats = Vec::with_capacity(names.len());
-        for name in names {
-            let user = storage::user(&mut tx.tx, &name)
-                .await?
-                .ok_or_else(|| Error::InvalidChallenge(format!("no user {name:?}")))?;
-            if crate::accounts::is_closed(&user) {
-                return Err(Error::InvalidChallenge(format!(
-                    "{name}'s account is closed"
-                )));
-            }
-            if user.refuses_challenges {
-                return Err(Error::InvalidChallenge(format!(
-                    "{name} refuses challenges"
-                )));
-            }
-            limits::check(&mut tx.tx, &user).await?;
-            seats.push(SeatRow {
-                accepted: by == Some(name.as_str()),
-                name,
-                remaining_ms: options.clock.map(|c| c.0),
-                used_ms: 0,
-                rank: None,
-                rating_change: None,
-            });
-        }
-        let fen = start.fen();
-        let game = GameRow {
-            board: storage::next_board(&mut tx.tx).await?,
-            game: options.game.name().to_string(),
-            seats,
-            status: "challenge".into(),
-            layout: options.blocks_text.clone(),
-            start_fen: fen.clone(),
-            fen,
-            plies: 0,
-            version: 1,
-            result: "*".into(),
-            termination: String::new(),
-            rated: true,
-            nag_days: options.nag_days,
-            forfeit_days: options.forfeit_days,
-            total_days: options.total_days,
-            clock_base_ms: options.clock.map(|c| c.0),
-            clock_increment_ms: options.clock.map(|c| c.1),
-            proposal: String::new(),
-            proposal_by: String::new(),
-            nagged_ply: -1,
-            created_ms: now,
-            started_ms: None,
-            last_move_ms: None,
-            finished_ms: None,
-        };
-        storage::insert_game(&mut tx.tx, &game).await?;
+        let game = open_board(&mut tx.tx, players, options, &accepted, true, now).await?;
         tx.commit().await?;
-        let names: Vec<&str> = game.seats.iter().map(|s| s.name.as_str()).collect();
-        tracing::info!(board = game.board, game = %game.game, players = %names.join(" "), "challenge");
-        Ok(self.announce(vec![Change {
-            kind: EventKind::Challenge,
-            game,
-        }]))
+        Ok(self.announce_new(game))
+    }
+
+    /// Announces a board [`open_board`] wrote, once its transaction is committed.
+    pub(crate) fn announce_new(&self, game: GameRow) -> GameSummary {
+        let kind = match game.status.as_str() {
+            "active" => EventKind::Started,
+            _ => EventKind::Challenge,
+        };
+        self.announce(vec![Change { kind, game }])
     }
 
     async fn load(conn: &mut AnyConnection, board: i64) -> Result<GameRow> {
@@ -1180,6 +1114,95 @@ impl Games {
             .map(|g| g.summary(now))
             .collect())
     }
+}
+
+/// Checks the players and writes a new board between them, in seat order. `accepted` names
+/// who has accepted already: when that is everyone (a taken seek), the game starts at once and
+/// nobody's refusal of challenges stands in the way. `rated` says whether the result counts.
+pub(crate) async fn open_board(
+    conn: &mut AnyConnection,
+    players: &[String],
+    options: &ChallengeOptions,
+    accepted: &[&str],
+    rated: bool,
+    now: i64,
+) -> Result<GameRow> {
+    let start = options.start()?;
+    if players.len() != start.seats() {
+        return Err(Error::InvalidChallenge(format!(
+            "{} is played by {} players, not {}",
+            options.game,
+            start.seats(),
+            players.len()
+        )));
+    }
+    let mut names: Vec<String> = Vec::with_capacity(players.len());
+    for player in players {
+        let name = crate::accounts::normalize_userid(player)?;
+        if names.contains(&name) {
+            return Err(Error::InvalidChallenge(format!(
+                "{name} cannot play themself"
+            )));
+        }
+        names.push(name);
+    }
+    let everyone_accepted = names.iter().all(|n| accepted.contains(&n.as_str()));
+    let mut seats = Vec::with_capacity(names.len());
+    for name in names {
+        let user = storage::user(conn, &name)
+            .await?
+            .ok_or_else(|| Error::InvalidChallenge(format!("no user {name:?}")))?;
+        if crate::accounts::is_closed(&user) {
+            return Err(Error::InvalidChallenge(format!(
+                "{name}'s account is closed"
+            )));
+        }
+        if user.refuses_challenges && !everyone_accepted {
+            return Err(Error::InvalidChallenge(format!(
+                "{name} refuses challenges"
+            )));
+        }
+        limits::check(conn, &user).await?;
+        seats.push(SeatRow {
+            accepted: accepted.contains(&name.as_str()),
+            name,
+            remaining_ms: options.clock.map(|c| c.0),
+            used_ms: 0,
+            rank: None,
+            rating_change: None,
+        });
+    }
+    let fen = start.fen();
+    let game = GameRow {
+        board: storage::next_board(conn).await?,
+        game: options.game.name().to_string(),
+        seats,
+        status: if everyone_accepted { "active" } else { "challenge" }.into(),
+        layout: options.blocks_text.clone(),
+        start_fen: fen.clone(),
+        fen,
+        plies: 0,
+        version: 1,
+        result: "*".into(),
+        termination: String::new(),
+        rated,
+        nag_days: options.nag_days,
+        forfeit_days: options.forfeit_days,
+        total_days: options.total_days,
+        clock_base_ms: options.clock.map(|c| c.0),
+        clock_increment_ms: options.clock.map(|c| c.1),
+        proposal: String::new(),
+        proposal_by: String::new(),
+        nagged_ply: -1,
+        created_ms: now,
+        started_ms: everyone_accepted.then_some(now),
+        last_move_ms: everyone_accepted.then_some(now),
+        finished_ms: None,
+    };
+    storage::insert_game(conn, &game).await?;
+    let names: Vec<&str> = game.seats.iter().map(|s| s.name.as_str()).collect();
+    tracing::info!(board = game.board, game = %game.game, players = %names.join(" "), status = %game.status, "new board");
+    Ok(game)
 }
 
 /// The seat `user` plays on `board`, or the refusal for someone who is not one of its players.

@@ -26,6 +26,7 @@ pub mod games;
 pub mod http;
 pub mod ratings;
 pub mod redact;
+pub mod seeks;
 pub mod storage;
 pub mod text;
 mod throttle;
@@ -86,6 +87,7 @@ pub struct App {
     pub storage: Storage,
     pub accounts: Accounts,
     pub games: Games,
+    pub seeks: seeks::Seeks,
     pub clock: Arc<Clock>,
     pub hub: Hub,
 }
@@ -101,9 +103,11 @@ impl App {
             Clock::system()
         });
         let hub = Hub::default();
+        let games = Games::new(storage.clone(), clock.clone(), hub.clone());
         Ok(App {
             accounts: Accounts::new(storage.clone(), clock.clone(), config.rate_limits),
-            games: Games::new(storage.clone(), clock.clone(), hub.clone()),
+            seeks: seeks::Seeks::new(storage.clone(), games.clone(), clock.clone(), hub.clone()),
+            games,
             storage,
             clock,
             hub,
@@ -125,6 +129,7 @@ impl Server {
     pub async fn start(config: Config) -> Result<Server> {
         let app = App::open(&config).await?;
         app.games.load_subscriptions().await?;
+        app.seeks.clear_live().await?;
         bots::start(&app).await?;
         let (stop, stopped) = watch::channel(false);
         let mut tasks = vec![];

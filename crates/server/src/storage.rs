@@ -23,6 +23,8 @@ use tokio::sync::{mpsc, oneshot, Mutex, OwnedMutexGuard};
 
 use crate::error::{Error, Result};
 
+pub mod seeks;
+
 /// How far a commit goes before it returns.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum Durability {
@@ -154,7 +156,7 @@ fn migrations() -> Migrator {
 
 /// The migrations up to `last` (tests build old databases with fewer).
 fn migrations_up_to(last: i64) -> Migrator {
-    let files: [(i64, &str, &str); 4] = [
+    let files: [(i64, &str, &str); 5] = [
         (1, "init", include_str!("../migrations/0001_init.sql")),
         (
             2,
@@ -171,6 +173,7 @@ fn migrations_up_to(last: i64) -> Migrator {
             "game kinds and seats",
             include_str!("../migrations/0004_game_kinds_and_seats.sql"),
         ),
+        (6, "seeks", include_str!("../migrations/0006_seeks.sql")),
     ];
     Migrator {
         migrations: Cow::Owned(
