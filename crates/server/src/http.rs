@@ -26,6 +26,7 @@ use crate::storage::{self, GameFilter};
 use crate::{board, App};
 use games::GameKind;
 
+mod leaderboard;
 mod seeks;
 
 /// The largest request body and WebSocket message.
@@ -154,6 +155,7 @@ fn router(state: HttpState) -> Router {
         .route("/api/seeks/{id}", axum::routing::delete(seeks::withdraw))
         .route("/api/seeks/{id}/accept", post(seeks::accept))
         .route("/api/lobby/ws", get(seeks::socket))
+        .route("/api/leaderboard", get(leaderboard::get))
         .merge(crate::web::routes(state.app.clone()))
         .layer(DefaultBodyLimit::max(MAX_BODY))
         .layer(axum::middleware::from_fn(crate::api_errors::json_errors))

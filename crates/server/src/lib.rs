@@ -24,6 +24,7 @@ pub mod events;
 pub mod export;
 pub mod games;
 pub mod http;
+pub mod leaderboard;
 pub mod ratings;
 pub mod redact;
 pub mod seeks;
