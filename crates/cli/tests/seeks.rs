@@ -27,7 +27,12 @@ async fn a_seek_is_listed_taken_once_and_the_lobby_hears_it_all() {
     assert_eq!(status, 201, "{seek}");
     let id = seek["id"].as_i64().unwrap();
     assert_eq!(
-        (&seek["owner"], &seek["clock"], &seek["speed"], &seek["color"]),
+        (
+            &seek["owner"],
+            &seek["clock"],
+            &seek["speed"],
+            &seek["color"]
+        ),
         (&json!("alice"), &json!("3+2"), &json!("live"), &json!("o"))
     );
     let added = next_where(&mut lobby, 10, |v| v["type"] == "seek_added").await;
@@ -44,7 +49,13 @@ async fn a_seek_is_listed_taken_once_and_the_lobby_hears_it_all() {
         Some(json!({"clock": "3"})),
     );
     assert_eq!(status, 400);
-    assert!(err["error"]["message"].as_str().unwrap().contains("-clock=3"), "{err}");
+    assert!(
+        err["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("-clock=3"),
+        "{err}"
+    );
     let (status, err) = api(
         "POST",
         &server.url("/api/seeks"),
@@ -52,15 +63,32 @@ async fn a_seek_is_listed_taken_once_and_the_lobby_hears_it_all() {
         Some(json!({"game": "ataxx4"})),
     );
     assert_eq!(status, 400);
-    assert!(err["error"]["message"].as_str().unwrap().contains("two-player"), "{err}");
+    assert!(
+        err["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("two-player"),
+        "{err}"
+    );
     let (status, _) = api("POST", &server.url("/api/seeks"), None, Some(json!({})));
     assert_eq!(status, 401);
-    let (status, _) = api("DELETE", &server.url(&format!("/api/seeks/{id}")), Some(&bob), None);
+    let (status, _) = api(
+        "DELETE",
+        &server.url(&format!("/api/seeks/{id}")),
+        Some(&bob),
+        None,
+    );
     assert_eq!(status, 403);
     let accept = format!("/api/seeks/{id}/accept");
     let (status, err) = api("POST", &server.url(&accept), Some(&alice), None);
     assert_eq!(status, 400);
-    assert!(err["error"]["message"].as_str().unwrap().contains("your own"), "{err}");
+    assert!(
+        err["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("your own"),
+        "{err}"
+    );
 
     let (status, game) = api("POST", &server.url(&accept), Some(&bob), None);
     assert_eq!(status, 201, "{game}");
@@ -77,7 +105,10 @@ async fn a_seek_is_listed_taken_once_and_the_lobby_hears_it_all() {
     assert_eq!(started["game"]["board"], game["board"]);
     let (status, err) = api("POST", &server.url(&accept), Some(&bob), None);
     assert_eq!(status, 404);
-    assert!(err["error"]["message"].as_str().unwrap().contains("taken or withdrawn"));
+    assert!(err["error"]["message"]
+        .as_str()
+        .unwrap()
+        .contains("taken or withdrawn"));
     let (_, listed) = api("GET", &server.url("/api/seeks"), None, None);
     assert_eq!(listed, json!([]));
 
@@ -138,7 +169,10 @@ fn concurrent_accepts_of_one_seek_create_exactly_one_game() {
         assert_eq!(by_status[&201].len(), 1, "round {round}: {answers:?}");
         assert_eq!(by_status[&404].len(), takers.len() - 1, "{answers:?}");
         let winner = by_status[&201][0];
-        assert_eq!((&winner.2["x"], &winner.2["o"]), (&json!("owner"), &json!(winner.0)));
+        assert_eq!(
+            (&winner.2["x"], &winner.2["o"]),
+            (&json!("owner"), &json!(winner.0))
+        );
     }
     // Four rounds, four games: nobody else got a board.
     let (_, games) = api("GET", &server.url("/api/games?status=active"), None, None);
@@ -165,14 +199,21 @@ async fn live_seeks_vanish_when_their_owners_last_page_closes() {
     page1.close(None).await.unwrap();
     // One page is still open: the live seek stays.
     let ids = |seeks: &Value| -> Vec<i64> {
-        seeks.as_array().unwrap().iter().map(|s| s["id"].as_i64().unwrap()).collect()
+        seeks
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|s| s["id"].as_i64().unwrap())
+            .collect()
     };
     let (_, seeks) = api("GET", &server.url("/api/seeks"), None, None);
     assert_eq!(ids(&seeks), [live, correspondence]);
     page2.close(None).await.unwrap();
     let removed = next_where(&mut watcher, 10, |v| v["type"] == "seek_removed").await;
     assert_eq!(removed["id"], live);
-    let seeks = poll(&server, "/api/seeks", 10, |s| s.as_array().is_some_and(|a| a.len() == 1));
+    let seeks = poll(&server, "/api/seeks", 10, |s| {
+        s.as_array().is_some_and(|a| a.len() == 1)
+    });
     assert_eq!(ids(&seeks), [correspondence]);
 }
 
@@ -188,20 +229,33 @@ fn quick_pairing_and_the_pbmserv_seek_command_share_the_seeks() {
     let reply = command(&server, "ataxx seek -color=x alice secret1 2");
     assert!(reply["ok"].as_bool().unwrap(), "{reply}");
     assert_eq!(reply["data"]["seeks"].as_array().unwrap().len(), 2);
-    assert!(reply["text"].as_str().unwrap().contains("is open"), "{reply}");
+    assert!(
+        reply["text"].as_str().unwrap().contains("is open"),
+        "{reply}"
+    );
     let (_, seeks) = api("GET", &server.url("/api/seeks"), None, None);
     assert_eq!(seeks.as_array().unwrap().len(), 2);
     assert_eq!(seeks[0]["speed"], "correspondence");
 
     // A 5x5 seek does not match them: it is posted.
     let reply = command(&server, "ataxx seek -size=5 bob secret2 1");
-    assert_eq!(reply["data"]["seeks"].as_array().unwrap().len(), 1, "{reply}");
+    assert_eq!(
+        reply["data"]["seeks"].as_array().unwrap().len(),
+        1,
+        "{reply}"
+    );
     // Bob's plain seek takes alice's oldest.
     let reply = command(&server, "ataxx seek bob secret2 1");
     let games = reply["data"]["games"].as_array().unwrap();
     assert_eq!(games.len(), 1, "{reply}");
-    assert_eq!((&games[0]["x"], &games[0]["o"]), (&json!("alice"), &json!("bob")));
-    assert!(reply["text"].as_str().unwrap().contains("started"), "{reply}");
+    assert_eq!(
+        (&games[0]["x"], &games[0]["o"]),
+        (&json!("alice"), &json!("bob"))
+    );
+    assert!(
+        reply["text"].as_str().unwrap().contains("started"),
+        "{reply}"
+    );
 
     // Quick pairing over HTTP takes alice's second seek; the next one finds none and posts.
     let pair = |token: &str| {
@@ -225,11 +279,21 @@ fn quick_pairing_and_the_pbmserv_seek_command_share_the_seeks() {
 
     // `seek ... 0` withdraws; a bad count and a wrong password are refused in words.
     let reply = command(&server, "ataxx seek bob secret2 0");
-    assert_eq!(reply["data"]["withdrawn"].as_array().unwrap().len(), 1, "{reply}");
+    assert_eq!(
+        reply["data"]["withdrawn"].as_array().unwrap().len(),
+        1,
+        "{reply}"
+    );
     let (_, seeks) = api("GET", &server.url("/api/seeks"), None, None);
     assert_eq!(seeks, json!([]));
     let reply = command(&server, "ataxx seek bob secret2 99");
-    assert!(reply["text"].as_str().unwrap().contains("usage: ataxx seek"), "{reply}");
+    assert!(
+        reply["text"]
+            .as_str()
+            .unwrap()
+            .contains("usage: ataxx seek"),
+        "{reply}"
+    );
     let reply = command(&server, "ataxx seek bob wrong 1");
     assert_eq!(reply["data"]["code"], "auth", "{reply}");
 }

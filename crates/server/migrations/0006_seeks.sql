@@ -16,3 +16,7 @@ CREATE TABLE seeks (
 );
 
 CREATE INDEX seeks_by_owner ON seeks (owner);
+
+-- Why a finished game does not count for ratings although it was rated when it began (a side
+-- never moved: aborted unrated, as lichess does); empty otherwise.
+ALTER TABLE games ADD COLUMN unrated_reason TEXT NOT NULL DEFAULT '';

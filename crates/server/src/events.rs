@@ -29,6 +29,12 @@ pub enum EventKind {
     },
     /// A draw or undo proposal was made, accepted or rejected (see the summary's `proposal`).
     Proposal,
+    /// A draw or undo proposal was rejected: `proposal` is `draw` or `undo`, `by` who rejected
+    /// it (the proposer hears it on the board's and their own stream).
+    Rejected {
+        proposal: String,
+        by: String,
+    },
     /// An accepted undo took moves back: the board now has `ply` moves.
     Undone,
     Chat {

@@ -213,6 +213,10 @@ pub struct GameSummary {
     pub termination: String,
     pub winner: Option<String>,
     pub rated: bool,
+    /// Why a game begun rated did not count for ratings (`bob never moved: unrated`); absent
+    /// otherwise.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub unrated_reason: Option<String>,
     /// Who accepted the challenge so far (seats 0 and 1; `seats` has every seat).
     pub accepted: Accepted,
     pub proposal: Option<Proposal>,
@@ -244,6 +248,9 @@ pub struct SeatSummary {
     pub clock_ms: Option<i64>,
     /// Once finished: 1 for the best, equal ranks shared.
     pub rank: Option<i64>,
+    /// Once finished, the result from this seat's side: `win`, `loss` or `draw` (a page
+    /// writes "You win" from its reader's seat).
+    pub outcome: Option<&'static str>,
     pub rating_change: Option<f64>,
 }
 
@@ -358,6 +365,19 @@ fn forfeit_outcome(pos: &dyn AnyPosition, loser: Seat) -> Outcome {
     Outcome::from_scores(&scores)
 }
 
+/// A seat's result from its own side: the best rank alone wins, a best rank shared by every
+/// seat is a draw, anything else a loss (a shared first place among some of four seats counts
+/// as a win for each of them).
+fn seat_outcome(rank: Option<i64>, seats: &[SeatRow]) -> Option<&'static str> {
+    let rank = rank?;
+    let everyone_first = seats.iter().all(|s| s.rank == Some(1));
+    Some(match rank {
+        1 if everyone_first => "draw",
+        1 => "win",
+        _ => "loss",
+    })
+}
+
 /// The positions of a board from its start: replays the recorded moves, filling in each row's
 /// seat and the position after it. Returns the position after the last.
 pub fn replay(kind: GameKind, start_fen: &str, moves: &mut [MoveRow]) -> Box<dyn AnyPosition> {
@@ -432,6 +452,7 @@ impl GameRow {
                 used_ms: seat.used_ms,
                 clock_ms: clock_ms(i),
                 rank: seat.rank,
+                outcome: seat_outcome(seat.rank, &self.seats),
                 rating_change: seat.rating_change,
             })
             .collect();
@@ -469,6 +490,7 @@ impl GameRow {
             termination: self.termination.clone(),
             winner,
             rated: self.rated,
+            unrated_reason: (!self.unrated_reason.is_empty()).then(|| self.unrated_reason.clone()),
             accepted: Accepted {
                 x: seat(0).accepted,
                 o: seat(1).accepted,
@@ -772,7 +794,10 @@ impl Games {
                         });
                     }
                     _ => changes.push(Change {
-                        kind: EventKind::Proposal,
+                        kind: EventKind::Rejected {
+                            proposal: proposal.clone(),
+                            by: user.to_string(),
+                        },
                         game: game.clone(),
                     }),
                 }
@@ -933,6 +958,16 @@ impl Games {
         termination: &str,
         now: i64,
     ) -> Result<()> {
+        // The clock that ran until now keeps the time actually left.
+        if game.status == "active" {
+            let elapsed = (now - game.last_move_ms.unwrap_or(now)).max(0);
+            let seat = game.seat_mut(game.position().turn());
+            seat.used_ms += elapsed;
+            if let Some(remaining) = &mut seat.remaining_ms {
+                *remaining = (*remaining - elapsed).max(0);
+            }
+            game.last_move_ms = Some(now);
+        }
         game.status = "finished".into();
         game.result = result_text(outcome);
         game.termination = termination.into();
@@ -940,9 +975,29 @@ impl Games {
         game.proposal.clear();
         game.proposal_by.clear();
         game.version += 1;
+        // As on lichess, a game one side never moved in does not count for ratings.
+        if game.rated && termination != "rules" {
+            if let Some(idle) = Self::seat_that_never_moved(conn, game).await? {
+                game.rated = false;
+                game.unrated_reason =
+                    format!("{idle} never moved: the game does not count for ratings");
+            }
+        }
         ratings::record_result(conn, game, outcome, now).await?;
         tracing::info!(board = game.board, result = %game.result, termination, "game over");
         Ok(())
+    }
+
+    /// The first player who has made no move of their own on a board, if any.
+    async fn seat_that_never_moved(
+        conn: &mut AnyConnection,
+        game: &GameRow,
+    ) -> Result<Option<String>> {
+        let mut moves = storage::moves(conn, game.board).await?;
+        replay(game.kind(), &game.start_fen, &mut moves);
+        let idle = (0..game.seats.len())
+            .find(|&seat| !moves.iter().any(|m| !m.auto && usize::from(m.seat) == seat));
+        Ok(idle.map(|seat| game.seats[seat].name.clone()))
     }
 
     /// Takes back the last move a player made and the automatic passes after it.
@@ -1177,7 +1232,12 @@ pub(crate) async fn open_board(
         board: storage::next_board(conn).await?,
         game: options.game.name().to_string(),
         seats,
-        status: if everyone_accepted { "active" } else { "challenge" }.into(),
+        status: if everyone_accepted {
+            "active"
+        } else {
+            "challenge"
+        }
+        .into(),
         layout: options.blocks_text.clone(),
         start_fen: fen.clone(),
         fen,
@@ -1198,6 +1258,7 @@ pub(crate) async fn open_board(
         started_ms: everyone_accepted.then_some(now),
         last_move_ms: everyone_accepted.then_some(now),
         finished_ms: None,
+        unrated_reason: String::new(),
     };
     storage::insert_game(conn, &game).await?;
     let names: Vec<&str> = game.seats.iter().map(|s| s.name.as_str()).collect();

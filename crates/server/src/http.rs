@@ -156,6 +156,7 @@ fn router(state: HttpState) -> Router {
         .route("/api/seeks/{id}/accept", post(seeks::accept))
         .route("/api/lobby/ws", get(seeks::socket))
         .route("/api/leaderboard", get(leaderboard::get))
+        .route("/api/bot/upgrade", post(leaderboard::upgrade_to_bot))
         .merge(crate::web::routes(state.app.clone()))
         .layer(DefaultBodyLimit::max(MAX_BODY))
         .layer(axum::middleware::from_fn(crate::api_errors::json_errors))

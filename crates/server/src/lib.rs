@@ -16,6 +16,7 @@
 pub mod accounts;
 mod api_errors;
 pub mod board;
+pub mod bot_accounts;
 pub mod bots;
 mod clock;
 pub mod command;

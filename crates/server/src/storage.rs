@@ -601,6 +601,8 @@ pub struct GameRow {
     pub started_ms: Option<i64>,
     pub last_move_ms: Option<i64>,
     pub finished_ms: Option<i64>,
+    /// Why a game begun rated ended unrated (a side never moved); empty otherwise.
+    pub unrated_reason: String,
 }
 
 /// One player of a board.
@@ -618,10 +620,11 @@ pub struct SeatRow {
 
 const GAME_COLUMNS: &str = "board, game, status, layout, start_fen, fen, plies, version, result, \
      termination, rated, nag_days, forfeit_days, total_days, clock_base_ms, clock_increment_ms, \
-     proposal, proposal_by, nagged_ply, created_ms, started_ms, last_move_ms, finished_ms";
+     proposal, proposal_by, nagged_ply, created_ms, started_ms, last_move_ms, finished_ms, \
+     unrated_reason";
 
 /// How many columns `GAME_COLUMNS` names.
-const GAME_COLUMN_COUNT: usize = 23;
+const GAME_COLUMN_COUNT: usize = 24;
 
 fn game_from_row(row: &sqlx::any::AnyRow) -> Result<GameRow> {
     Ok(GameRow {
@@ -649,6 +652,7 @@ fn game_from_row(row: &sqlx::any::AnyRow) -> Result<GameRow> {
         started_ms: row.try_get("started_ms")?,
         last_move_ms: row.try_get("last_move_ms")?,
         finished_ms: row.try_get("finished_ms")?,
+        unrated_reason: row.try_get("unrated_reason")?,
     })
 }
 
@@ -867,6 +871,7 @@ fn bind_game<'q>(query: AnyQuery<'q>, game: &'q GameRow) -> AnyQuery<'q> {
         .bind(game.started_ms)
         .bind(game.last_move_ms)
         .bind(game.finished_ms)
+        .bind(&game.unrated_reason)
 }
 
 // ---------------------------------------------------------------------------------------------

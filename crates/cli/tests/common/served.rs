@@ -113,12 +113,7 @@ pub fn api(method: &str, url: &str, token: Option<&str>, body: Option<Value>) ->
 /// Signs a new user up and returns their session token.
 pub fn signup_and_login(server: &Served, userid: &str, password: &str) -> String {
     let body = json!({"userid": userid, "password": password});
-    let (status, reply) = api(
-        "POST",
-        &server.url("/api/signup"),
-        None,
-        Some(body.clone()),
-    );
+    let (status, reply) = api("POST", &server.url("/api/signup"), None, Some(body.clone()));
     assert_eq!(status, 201, "{reply}");
     let (status, reply) = api("POST", &server.url("/api/login"), None, Some(body));
     assert_eq!(status, 200, "{reply}");

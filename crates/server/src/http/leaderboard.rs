@@ -1,4 +1,5 @@
-//! `GET /api/leaderboard?game=&speed=`: readable without an account.
+//! `GET /api/leaderboard?game=&speed=` (readable without an account) and `POST
+//! /api/bot/upgrade` (an account becomes a bot).
 
 use axum::extract::{Query, State};
 use axum::Json;
@@ -6,7 +7,9 @@ use games::GameKind;
 use serde::Deserialize;
 use serde_json::json;
 
-use super::{bad, ApiResult, HttpState};
+use axum::http::HeaderMap;
+
+use super::{authenticated, bad, ApiResult, HttpState};
 use crate::leaderboard::{leaderboard, Speed};
 
 #[derive(Deserialize)]
@@ -28,4 +31,16 @@ pub(super) async fn get(
     let speed = Speed::parse(query.speed.as_deref().unwrap_or("all"))?;
     let board = leaderboard(&state.app.storage, game.name(), speed).await?;
     Ok(Json(json!(board)))
+}
+
+/// `POST /api/bot/upgrade`: the signed-in account becomes a bot (see [`crate::bot_accounts`]).
+pub(super) async fn upgrade_to_bot(
+    State(state): State<HttpState>,
+    headers: HeaderMap,
+) -> ApiResult {
+    let me = authenticated(&state, &headers, None).await?;
+    crate::bot_accounts::upgrade(&state.app.storage, &me).await?;
+    Ok(Json(
+        json!({"userid": me, "bot": crate::bot_accounts::ENGINE_BOT}),
+    ))
 }
