@@ -20,6 +20,17 @@ function toast(message, kind = 'info') {
 
 function applyStyle() {
   document.body.classList.toggle('cb', localStorage.getItem('pieceStyle') === 'cb');
+  // 'dark' or 'light' as chosen on this browser; neither follows the system.
+  const theme = localStorage.getItem('theme');
+  document.body.classList.toggle('dark', theme === 'dark');
+  document.body.classList.toggle('light', theme === 'light');
+}
+
+/** Whether the page shows dark now (the choice, else the system's preference). */
+function isDark() {
+  const theme = localStorage.getItem('theme');
+  if (theme) return theme === 'dark';
+  return window.matchMedia?.('(prefers-color-scheme: dark)').matches ?? false;
 }
 
 function renderNav() {
@@ -29,12 +40,19 @@ function renderNav() {
     <label class="style-toggle" title="Orange and blue pieces marked with a cross and a ring">
       <input type="checkbox" id="cb-toggle" ${cb ? 'checked' : ''}> Colour-blind pieces
     </label>
+    <label class="style-toggle" title="Dark theme (remembered on this browser)">
+      <input type="checkbox" id="dark-toggle" ${isDark() ? 'checked' : ''}> Dark
+    </label>
     ${session.me
       ? `<a href="#/">Lobby</a><a href="#/user/${esc(session.me)}" id="nav-me">${esc(session.me)}</a>
          <button type="button" class="link" id="signout">Sign out</button>`
       : '<a href="#/login">Sign in</a>'}`;
   nav.querySelector('#cb-toggle').addEventListener('change', (event) => {
     localStorage.setItem('pieceStyle', event.target.checked ? 'cb' : 'classic');
+    applyStyle();
+  });
+  nav.querySelector('#dark-toggle').addEventListener('change', (event) => {
+    localStorage.setItem('theme', event.target.checked ? 'dark' : 'light');
     applyStyle();
   });
   nav.querySelector('#signout')?.addEventListener('click', async () => {
