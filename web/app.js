@@ -125,6 +125,20 @@ async function route() {
   else unmount = mountLobby(root, ctx);
 }
 
+const baseTitle = document.title;
+
+/** The tab title counts the games waiting for the signed-in player's move: "(2) Ataxx". */
+async function updateTitle() {
+  let waiting = 0;
+  if (session.me) {
+    try {
+      const games = await api(`/api/games?player=${encodeURIComponent(session.me)}&status=active`);
+      waiting = games.filter((game) => game.to_move === session.me).length;
+    } catch { /* the next round tries again */ }
+  }
+  document.title = waiting ? `(${waiting}) ${baseTitle}` : baseTitle;
+}
+
 async function start() {
   applyStyle();
   try {
@@ -135,6 +149,8 @@ async function start() {
   renderNav();
   window.addEventListener('hashchange', route);
   route();
+  updateTitle();
+  setInterval(updateTitle, 10000);
 }
 
 start();
