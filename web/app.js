@@ -1,10 +1,11 @@
 // The page shell: who is signed in, the navigation bar, the piece style, and the routes
-// (#/ lobby, #/login, #/game/<board>, #/user/<name>).
+// (#/ lobby, #/login, #/game/<board>, #/user/<name>, #/leaderboard).
 
 import { api, esc } from './api.js';
 import { mountLobby } from './lobby.js';
 import { mountGame } from './game.js';
 import { mountProfile } from './profile.js';
+import { mountLeaderboard } from './leaderboard.js';
 
 const session = { me: null };
 let unmount = () => {};
@@ -44,9 +45,9 @@ function renderNav() {
       <input type="checkbox" id="dark-toggle" ${isDark() ? 'checked' : ''}> Dark
     </label>
     ${session.me
-      ? `<a href="#/">Lobby</a><a href="#/user/${esc(session.me)}" id="nav-me">${esc(session.me)}</a>
+      ? `<a href="#/">Lobby</a><a href="#/leaderboard">Leaderboard</a><a href="#/user/${esc(session.me)}" id="nav-me">${esc(session.me)}</a>
          <button type="button" class="link" id="signout">Sign out</button>`
-      : '<a href="#/login">Sign in</a>'}`;
+      : '<a href="#/leaderboard">Leaderboard</a><a href="#/login">Sign in</a>'}`;
   nav.querySelector('#cb-toggle').addEventListener('change', (event) => {
     localStorage.setItem('pieceStyle', event.target.checked ? 'cb' : 'classic');
     applyStyle();
@@ -121,6 +122,7 @@ async function route() {
   const ctx = { me: session.me, toast };
   if (page === 'game' && arg) unmount = mountGame(root, ctx, Number(arg));
   else if (page === 'user' && arg) unmount = mountProfile(root, ctx, decodeURIComponent(arg));
+  else if (page === 'leaderboard') unmount = mountLeaderboard(root);
   else if (page === 'login' || !session.me) unmount = mountLogin(root);
   else unmount = mountLobby(root, ctx);
 }
