@@ -159,10 +159,10 @@ impl SeekRow {
     /// Whether `request` asks for the same game as this seek, with colours that fit.
     fn matches(&self, request: &SeekRequest) -> bool {
         let options = &request.options;
-        let colors_fit = match (self.color.as_str(), request.color) {
-            ("x", SeekColor::X) | ("o", SeekColor::O) => false,
-            _ => true,
-        };
+        let colors_fit = !matches!(
+            (self.color.as_str(), request.color),
+            ("x", SeekColor::X) | ("o", SeekColor::O)
+        );
         self.game == options.game.name()
             && self.size == options.start.size.map(i64::from)
             && self.blocks == options.blocks_text
@@ -182,9 +182,9 @@ impl SeekRow {
 #[serde(rename_all = "snake_case")]
 pub enum Paired {
     /// A matching seek was taken: the game started.
-    Game(GameSummary),
+    Game(Box<GameSummary>),
     /// None matched: this seek was posted.
-    Seek(Seek),
+    Seek(Box<Seek>),
 }
 
 /// The seek service.
@@ -373,13 +373,13 @@ impl Seeks {
         };
         for id in candidates {
             match self.accept(id, user).await {
-                Ok(game) => return Ok(Paired::Game(game)),
+                Ok(game) => return Ok(Paired::Game(Box::new(game))),
                 // Taken by someone else a moment ago: try the next.
                 Err(Error::UnknownSeek(_)) => continue,
                 Err(err) => return Err(err),
             }
         }
-        Ok(Paired::Seek(self.post(user, request).await?))
+        Ok(Paired::Seek(Box::new(self.post(user, request).await?)))
     }
 
     /// Counts an open page of `user`'s until the returned guard drops; when their last page
