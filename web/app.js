@@ -1,10 +1,11 @@
 // The page shell: who is signed in, the navigation bar, the piece style, and the routes
-// (#/ lobby, #/login, #/game/<board>, #/user/<name>).
+// (#/ lobby, #/login, #/game/<board>, #/user/<name>, #/leaderboard).
 
 import { api, esc } from './api.js';
 import { mountLobby } from './lobby.js';
 import { mountGame } from './game.js';
 import { mountProfile } from './profile.js';
+import { mountLeaderboard } from './leaderboard.js';
 
 const session = { me: null };
 let unmount = () => {};
@@ -20,6 +21,17 @@ function toast(message, kind = 'info') {
 
 function applyStyle() {
   document.body.classList.toggle('cb', localStorage.getItem('pieceStyle') === 'cb');
+  // 'dark' or 'light' as chosen on this browser; neither follows the system.
+  const theme = localStorage.getItem('theme');
+  document.body.classList.toggle('dark', theme === 'dark');
+  document.body.classList.toggle('light', theme === 'light');
+}
+
+/** Whether the page shows dark now (the choice, else the system's preference). */
+function isDark() {
+  const theme = localStorage.getItem('theme');
+  if (theme) return theme === 'dark';
+  return window.matchMedia?.('(prefers-color-scheme: dark)').matches ?? false;
 }
 
 function renderNav() {
@@ -29,12 +41,19 @@ function renderNav() {
     <label class="style-toggle" title="Orange and blue pieces marked with a cross and a ring">
       <input type="checkbox" id="cb-toggle" ${cb ? 'checked' : ''}> Colour-blind pieces
     </label>
+    <label class="style-toggle" title="Dark theme (remembered on this browser)">
+      <input type="checkbox" id="dark-toggle" ${isDark() ? 'checked' : ''}> Dark
+    </label>
     ${session.me
-      ? `<a href="#/">Lobby</a><a href="#/user/${esc(session.me)}" id="nav-me">${esc(session.me)}</a>
+      ? `<a href="#/">Lobby</a><a href="#/leaderboard">Leaderboard</a><a href="#/user/${esc(session.me)}" id="nav-me">${esc(session.me)}</a>
          <button type="button" class="link" id="signout">Sign out</button>`
-      : '<a href="#/login">Sign in</a>'}`;
+      : '<a href="#/leaderboard">Leaderboard</a><a href="#/login">Sign in</a>'}`;
   nav.querySelector('#cb-toggle').addEventListener('change', (event) => {
     localStorage.setItem('pieceStyle', event.target.checked ? 'cb' : 'classic');
+    applyStyle();
+  });
+  nav.querySelector('#dark-toggle').addEventListener('change', (event) => {
+    localStorage.setItem('theme', event.target.checked ? 'dark' : 'light');
     applyStyle();
   });
   nav.querySelector('#signout')?.addEventListener('click', async () => {
@@ -103,8 +122,23 @@ async function route() {
   const ctx = { me: session.me, toast };
   if (page === 'game' && arg) unmount = mountGame(root, ctx, Number(arg));
   else if (page === 'user' && arg) unmount = mountProfile(root, ctx, decodeURIComponent(arg));
+  else if (page === 'leaderboard') unmount = mountLeaderboard(root);
   else if (page === 'login' || !session.me) unmount = mountLogin(root);
   else unmount = mountLobby(root, ctx);
+}
+
+const baseTitle = document.title;
+
+/** The tab title counts the games waiting for the signed-in player's move: "(2) Ataxx". */
+async function updateTitle() {
+  let waiting = 0;
+  if (session.me) {
+    try {
+      const games = await api(`/api/games?player=${encodeURIComponent(session.me)}&status=active`);
+      waiting = games.filter((game) => game.to_move === session.me).length;
+    } catch { /* the next round tries again */ }
+  }
+  document.title = waiting ? `(${waiting}) ${baseTitle}` : baseTitle;
 }
 
 async function start() {
@@ -117,6 +151,8 @@ async function start() {
   renderNav();
   window.addEventListener('hashchange', route);
   route();
+  updateTitle();
+  setInterval(updateTitle, 10000);
 }
 
 start();

@@ -36,6 +36,9 @@ enum Command {
     Serve(commands::serve::Args),
     /// Send one command to a game server and print the reply.
     Client(commands::client::Args),
+    /// Put a UAI engine on a game server as a bot account: `ataxx bot --server URL --user NAME
+    /// --password PW -- ENGINE ARGS...`.
+    Bot(commands::bot::Args),
     /// Load-test a game server on loopback: concurrent games over WebSocket and the text port.
     Loadtest(commands::loadtest::Args),
     /// Play UAI engines against each other: head-to-head, gauntlet or round-robin.
@@ -108,6 +111,7 @@ fn main() -> ExitCode {
         Command::Decode(args) => commands::decode::run(args),
         Command::Serve(args) => commands::serve::run(args),
         Command::Client(args) => commands::client::run(args),
+        Command::Bot(args) => commands::bot::run(args),
         Command::Loadtest(args) => commands::loadtest::run(args),
         Command::Match(args) => commands::r#match::run(*args),
         Command::Openings(args) => commands::openings::run(args),

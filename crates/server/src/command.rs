@@ -186,6 +186,14 @@ pub enum Command {
         password: String,
         limit: i64,
     },
+    /// `seek <userid> <password> <n>`: take n open seeks that match, posting seeks for the
+    /// rest; `0` withdraws the user's seeks of the game.
+    Seek {
+        userid: String,
+        password: String,
+        count: usize,
+        request: crate::seeks::SeekRequest,
+    },
     Chat {
         board: i64,
         userid: String,
@@ -400,6 +408,59 @@ pub fn parse(line: &str) -> Result<Command> {
     })
 }
 
+/// `<game> seek [-size=N] [-blocks=B] [-clock=M+S] [-color=x|o|random] [-unrated]
+/// [-rating_min=R] [-rating_max=R] <userid> <password> <n>`.
+fn parse_seek(
+    game: GameKind,
+    w: &[&str],
+    options: &[(String, Option<String>)],
+    framework: &[(String, Option<String>)],
+) -> Result<Command> {
+    let usage_text = format!(
+        "{game} seek [-size=N] [-blocks=B] [-clock=M+S] [-color=x|o|random] [-unrated] \
+         [-rating_min=R] [-rating_max=R] <userid> <password> <n> (n from 0 to {})",
+        crate::seeks::MAX_SEEKS_PER_USER
+    );
+    if w.len() != 4 {
+        return Err(usage(&usage_text));
+    }
+    let count = w[3]
+        .parse::<usize>()
+        .ok()
+        .filter(|n| *n <= crate::seeks::MAX_SEEKS_PER_USER)
+        .ok_or_else(|| usage(&usage_text))?;
+    let mut request = crate::seeks::SeekRequest {
+        options: ChallengeOptions::new(game),
+        rated: true,
+        color: crate::seeks::SeekColor::Random,
+        rating_min: None,
+        rating_max: None,
+    };
+    let rating = |name: &str, value: Option<&str>| -> Result<Option<i64>> {
+        value
+            .and_then(|v| v.parse::<i64>().ok())
+            .map(Some)
+            .ok_or_else(|| Error::Command(format!("-{name} needs a rating, e.g. -{name}=1400")))
+    };
+    for (name, value) in options.iter().chain(framework) {
+        match name.as_str() {
+            "unrated" => request.rated = false,
+            "color" | "colour" => {
+                request.color = crate::seeks::SeekColor::parse(value.as_deref().unwrap_or(""))?
+            }
+            "rating_min" => request.rating_min = rating(name, value.as_deref())?,
+            "rating_max" => request.rating_max = rating(name, value.as_deref())?,
+            _ => request.options.set(name, value.as_deref())?,
+        }
+    }
+    Ok(Command::Seek {
+        userid: w[1].to_string(),
+        password: w[2].to_string(),
+        count,
+        request,
+    })
+}
+
 /// A game's command (the words after the game's name).
 fn parse_game(
     game: GameKind,
@@ -412,7 +473,7 @@ fn parse_game(
     };
     let word = word.to_ascii_lowercase();
     let s = |i: usize| w[i].to_string();
-    if !abbreviates(&word, "challenge", 5) {
+    if !abbreviates(&word, "challenge", 5) && word != "seek" {
         if let Some((name, _)) = options.first().or(framework.first()) {
             return Err(Error::Command(format!(
                 "{game} {word} takes no option -{name}"
@@ -526,6 +587,7 @@ fn parse_game(
                     .ok_or_else(|| usage(&format!("{game} limit <userid> <password> <n> (n from 0)")))?,
             }
         }
+        "seek" => parse_seek(game, w, &options, &framework)?,
         "chat" => {
             if w.len() < 4 {
                 return Err(usage(&format!("{game} chat <board> <userid> <password> [<message>]")));
@@ -844,6 +906,15 @@ async fn run(app: &App, request: &Request, command: &Command) -> Result<Reply> {
                 json!({"userid": user, "limit": limit}),
             )
         }
+        Command::Seek {
+            userid,
+            password,
+            count,
+            request,
+        } => {
+            let user = accounts.verify(userid, password).await?;
+            seek_reply(app, &user, *count, request).await?
+        }
         Command::Chat {
             board,
             userid,
@@ -984,6 +1055,52 @@ async fn run(app: &App, request: &Request, command: &Command) -> Result<Reply> {
             )
         }
     })
+}
+
+/// Runs `seek`: n quick pairings (each takes a matching seek or posts one), or with n = 0
+/// withdraws the user's seeks of the game.
+async fn seek_reply(
+    app: &App,
+    user: &str,
+    count: usize,
+    request: &crate::seeks::SeekRequest,
+) -> Result<Reply> {
+    use crate::seeks::Paired;
+    let game = request.options.game;
+    if count == 0 {
+        let ids = app.seeks.withdraw_all(user, game).await?;
+        return Ok(Reply::ok(
+            format!("{user} seeks withdrawn"),
+            format!("{user} withdrew {} open {game} seeks.\n", ids.len()),
+            json!({"userid": user, "withdrawn": ids}),
+        ));
+    }
+    let mut text = String::new();
+    let mut started = vec![];
+    let mut posted = vec![];
+    for _ in 0..count {
+        match app.seeks.pair(user, request).await? {
+            Paired::Game(summary) => {
+                text.push_str(&format!(
+                    "Board {} started: {} (x) against {} (o).\n",
+                    summary.board, summary.x, summary.o
+                ));
+                started.push(summary);
+            }
+            Paired::Seek(seek) => {
+                text.push_str(&format!(
+                    "Seek {} is open: the board starts when someone takes it.\n",
+                    seek.id
+                ));
+                posted.push(seek);
+            }
+        }
+    }
+    Ok(Reply::ok(
+        format!("{user} seek {count}"),
+        text,
+        json!({"userid": user, "games": started, "seeks": posted}),
+    ))
 }
 
 async fn current_user(app: &App, name: &str) -> Result<storage::UserRow> {
@@ -1141,6 +1258,8 @@ Commands (one per line; words separated by spaces):
   ataxx accept|decline|withdraw <board> <userid> <password>
   ataxx accept|reject <userid> <password>    (take or refuse challenges)
   ataxx limit <userid> <password> <n>        (at most n games at once)
+  ataxx seek <userid> <password> <n>         (n games with anyone: open seeks taken or posted;
+                                              0 withdraws yours; -clock=M+S -color=x|o -unrated)
   ataxx move <board> <userid> <password> <move>[#N]   (also: board, mvoe)
         move words: resign, propose (a draw), undo, accept, reject
   ataxx queue <board> <userid> <password> <move>[#N]   (played when it is your turn;

@@ -23,6 +23,10 @@ pub enum Error {
     UnknownUser(String),
     #[error("no board {0}")]
     UnknownBoard(i64),
+    #[error("no open seek {0}: it was taken or withdrawn")]
+    UnknownSeek(i64),
+    #[error("seek {id} is not {user}'s")]
+    NotYourSeek { id: i64, user: String },
     #[error("{user} does not play on board {board}")]
     NotAPlayer { board: i64, user: String },
     #[error("it is {to_move}'s move on board {board}, not {user}'s")]
@@ -81,6 +85,8 @@ impl Error {
             Error::InvalidPassword(_) => "invalid_password",
             Error::UnknownUser(_) => "unknown_user",
             Error::UnknownBoard(_) => "unknown_board",
+            Error::UnknownSeek(_) => "unknown_seek",
+            Error::NotYourSeek { .. } => "not_your_seek",
             Error::NotAPlayer { .. } => "not_a_player",
             Error::NotYourTurn { .. } => "not_your_turn",
             Error::NotInPlay { .. } => "not_in_play",

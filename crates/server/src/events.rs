@@ -29,6 +29,12 @@ pub enum EventKind {
     },
     /// A draw or undo proposal was made, accepted or rejected (see the summary's `proposal`).
     Proposal,
+    /// A draw or undo proposal was rejected: `proposal` is `draw` or `undo`, `by` who rejected
+    /// it (the proposer hears it on the board's and their own stream).
+    Rejected {
+        proposal: String,
+        by: String,
+    },
     /// An accepted undo took moves back: the board now has `ply` moves.
     Undone,
     Chat {
@@ -92,6 +98,17 @@ pub struct Hub {
     users: Arc<Mutex<HashMap<String, broadcast::Sender<Event>>>>,
     /// Users who follow boards they do not play on (`ataxx subscribe`).
     subscribers: Arc<Mutex<HashMap<i64, Vec<String>>>>,
+    lobby: Lobby,
+}
+
+/// The lobby stream: seeks added and removed, games started and ended (JSON texts).
+#[derive(Clone)]
+struct Lobby(broadcast::Sender<Arc<str>>);
+
+impl Default for Lobby {
+    fn default() -> Self {
+        Lobby(broadcast::channel(BACKLOG).0)
+    }
 }
 
 /// Events a slow listener may fall behind by before it is told to resync.
@@ -147,8 +164,27 @@ impl Hub {
         subscribers.get(&board).cloned().unwrap_or_default()
     }
 
-    /// Sends an event to the board's listeners, every player's and the subscribers'.
+    /// Listens to the lobby stream.
+    pub fn lobby(&self) -> broadcast::Receiver<Arc<str>> {
+        self.lobby.0.subscribe()
+    }
+
+    /// Sends a JSON text to every lobby listener (none listening is fine).
+    pub fn publish_lobby(&self, json: String) {
+        let _ = self.lobby.0.send(json.into());
+    }
+
+    /// Sends an event to the board's listeners, every player's and the subscribers'; a game
+    /// that started or ended also goes to the lobby.
     pub fn publish(&self, event: Event) {
+        let lobby_type = match event.kind {
+            EventKind::Started => Some("game_started"),
+            EventKind::Ended => Some("game_ended"),
+            _ => None,
+        };
+        if let Some(kind) = lobby_type {
+            self.publish_lobby(serde_json::json!({"type": kind, "game": &*event.game}).to_string());
+        }
         send(&self.boards, &event.board, &event);
         let mut users: Vec<String> = event.game.seats.iter().map(|s| s.name.clone()).collect();
         users.extend(self.subscribers(event.board));

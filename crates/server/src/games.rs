@@ -232,6 +232,10 @@ pub struct GameSummary {
     pub termination: String,
     pub winner: Option<String>,
     pub rated: bool,
+    /// Why a game begun rated did not count for ratings (`bob never moved: unrated`); absent
+    /// otherwise.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub unrated_reason: Option<String>,
     /// Who accepted the challenge so far (seats 0 and 1; `seats` has every seat).
     pub accepted: Accepted,
     pub proposal: Option<Proposal>,
@@ -263,6 +267,9 @@ pub struct SeatSummary {
     pub clock_ms: Option<i64>,
     /// Once finished: 1 for the best, equal ranks shared.
     pub rank: Option<i64>,
+    /// Once finished, the result from this seat's side: `win`, `loss` or `draw` (a page
+    /// writes "You win" from its reader's seat).
+    pub outcome: Option<&'static str>,
     pub rating_change: Option<f64>,
 }
 
@@ -383,6 +390,19 @@ fn forfeit_outcome(pos: &dyn AnyPosition, loser: Seat) -> Outcome {
     Outcome::from_scores(&scores)
 }
 
+/// A seat's result from its own side: the best rank alone wins, a best rank shared by every
+/// seat is a draw, anything else a loss (a shared first place among some of four seats counts
+/// as a win for each of them).
+fn seat_outcome(rank: Option<i64>, seats: &[SeatRow]) -> Option<&'static str> {
+    let rank = rank?;
+    let everyone_first = seats.iter().all(|s| s.rank == Some(1));
+    Some(match rank {
+        1 if everyone_first => "draw",
+        1 => "win",
+        _ => "loss",
+    })
+}
+
 /// The positions of a board from its start: replays the recorded moves, filling in each row's
 /// seat and the position after it. Returns the position after the last.
 pub fn replay(kind: GameKind, start_fen: &str, moves: &mut [MoveRow]) -> Box<dyn AnyPosition> {
@@ -457,6 +477,7 @@ impl GameRow {
                 used_ms: seat.used_ms,
                 clock_ms: clock_ms(i),
                 rank: seat.rank,
+                outcome: seat_outcome(seat.rank, &self.seats),
                 rating_change: seat.rating_change,
             })
             .collect();
@@ -495,6 +516,7 @@ impl GameRow {
             termination: self.termination.clone(),
             winner,
             rated: self.rated,
+            unrated_reason: (!self.unrated_reason.is_empty()).then(|| self.unrated_reason.clone()),
             accepted: Accepted {
                 x: seat(0).accepted,
                 o: seat(1).accepted,
@@ -612,87 +634,21 @@ impl Games {
         options: &ChallengeOptions,
         by: Option<&str>,
     ) -> Result<GameSummary> {
-        let start = options.start()?;
-        if players.len() != start.seats() {
-            return Err(Error::InvalidChallenge(format!(
-                "{} is played by {} players, not {}",
-                options.game,
-                start.seats(),
-                players.len()
-            )));
-        }
-        let mut names: Vec<String> = Vec::with_capacity(players.len());
-        for player in players {
-            let name = crate::accounts::normalize_userid(player)?;
-            if names.contains(&name) {
-                return Err(Error::InvalidChallenge(format!(
-                    "{name} cannot play themself"
-                )));
-            }
-            names.push(name);
-        }
         let now = self.now_ms();
+        let accepted: Vec<&str> = by.into_iter().collect();
         let mut tx = self.storage.write().await?;
-        let mut seats = Vec::with_capacity(names.len());
-        for name in names {
-            let user = storage::user(&mut tx.tx, &name)
-                .await?
-                .ok_or_else(|| Error::InvalidChallenge(format!("no user {name:?}")))?;
-            if crate::accounts::is_closed(&user) {
-                return Err(Error::InvalidChallenge(format!(
-                    "{name}'s account is closed"
-                )));
-            }
-            if user.refuses_challenges {
-                return Err(Error::InvalidChallenge(format!(
-                    "{name} refuses challenges"
-                )));
-            }
-            limits::check(&mut tx.tx, &user).await?;
-            seats.push(SeatRow {
-                accepted: by == Some(name.as_str()),
-                name,
-                remaining_ms: options.clock.map(|c| c.0),
-                used_ms: 0,
-                rank: None,
-                rating_change: None,
-            });
-        }
-        let fen = start.fen();
-        let game = GameRow {
-            board: storage::next_board(&mut tx.tx).await?,
-            game: options.game.name().to_string(),
-            seats,
-            status: "challenge".into(),
-            layout: options.blocks_text.clone(),
-            start_fen: fen.clone(),
-            fen,
-            plies: 0,
-            version: 1,
-            result: "*".into(),
-            termination: String::new(),
-            rated: true,
-            nag_days: options.nag_days,
-            forfeit_days: options.forfeit_days,
-            total_days: options.total_days,
-            clock_base_ms: options.clock.map(|c| c.0),
-            clock_increment_ms: options.clock.map(|c| c.1),
-            proposal: String::new(),
-            proposal_by: String::new(),
-            nagged_ply: -1,
-            created_ms: now,
-            started_ms: None,
-            last_move_ms: None,
-            finished_ms: None,
-        };
-        storage::insert_game(&mut tx.tx, &game).await?;
+        let game = open_board(&mut tx.tx, players, options, &accepted, true, now).await?;
         tx.commit().await?;
-        let names: Vec<&str> = game.seats.iter().map(|s| s.name.as_str()).collect();
-        tracing::info!(board = game.board, game = %game.game, players = %names.join(" "), "challenge");
-        Ok(self.announce(vec![Change {
-            kind: EventKind::Challenge,
-            game,
-        }]))
+        Ok(self.announce_new(game))
+    }
+
+    /// Announces a board [`open_board`] wrote, once its transaction is committed.
+    pub(crate) fn announce_new(&self, game: GameRow) -> GameSummary {
+        let kind = match game.status.as_str() {
+            "active" => EventKind::Started,
+            _ => EventKind::Challenge,
+        };
+        self.announce(vec![Change { kind, game }])
     }
 
     async fn load(conn: &mut AnyConnection, board: i64) -> Result<GameRow> {
@@ -835,6 +791,8 @@ impl Games {
                 });
             }
             Action::Accept | Action::Reject => {
+                // Taken first: a rejection clears it, and the offerer is told what was rejected.
+                let proposal = game.proposal.clone();
                 let decision = match action {
                     Action::Accept => game.accept_proposal(&*pos, seat)?,
                     _ => {
@@ -842,7 +800,6 @@ impl Games {
                         Decision::Waiting
                     }
                 };
-                let proposal = game.proposal.clone();
                 if decision == Decision::Agreed {
                     game.clear_proposal();
                 }
@@ -858,6 +815,15 @@ impl Games {
                             kind: EventKind::Undone,
                             game: game.clone(),
                         });
+                    }
+                    (Decision::Waiting, _) if matches!(action, Action::Reject) => {
+                        changes.push(Change {
+                            kind: EventKind::Rejected {
+                                proposal: proposal.clone(),
+                                by: user.to_string(),
+                            },
+                            game: game.clone(),
+                        })
                     }
                     (Decision::Waiting, _) => changes.push(Change {
                         kind: EventKind::Proposal,
@@ -1027,15 +993,45 @@ impl Games {
         termination: &str,
         now: i64,
     ) -> Result<()> {
+        // The clock that ran until now keeps the time actually left.
+        if game.status == "active" {
+            let elapsed = (now - game.last_move_ms.unwrap_or(now)).max(0);
+            let seat = game.seat_mut(game.position().turn());
+            seat.used_ms += elapsed;
+            if let Some(remaining) = &mut seat.remaining_ms {
+                *remaining = (*remaining - elapsed).max(0);
+            }
+            game.last_move_ms = Some(now);
+        }
         game.status = "finished".into();
         game.result = result_text(outcome);
         game.termination = termination.into();
         game.finished_ms = Some(now);
         game.clear_proposal();
         game.version += 1;
+        // As on lichess, a game one side never moved in does not count for ratings.
+        if game.rated && termination != "rules" {
+            if let Some(idle) = Self::seat_that_never_moved(conn, game).await? {
+                game.rated = false;
+                game.unrated_reason =
+                    format!("{idle} never moved: the game does not count for ratings");
+            }
+        }
         ratings::record_result(conn, game, outcome, now).await?;
         tracing::info!(board = game.board, result = %game.result, termination, "game over");
         Ok(())
+    }
+
+    /// The first player who has made no move of their own on a board, if any.
+    async fn seat_that_never_moved(
+        conn: &mut AnyConnection,
+        game: &GameRow,
+    ) -> Result<Option<String>> {
+        let mut moves = storage::moves(conn, game.board).await?;
+        replay(game.kind(), &game.start_fen, &mut moves);
+        let idle = (0..game.seats.len())
+            .find(|&seat| !moves.iter().any(|m| !m.auto && usize::from(m.seat) == seat));
+        Ok(idle.map(|seat| game.seats[seat].name.clone()))
     }
 
     /// Takes back the last move a player made and the automatic passes after it.
@@ -1207,6 +1203,101 @@ impl Games {
             .map(|g| g.summary(now))
             .collect())
     }
+}
+
+/// Checks the players and writes a new board between them, in seat order. `accepted` names
+/// who has accepted already: when that is everyone (a taken seek), the game starts at once and
+/// nobody's refusal of challenges stands in the way. `rated` says whether the result counts.
+pub(crate) async fn open_board(
+    conn: &mut AnyConnection,
+    players: &[String],
+    options: &ChallengeOptions,
+    accepted: &[&str],
+    rated: bool,
+    now: i64,
+) -> Result<GameRow> {
+    let start = options.start()?;
+    if players.len() != start.seats() {
+        return Err(Error::InvalidChallenge(format!(
+            "{} is played by {} players, not {}",
+            options.game,
+            start.seats(),
+            players.len()
+        )));
+    }
+    let mut names: Vec<String> = Vec::with_capacity(players.len());
+    for player in players {
+        let name = crate::accounts::normalize_userid(player)?;
+        if names.contains(&name) {
+            return Err(Error::InvalidChallenge(format!(
+                "{name} cannot play themself"
+            )));
+        }
+        names.push(name);
+    }
+    let everyone_accepted = names.iter().all(|n| accepted.contains(&n.as_str()));
+    let mut seats = Vec::with_capacity(names.len());
+    for name in names {
+        let user = storage::user(conn, &name)
+            .await?
+            .ok_or_else(|| Error::InvalidChallenge(format!("no user {name:?}")))?;
+        if crate::accounts::is_closed(&user) {
+            return Err(Error::InvalidChallenge(format!(
+                "{name}'s account is closed"
+            )));
+        }
+        if user.refuses_challenges && !everyone_accepted {
+            return Err(Error::InvalidChallenge(format!(
+                "{name} refuses challenges"
+            )));
+        }
+        limits::check(conn, &user).await?;
+        seats.push(SeatRow {
+            accepted: accepted.contains(&name.as_str()),
+            name,
+            remaining_ms: options.clock.map(|c| c.0),
+            used_ms: 0,
+            rank: None,
+            rating_change: None,
+        });
+    }
+    let fen = start.fen();
+    let game = GameRow {
+        board: storage::next_board(conn).await?,
+        game: options.game.name().to_string(),
+        seats,
+        status: if everyone_accepted {
+            "active"
+        } else {
+            "challenge"
+        }
+        .into(),
+        layout: options.blocks_text.clone(),
+        start_fen: fen.clone(),
+        fen,
+        plies: 0,
+        version: 1,
+        result: "*".into(),
+        termination: String::new(),
+        rated,
+        nag_days: options.nag_days,
+        forfeit_days: options.forfeit_days,
+        total_days: options.total_days,
+        clock_base_ms: options.clock.map(|c| c.0),
+        clock_increment_ms: options.clock.map(|c| c.1),
+        proposal: String::new(),
+        proposal_by: String::new(),
+        nagged_ply: -1,
+        created_ms: now,
+        started_ms: everyone_accepted.then_some(now),
+        last_move_ms: everyone_accepted.then_some(now),
+        finished_ms: None,
+        unrated_reason: String::new(),
+    };
+    storage::insert_game(conn, &game).await?;
+    let names: Vec<&str> = game.seats.iter().map(|s| s.name.as_str()).collect();
+    tracing::info!(board = game.board, game = %game.game, players = %names.join(" "), status = %game.status, "new board");
+    Ok(game)
 }
 
 /// The seat `user` plays on `board`, or the refusal for someone who is not one of its players.

@@ -27,6 +27,9 @@ use crate::storage::{self, GameFilter};
 use crate::{board, socket_messages, App};
 use games::GameKind;
 
+mod leaderboard;
+mod seeks;
+
 /// The largest request body and WebSocket message.
 pub const MAX_BODY: usize = 64 * 1024;
 /// The cookie that carries a browser's session token.
@@ -52,7 +55,8 @@ fn status_of(err: &Error) -> StatusCode {
         Error::Auth => StatusCode::UNAUTHORIZED,
         Error::RateLimited { .. } => StatusCode::TOO_MANY_REQUESTS,
         Error::UnknownUser(_) | Error::UnknownBoard(_) => StatusCode::NOT_FOUND,
-        Error::NotAPlayer { .. } => StatusCode::FORBIDDEN,
+        Error::UnknownSeek(_) => StatusCode::NOT_FOUND,
+        Error::NotAPlayer { .. } | Error::NotYourSeek { .. } => StatusCode::FORBIDDEN,
         Error::UserExists(_)
         | Error::NotYourTurn { .. }
         | Error::NotInPlay { .. }
@@ -147,6 +151,13 @@ fn router(state: HttpState) -> Router {
         .route("/api/games/{board}/unsubscribe", post(unsubscribe))
         .route("/api/games/{board}/ws", get(game_socket))
         .route("/api/ws", get(user_socket))
+        .route("/api/seeks", get(seeks::list).post(seeks::post))
+        .route("/api/seeks/pair", post(seeks::pair))
+        .route("/api/seeks/{id}", axum::routing::delete(seeks::withdraw))
+        .route("/api/seeks/{id}/accept", post(seeks::accept))
+        .route("/api/lobby/ws", get(seeks::socket))
+        .route("/api/leaderboard", get(leaderboard::get))
+        .route("/api/bot/upgrade", post(leaderboard::upgrade_to_bot))
         .merge(crate::web::routes(state.app.clone()))
         .layer(DefaultBodyLimit::max(MAX_BODY))
         .layer(axum::middleware::from_fn(crate::api_errors::json_errors))
@@ -705,6 +716,8 @@ async fn user_socket(
     let user = authenticated(&state, &headers, query.token.as_deref()).await?;
     let events = state.app.hub.user(&user);
     let greeting = json!({"type": "hello", "user": user}).to_string();
+    // An open page keeps its user's live seeks open.
+    let presence = state.app.seeks.present(&user);
     let session = Session {
         user,
         token,
@@ -713,8 +726,9 @@ async fn user_socket(
     Ok(upgrade
         .max_message_size(MAX_SOCKET_READ)
         .max_frame_size(MAX_SOCKET_READ)
-        .on_upgrade(move |socket| {
-            stream(state, socket, Some(session), None, Some(greeting), events)
+        .on_upgrade(move |socket| async move {
+            stream(state, socket, Some(session), None, Some(greeting), events).await;
+            drop(presence);
         }))
 }
 

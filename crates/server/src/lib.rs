@@ -16,6 +16,7 @@
 pub mod accounts;
 mod api_errors;
 pub mod board;
+pub mod bot_accounts;
 pub mod bots;
 mod clock;
 pub mod command;
@@ -24,8 +25,10 @@ pub mod events;
 pub mod export;
 pub mod games;
 pub mod http;
+pub mod leaderboard;
 pub mod ratings;
 pub mod redact;
+pub mod seeks;
 pub mod socket_messages;
 pub mod storage;
 pub mod text;
@@ -87,6 +90,7 @@ pub struct App {
     pub storage: Storage,
     pub accounts: Accounts,
     pub games: Games,
+    pub seeks: seeks::Seeks,
     pub clock: Arc<Clock>,
     pub hub: Hub,
 }
@@ -102,9 +106,11 @@ impl App {
             Clock::system()
         });
         let hub = Hub::default();
+        let games = Games::new(storage.clone(), clock.clone(), hub.clone());
         Ok(App {
             accounts: Accounts::new(storage.clone(), clock.clone(), config.rate_limits),
-            games: Games::new(storage.clone(), clock.clone(), hub.clone()),
+            seeks: seeks::Seeks::new(storage.clone(), games.clone(), clock.clone(), hub.clone()),
+            games,
             storage,
             clock,
             hub,
@@ -126,6 +132,7 @@ impl Server {
     pub async fn start(config: Config) -> Result<Server> {
         let app = App::open(&config).await?;
         app.games.load_subscriptions().await?;
+        app.seeks.clear_live().await?;
         bots::start(&app).await?;
         let (stop, stopped) = watch::channel(false);
         let mut tasks = vec![];

@@ -23,6 +23,8 @@ use tokio::sync::{mpsc, oneshot, Mutex, OwnedMutexGuard};
 
 use crate::error::{Error, Result};
 
+pub mod seeks;
+
 /// How far a commit goes before it returns.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum Durability {
@@ -154,7 +156,7 @@ fn migrations() -> Migrator {
 
 /// The migrations up to `last` (tests build old databases with fewer).
 fn migrations_up_to(last: i64) -> Migrator {
-    let files: [(i64, &str, &str); 4] = [
+    let files: [(i64, &str, &str); 5] = [
         (1, "init", include_str!("../migrations/0001_init.sql")),
         (
             2,
@@ -171,6 +173,7 @@ fn migrations_up_to(last: i64) -> Migrator {
             "game kinds and seats",
             include_str!("../migrations/0004_game_kinds_and_seats.sql"),
         ),
+        (6, "seeks", include_str!("../migrations/0006_seeks.sql")),
     ];
     Migrator {
         migrations: Cow::Owned(
@@ -598,6 +601,8 @@ pub struct GameRow {
     pub started_ms: Option<i64>,
     pub last_move_ms: Option<i64>,
     pub finished_ms: Option<i64>,
+    /// Why a game begun rated ended unrated (a side never moved); empty otherwise.
+    pub unrated_reason: String,
 }
 
 /// One player of a board.
@@ -615,10 +620,11 @@ pub struct SeatRow {
 
 const GAME_COLUMNS: &str = "board, game, status, layout, start_fen, fen, plies, version, result, \
      termination, rated, nag_days, forfeit_days, total_days, clock_base_ms, clock_increment_ms, \
-     proposal, proposal_by, nagged_ply, created_ms, started_ms, last_move_ms, finished_ms";
+     proposal, proposal_by, nagged_ply, created_ms, started_ms, last_move_ms, finished_ms, \
+     unrated_reason";
 
 /// How many columns `GAME_COLUMNS` names.
-const GAME_COLUMN_COUNT: usize = 23;
+const GAME_COLUMN_COUNT: usize = 24;
 
 fn game_from_row(row: &sqlx::any::AnyRow) -> Result<GameRow> {
     Ok(GameRow {
@@ -646,6 +652,7 @@ fn game_from_row(row: &sqlx::any::AnyRow) -> Result<GameRow> {
         started_ms: row.try_get("started_ms")?,
         last_move_ms: row.try_get("last_move_ms")?,
         finished_ms: row.try_get("finished_ms")?,
+        unrated_reason: row.try_get("unrated_reason")?,
     })
 }
 
@@ -895,6 +902,7 @@ fn bind_game<'q>(query: AnyQuery<'q>, game: &'q GameRow) -> AnyQuery<'q> {
         .bind(game.started_ms)
         .bind(game.last_move_ms)
         .bind(game.finished_ms)
+        .bind(&game.unrated_reason)
 }
 
 // ---------------------------------------------------------------------------------------------

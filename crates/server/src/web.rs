@@ -59,6 +59,7 @@ const ASSETS: &[Asset] = &[
     asset!("lobby.js", JS),
     asset!("game.js", JS),
     asset!("profile.js", JS),
+    asset!("leaderboard.js", JS),
 ];
 
 /// How long after its last heartbeat a browser's user still counts as online.

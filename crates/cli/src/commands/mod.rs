@@ -3,6 +3,7 @@
 pub mod analyze;
 pub mod bench;
 pub mod blocks;
+pub mod bot;
 pub mod client;
 pub mod datagen;
 pub mod decode;

@@ -7,7 +7,7 @@
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{IpAddr, SocketAddr, TcpStream};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
@@ -21,12 +21,18 @@ pub struct Served {
     pub child: Child,
     pub http: String,
     pub text: String,
+    pub db: PathBuf,
 }
 
 impl Served {
     pub fn start(db: &Path, extra: &[&str]) -> Served {
+        Served::start_on(db, "127.0.0.1:0", extra)
+    }
+
+    /// Starts a server on `db` whose HTTP door binds `http` (a restart on the same port).
+    pub fn start_on(db: &Path, http: &str, extra: &[&str]) -> Served {
         let mut child = Command::new(env!("CARGO_BIN_EXE_ataxx"))
-            .args(["serve", "--http", "127.0.0.1:0", "--text", "127.0.0.1:0"])
+            .args(["serve", "--http", http, "--text", "127.0.0.1:0"])
             .args(["--log", "warn", "--db"])
             .arg(db)
             .args(extra)
@@ -46,7 +52,12 @@ impl Served {
         };
         let http = addr("http ");
         let text = addr("text ");
-        Served { child, http, text }
+        Served {
+            child,
+            http,
+            text,
+            db: db.to_path_buf(),
+        }
     }
 
     /// A server on a fresh database in `dir`.
@@ -66,12 +77,21 @@ impl Served {
     pub fn url(&self, path: &str) -> String {
         format!("http://{}{path}", self.http)
     }
+
+    pub fn ws(&self, path: &str) -> String {
+        format!("ws://{}{path}", self.http)
+    }
+
+    /// Kills the server (SIGKILL) and waits for it.
+    pub fn kill(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
 }
 
 impl Drop for Served {
     fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
+        self.kill();
     }
 }
 
@@ -178,6 +198,7 @@ impl TextDoor {
 fn agent() -> ureq::Agent {
     ureq::Agent::config_builder()
         .http_status_as_error(false)
+        .timeout_global(Some(Duration::from_secs(30)))
         .build()
         .into()
 }
@@ -192,14 +213,16 @@ pub fn http(
     let agent = agent();
     let auth = token.map(|t| format!("Bearer {t}"));
     let mut response = match method {
-        "GET" => {
-            let mut req = agent.get(url);
+        "GET" | "DELETE" => {
+            let mut req = match method {
+                "GET" => agent.get(url),
+                _ => agent.delete(url),
+            };
             if let Some(auth) = &auth {
                 req = req.header("Authorization", auth);
             }
             req.call().unwrap()
         }
-        "DELETE" => agent.delete(url).call().unwrap(),
         _ => {
             let mut req = agent.post(url).header("Content-Type", "application/json");
             if let Some(auth) = &auth {
@@ -261,9 +284,14 @@ pub async fn socket(url: &str) -> Socket {
         .0
 }
 
-/// Reads messages until one satisfies `want`.
+/// Reads messages until one satisfies `want` (at most 10 seconds).
 pub async fn next_where(ws: &mut Socket, want: impl Fn(&Value) -> bool) -> Value {
-    let deadline = Instant::now() + Duration::from_secs(10);
+    next_where_within(ws, 10, want).await
+}
+
+/// Reads messages until one satisfies `want` (at most `secs` seconds).
+pub async fn next_where_within(ws: &mut Socket, secs: u64, want: impl Fn(&Value) -> bool) -> Value {
+    let deadline = Instant::now() + Duration::from_secs(secs);
     loop {
         let left = deadline.saturating_duration_since(Instant::now());
         let message = tokio::time::timeout(left, ws.next())
@@ -300,6 +328,7 @@ pub async fn close_code(ws: &mut Socket) -> Option<CloseCode> {
         }
     }
 }
+
 /// Polls a board until `done` holds (a few seconds at most).
 pub fn wait_for(door: &mut TextDoor, board: i64, done: impl Fn(&Value) -> bool) -> Value {
     let deadline = Instant::now() + Duration::from_secs(10);
@@ -310,5 +339,31 @@ pub fn wait_for(door: &mut TextDoor, board: i64, done: impl Fn(&Value) -> bool) 
         }
         assert!(Instant::now() < deadline, "board never got there: {game}");
         std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+/// Sends a pbmserv command through `POST /api/command` and returns the JSON reply.
+pub fn command(server: &Served, line: &str) -> Value {
+    let mut response = agent()
+        .post(&server.url("/api/command"))
+        .header("Accept", "application/json")
+        .send(line.to_string())
+        .unwrap();
+    serde_json::from_str(&response.body_mut().read_to_string().unwrap()).unwrap()
+}
+
+/// Polls `GET path` until `done` holds (at most `secs` seconds); returns the last body.
+pub fn poll(server: &Served, path: &str, secs: u64, done: impl Fn(&Value) -> bool) -> Value {
+    let deadline = Instant::now() + Duration::from_secs(secs);
+    loop {
+        let (_, body) = api("GET", &server.url(path), None, None);
+        if done(&body) {
+            return body;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "{path} never became what the test waits for: {body}"
+        );
+        std::thread::sleep(Duration::from_millis(50));
     }
 }

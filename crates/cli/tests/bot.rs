@@ -1,0 +1,336 @@
+//! `ataxx bot` end to end through real processes: a server, the bot, and an engine (`ataxx uai`,
+//! or a random mover written here in Python that shares no code with the project), with a
+//! person's moves made by the test over HTTP.
+
+#[path = "common/served.rs"]
+mod served;
+
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use serde_json::{json, Value};
+use served::{api, poll, signup_and_login, Served};
+
+/// A running `ataxx bot`, killed when dropped; its log goes to `log`.
+struct BotProcess {
+    child: Child,
+    log: PathBuf,
+}
+
+impl BotProcess {
+    fn start(server: &Served, user: &str, extra: &[&str], engine: &[&str], log: PathBuf) -> Self {
+        let child = Command::new(env!("CARGO_BIN_EXE_ataxx"))
+            .args(["bot", "--server", &server.url(""), "--user", user])
+            .args(["--password", "botpass1", "--movetime", "20"])
+            .args(extra)
+            .arg("--")
+            .args(engine)
+            .stdout(Stdio::null())
+            .stderr(std::fs::File::create(&log).unwrap())
+            .spawn()
+            .expect("ataxx bot starts");
+        BotProcess { child, log }
+    }
+
+    fn log(&self) -> String {
+        std::fs::read_to_string(&self.log).unwrap_or_default()
+    }
+}
+
+impl Drop for BotProcess {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// Waits until the account is labelled a bot (the bot signed in and upgraded it).
+fn wait_for_bot(server: &Served, user: &str) {
+    poll(server, &format!("/api/users/{user}"), 30, |u| {
+        u["bot"] == "uai"
+    });
+}
+
+fn challenge(server: &Served, token: &str, bot: &str, options: Value) -> i64 {
+    let (status, game) = api(
+        "POST",
+        &server.url("/api/games"),
+        Some(token),
+        Some(json!({"opponent": bot, "options": options})),
+    );
+    assert_eq!(status, 201, "{game}");
+    game["board"].as_i64().unwrap()
+}
+
+/// The person's move: a legal move picked by the ply number (no pass: the server plays those).
+fn persons_move(game: &Value) -> String {
+    let legal: Vec<&str> = game["legal_moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(Value::as_str)
+        .filter(|m| *m != "0000")
+        .collect();
+    legal[(game["ply"].as_u64().unwrap() as usize * 7) % legal.len()].to_string()
+}
+
+/// Plays the person's side of `boards` until every one is over; `between` runs after each
+/// round with the plies recorded so far (the test restarts the server there).
+fn play_out(
+    server: &mut Served,
+    token: &str,
+    me: &str,
+    boards: &[i64],
+    mut between: impl FnMut(&mut Served, i64),
+) -> Vec<Value> {
+    let deadline = Instant::now() + Duration::from_secs(240);
+    loop {
+        let mut games = vec![];
+        for board in boards {
+            let (_, game) = api(
+                "GET",
+                &server.url(&format!("/api/games/{board}")),
+                None,
+                None,
+            );
+            if game["status"] == "active" && game["to_move"] == me {
+                let (status, reply) = api(
+                    "POST",
+                    &server.url(&format!("/api/games/{board}/move")),
+                    Some(token),
+                    Some(
+                        json!({"move": persons_move(&game), "guard": game["ply"].as_i64().unwrap() + 1}),
+                    ),
+                );
+                assert!(status == 200 || status == 409, "{reply}");
+            }
+            games.push(game);
+        }
+        if games.iter().all(|g| g["status"] == "finished") {
+            return games;
+        }
+        let plies = games.iter().map(|g| g["ply"].as_i64().unwrap_or(0)).sum();
+        between(server, plies);
+        assert!(
+            Instant::now() < deadline,
+            "the games did not end: {games:?}"
+        );
+        std::thread::sleep(Duration::from_millis(30));
+    }
+}
+
+/// The moves each player made on a board.
+fn moves_by(game: &Value, seat: u64) -> usize {
+    game["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|m| m["seat"] == seat && m["auto"] == false)
+        .count()
+}
+
+#[test]
+fn a_bot_running_ataxx_uai_plays_a_live_and_a_correspondence_game_to_the_end() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut server = Served::fresh(&dir, &[]);
+    signup_and_login(&server, "engine", "botpass1");
+    let alice = signup_and_login(&server, "alice", "secret1");
+    let bot = BotProcess::start(
+        &server,
+        "engine",
+        &["--games", "2"],
+        &[env!("CARGO_BIN_EXE_ataxx"), "uai"],
+        dir.path().join("bot.log"),
+    );
+    wait_for_bot(&server, "engine");
+    let live = challenge(
+        &server,
+        &alice,
+        "engine",
+        json!({"size": "5", "clock": "0.5+0"}),
+    );
+    let correspondence = challenge(&server, &alice, "engine", json!({"size": "5"}));
+    for board in [live, correspondence] {
+        poll(&server, &format!("/api/games/{board}"), 30, |g| {
+            g["status"] == "active"
+        });
+    }
+    // A third game is over the bot's two at once: declined, with the reason in the chat.
+    let third = challenge(&server, &alice, "engine", json!({}));
+    let declined = poll(&server, &format!("/api/games/{third}"), 30, |g| {
+        g["status"] == "declined"
+    });
+    let reason = declined["chat"][0]["body"].as_str().unwrap();
+    assert!(reason.contains("playing 2 games"), "{reason}");
+
+    let games = play_out(
+        &mut server,
+        &alice,
+        "alice",
+        &[live, correspondence],
+        |_, _| {},
+    );
+    for game in &games {
+        // Played out by the rules: nobody resigned or lost on time.
+        assert_eq!(game["termination"], "rules", "{game}\n{}", bot.log());
+        assert!(moves_by(game, 0) > 2 && moves_by(game, 1) > 2, "{game}");
+    }
+    let log = bot.log();
+    assert!(log.contains("challenge accepted"), "{log}");
+    assert!(log.contains("game over"), "{log}");
+    // The account is labelled a bot, and a person's account with games cannot become one.
+    let (_, user) = api("GET", &server.url("/api/users/engine"), None, None);
+    assert_eq!(user["bot"], "uai");
+    let (status, err) = api("POST", &server.url("/api/bot/upgrade"), Some(&alice), None);
+    assert_eq!(status, 400);
+    assert!(
+        err["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("without games"),
+        "{err}"
+    );
+}
+
+/// A random mover for square Ataxx that speaks just enough UAI, written for this test. It exits
+/// on its second `go` and answers an illegal move on its third, once each (marker files in
+/// the directory given as its argument), so the bot has to restart it.
+const RANDOM_MOVER: &str = r#"
+import os, random, sys
+
+marks = sys.argv[1]
+
+def once(name):
+    path = os.path.join(marks, name)
+    if os.path.exists(path):
+        return False
+    open(path, "w").close()
+    return True
+
+def legal_moves(fen):
+    placement, side = fen.split()[0], fen.split()[1]
+    board = []
+    for text in placement.split("/"):
+        row, digits = [], ""
+        for ch in text + "/":
+            if ch.isdigit():
+                digits += ch
+                continue
+            if digits:
+                row += ["."] * int(digits)
+                digits = ""
+            if ch != "/":
+                row.append(ch)
+        board.append(row)
+    n = len(board)
+    name = lambda r, c: "abcdefg"[c] + str(n - r)
+    clones, jumps = set(), []
+    for r in range(n):
+        for c in range(n):
+            if board[r][c] != side:
+                continue
+            for dr in range(-2, 3):
+                for dc in range(-2, 3):
+                    rr, cc = r + dr, c + dc
+                    if (dr, dc) == (0, 0) or not (0 <= rr < n and 0 <= cc < n):
+                        continue
+                    if board[rr][cc] != ".":
+                        continue
+                    if max(abs(dr), abs(dc)) == 1:
+                        clones.add(name(rr, cc))
+                    else:
+                        jumps.append(name(r, c) + name(rr, cc))
+    return sorted(clones) + jumps or ["0000"]
+
+fen, goes = None, 0
+for line in sys.stdin:
+    words = line.split()
+    if not words:
+        continue
+    if words[0] == "uai":
+        print("id name random mover")
+        print("uaiok")
+    elif words[0] == "isready":
+        print("readyok")
+    elif words[0] == "position" and words[1] == "fen":
+        fen = " ".join(words[2:])
+    elif words[0] == "go":
+        goes += 1
+        if goes == 2 and once("crashed"):
+            os._exit(3)
+        if goes == 3 and once("illegal"):
+            print("bestmove a1a1")
+        else:
+            print("bestmove " + random.choice(legal_moves(fen)))
+    elif words[0] == "quit":
+        break
+    sys.stdout.flush()
+"#;
+
+fn python() -> PathBuf {
+    std::env::var_os("ATAXX_PYTHON")
+        .map(PathBuf::from)
+        .or_else(|| {
+            let venv = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../.venv/bin/python");
+            venv.exists().then_some(venv)
+        })
+        .unwrap_or_else(|| PathBuf::from("python3"))
+}
+
+#[test]
+fn a_bot_survives_an_engine_crash_an_illegal_answer_and_a_server_restart() {
+    let dir = tempfile::tempdir().unwrap();
+    let script = dir.path().join("random_mover.py");
+    std::fs::write(&script, RANDOM_MOVER).unwrap();
+    let marks = dir.path().join("marks");
+    std::fs::create_dir(&marks).unwrap();
+    // A fixed port, so that the restarted server is where the bot left it.
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let address = format!("127.0.0.1:{port}");
+    let db = dir.path().join("ataxx.db");
+    let mut server = Served::start_on(&db, &address, &[]);
+    signup_and_login(&server, "randombot", "botpass1");
+    let alice = signup_and_login(&server, "alice", "secret1");
+    let python = python();
+    let bot = BotProcess::start(
+        &server,
+        "randombot",
+        &[],
+        &[
+            python.to_str().unwrap(),
+            script.to_str().unwrap(),
+            marks.to_str().unwrap(),
+        ],
+        dir.path().join("bot.log"),
+    );
+    wait_for_bot(&server, "randombot");
+    let board = challenge(&server, &alice, "randombot", json!({"size": "5"}));
+    poll(&server, &format!("/api/games/{board}"), 30, |g| {
+        g["status"] == "active"
+    });
+    let mut restarted = false;
+    let games = play_out(&mut server, &alice, "alice", &[board], |server, plies| {
+        if plies >= 10 && !restarted {
+            server.kill();
+            *server = Served::start_on(&db, &address, &[]);
+            restarted = true;
+        }
+    });
+    assert!(restarted, "the game ended before the server restart");
+    let game = &games[0];
+    assert_eq!(game["termination"], "rules", "{game}\n{}", bot.log());
+    assert!(moves_by(game, 0) > 5 && moves_by(game, 1) > 5, "{game}");
+    assert!(marks.join("crashed").exists() && marks.join("illegal").exists());
+    let log = bot.log();
+    assert!(log.contains("engine failed; restarting it"), "{log}");
+    assert!(
+        log.contains("illegal move \\\"a1a1\\\"") || log.contains("a1a1"),
+        "{log}"
+    );
+    assert!(log.contains("reconnecting"), "{log}");
+}

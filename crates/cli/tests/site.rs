@@ -1,0 +1,239 @@
+//! The site's server side (issue 17): leaderboards and the defects found in use (flagged
+//! clocks, games a side never moved in, illegal moves in words, rejected offers, results from
+//! the reader's side), through a real `ataxx serve`.
+
+#[path = "common/served.rs"]
+mod served;
+
+use serde_json::{json, Value};
+use served::{api, command, next_where, signup_and_login, socket, Served};
+
+/// Starts a game between `x` and `o` (tokens) and returns its board.
+fn start_game(server: &Served, x: &str, o: &str, o_name: &str, clock: Option<&str>) -> i64 {
+    let mut options = json!({});
+    if let Some(clock) = clock {
+        options["clock"] = json!(clock);
+    }
+    let (status, game) = api(
+        "POST",
+        &server.url("/api/games"),
+        Some(x),
+        Some(json!({"opponent": o_name, "options": options})),
+    );
+    assert_eq!(status, 201, "{game}");
+    let board = game["board"].as_i64().unwrap();
+    let (status, game) = api(
+        "POST",
+        &server.url(&format!("/api/games/{board}/accept")),
+        Some(o),
+        None,
+    );
+    assert_eq!(status, 200, "{game}");
+    assert_eq!(game["status"], "active");
+    board
+}
+
+fn act(server: &Served, board: i64, token: &str, mv: &str) -> (u16, Value) {
+    api(
+        "POST",
+        &server.url(&format!("/api/games/{board}/move")),
+        Some(token),
+        Some(json!({"move": mv})),
+    )
+}
+
+fn rating(server: &Served, user: &str) -> f64 {
+    let (_, user) = api(
+        "GET",
+        &server.url(&format!("/api/users/{user}")),
+        None,
+        None,
+    );
+    user["rating"].as_f64().unwrap()
+}
+
+#[test]
+fn a_flag_keeps_the_time_left_and_a_game_one_side_never_moved_in_is_unrated() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = Served::start_on(
+        &dir.path().join("ataxx.db"),
+        "127.0.0.1:0",
+        &["--test-clock", "--sweep-ms", "50"],
+    );
+    let alice = signup_and_login(&server, "alice", "secret1");
+    let bob = signup_and_login(&server, "bob", "secret2");
+    let board = start_game(&server, &alice, &bob, "bob", Some("1+0"));
+    assert!(command(&server, "clock advance 20")["ok"]
+        .as_bool()
+        .unwrap());
+    assert_eq!(act(&server, board, &alice, "b6").0, 200);
+    // Bob never moves: his minute runs out.
+    command(&server, "clock advance 61");
+    let game = served::poll(&server, &format!("/api/games/{board}"), 10, |g| {
+        g["status"] == "finished"
+    });
+    assert_eq!(
+        (&game["result"], &game["termination"]),
+        (&json!("1-0"), &json!("time forfeit"))
+    );
+    // Alice used 20 s of her minute (and the real milliseconds the requests took); bob's is
+    // spent, not back at 1:00.
+    let alice_left = game["clock"]["x_ms"].as_i64().unwrap();
+    assert!((39_000..=40_000).contains(&alice_left), "{game}");
+    assert_eq!(game["clock"]["o_ms"], 0, "{game}");
+    assert_eq!(game["seats"][1]["clock_ms"], 0);
+    assert_eq!(game["rated"], false);
+    assert_eq!(
+        game["unrated_reason"],
+        "bob never moved: the game does not count for ratings"
+    );
+    assert_eq!(
+        (rating(&server, "alice"), rating(&server, "bob")),
+        (1500.0, 1500.0)
+    );
+
+    // A draw agreed after one move is unrated too.
+    let board = start_game(&server, &alice, &bob, "bob", None);
+    assert_eq!(act(&server, board, &alice, "b6").0, 200);
+    assert_eq!(act(&server, board, &alice, "propose").0, 200);
+    let (_, game) = act(&server, board, &bob, "accept");
+    assert_eq!(
+        (&game["result"], &game["rated"]),
+        (&json!("1/2-1/2"), &json!(false))
+    );
+    assert!(game["unrated_reason"]
+        .as_str()
+        .unwrap()
+        .starts_with("bob never moved"));
+    assert_eq!(
+        (rating(&server, "alice"), rating(&server, "bob")),
+        (1500.0, 1500.0)
+    );
+
+    // Once both have moved, a resignation is rated; each seat reads the result from its side.
+    let board = start_game(&server, &alice, &bob, "bob", None);
+    assert_eq!(act(&server, board, &alice, "b6").0, 200);
+    assert_eq!(act(&server, board, &bob, "f6").0, 200);
+    let (_, game) = act(&server, board, &alice, "resign");
+    assert_eq!(game["rated"], true);
+    assert!(game.get("unrated_reason").is_none(), "{game}");
+    assert_eq!(game["seats"][0]["outcome"], "loss");
+    assert_eq!(game["seats"][1]["outcome"], "win");
+    assert!(rating(&server, "alice") < 1500.0);
+    assert!(rating(&server, "bob") > 1500.0);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn illegal_moves_answer_in_words_and_a_rejected_offer_reaches_the_offerer() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = Served::fresh(&dir, &[]);
+    let alice = signup_and_login(&server, "alice", "secret1");
+    let bob = signup_and_login(&server, "bob", "secret2");
+    let board = start_game(&server, &alice, &bob, "bob", None);
+    let (status, err) = act(&server, board, &alice, "d4");
+    assert_eq!(status, 400);
+    let message = err["error"]["message"].as_str().unwrap();
+    assert!(message.contains("illegal move d4"), "{message}");
+    assert!(message.contains("no own piece"), "{message}");
+    // No position text: a FEN has slashes.
+    assert!(!message.contains('/'), "{message}");
+
+    let mut alices_page = socket(&server.ws(&format!("/api/ws?token={alice}"))).await;
+    next_where(&mut alices_page, |v| v["type"] == "hello").await;
+    assert_eq!(act(&server, board, &alice, "b6").0, 200);
+    assert_eq!(act(&server, board, &bob, "f6").0, 200);
+    for proposal in ["draw", "undo"] {
+        let word = if proposal == "draw" {
+            "propose"
+        } else {
+            "undo"
+        };
+        assert_eq!(act(&server, board, &alice, word).0, 200);
+        let (status, game) = act(&server, board, &bob, "reject");
+        assert_eq!(status, 200, "{game}");
+        let heard = next_where(&mut alices_page, |v| v["type"] == "rejected").await;
+        assert_eq!(
+            (&heard["proposal"], &heard["by"]),
+            (&json!(proposal), &json!("bob"))
+        );
+        assert_eq!(heard["board"], board);
+    }
+}
+
+#[test]
+fn leaderboards_rank_established_players_apart_from_provisional_ones_with_trends() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = Served::fresh(&dir, &[]);
+    let alice = signup_and_login(&server, "alice", "secret1");
+    let bob = signup_and_login(&server, "bob", "secret2");
+    let carol = signup_and_login(&server, "carol", "secret3");
+    // 20 live games: alice wins 15, bob 5; both reach 20 rated games (established).
+    for i in 0..20 {
+        let board = start_game(&server, &alice, &bob, "bob", Some("5+0"));
+        assert_eq!(act(&server, board, &alice, "b6").0, 200);
+        assert_eq!(act(&server, board, &bob, "f6").0, 200);
+        let loser = if i % 4 == 3 { &alice } else { &bob };
+        assert_eq!(act(&server, board, loser, "resign").0, 200);
+    }
+    // Two correspondence games: carol beats alice twice (provisional: 2 games).
+    for _ in 0..2 {
+        let board = start_game(&server, &carol, &alice, "alice", None);
+        assert_eq!(act(&server, board, &carol, "b6").0, 200);
+        assert_eq!(act(&server, board, &alice, "f6").0, 200);
+        assert_eq!(act(&server, board, &alice, "resign").0, 200);
+    }
+    let board = |speed: &str| {
+        let (status, board) = api(
+            "GET",
+            &server.url(&format!("/api/leaderboard?game=ataxx&speed={speed}")),
+            None,
+            None,
+        );
+        assert_eq!(status, 200, "{board}");
+        board
+    };
+    let live = board("live");
+    let names = |list: &Value| -> Vec<String> {
+        list.as_array()
+            .unwrap()
+            .iter()
+            .map(|e| e["userid"].as_str().unwrap().to_string())
+            .collect()
+    };
+    assert_eq!(names(&live["players"]), ["alice", "bob"], "{live}");
+    assert_eq!(live["players"][0]["rank"], 1);
+    assert_eq!(live["players"][0]["games"], 20);
+    assert_eq!(names(&live["provisional"]), Vec::<String>::new());
+    let correspondence = board("correspondence");
+    // Alice has 22 rated games (established); carol's two make her provisional.
+    assert_eq!(names(&correspondence["players"]), ["alice"]);
+    assert_eq!(correspondence["players"][0]["games"], 2);
+    assert_eq!(names(&correspondence["provisional"]), ["carol"]);
+    assert_eq!(correspondence["provisional"][0]["rank"], Value::Null);
+    // Carol's trend spans both her games: from the initial 1500.
+    let carol_rating = correspondence["provisional"][0]["rating"].as_f64().unwrap();
+    assert_eq!(
+        correspondence["provisional"][0]["trend"],
+        (carol_rating - 1500.0).round() as i64
+    );
+    // Alice's trend: her rating now against her rating five games ago, from her history.
+    let (_, user) = api("GET", &server.url("/api/users/alice"), None, None);
+    let history = user["rating_history"].as_array().unwrap();
+    let five_ago = history[history.len() - 6]["rating"].as_f64().unwrap();
+    let now = user["rating"].as_f64().unwrap();
+    assert_eq!(
+        correspondence["players"][0]["trend"],
+        (now - five_ago).round() as i64
+    );
+    let (status, err) = api(
+        "GET",
+        &server.url("/api/leaderboard?speed=blitz"),
+        None,
+        None,
+    );
+    assert_eq!(status, 400);
+    assert!(err["error"]["message"]
+        .as_str()
+        .unwrap()
+        .contains("live, correspondence"));
+}
