@@ -10,7 +10,9 @@ use std::time::Duration;
 
 use base64::Engine;
 use common::stdout_of;
-use mail_kit::{count, free_port, mail_in, mails_to, next_mail, wait_for, Served, Sink};
+use mail_kit::{
+    count, free_port, mail_in, mails_to, next_mail, wait_for, wait_for_subject, Served, Sink,
+};
 
 const ALICE: &str = "alice@a.test";
 const BOB: &str = "bob@b.test";
@@ -41,8 +43,10 @@ fn two_players_play_by_mail_with_comments_a_nag_a_message_a_forfeit_and_a_resign
     assert!(notice.body.contains("waiting for alice and bob to accept"), "{}", notice.body);
     assert_eq!(notice.references, "<board-101@games.test>");
     wait_for(&caught, ALICE, "New ataxx Board 101");
+    let seen = mails_to(&caught, BOB).len();
     server.mail(BOB, "ataxx accept 101 bob pw2", "");
-    wait_for(&caught, BOB, "accept");
+    let accepted = next_mail(&caught, BOB, seen);
+    assert!(accepted.body.contains("waiting for alice to accept"), "{}", accepted.body);
     server.mail(ALICE, "Re: ataxx accept 101 alice pw1", "");
     let start = wait_for(&caught, BOB, "New ataxx Board 101 alice");
     assert!(start.body.contains("alice (x) to start"), "{}", start.body);
@@ -62,7 +66,7 @@ fn two_players_play_by_mail_with_comments_a_nag_a_message_a_forfeit_and_a_resign
     assert!(board.body.contains("bob (o) to move (move #2)"), "{}", board.body);
     assert_eq!(board.references, "<board-101@games.test>");
     assert_eq!(board.in_reply_to, "<board-101@games.test>");
-    assert_eq!(count(&caught, ALICE, "ataxx Board 101 bob **"), 1);
+    wait_for(&caught, ALICE, "ataxx Board 101 bob **");
 
     server.mail(BOB, "ataxx move 101 bob pw2 f6#2", "");
     let board = wait_for(&caught, ALICE, "ataxx Board 101 alice");
@@ -95,24 +99,19 @@ fn two_players_play_by_mail_with_comments_a_nag_a_message_a_forfeit_and_a_resign
     server.mail(BOB, "ataxx accept 102 bob pw2", "");
     wait_for(&caught, ALICE, "New ataxx Board 102 bob");
     server.mail(ALICE, "clock advance 345600", "");
-    let forfeit = wait_for(&caught, ALICE, "ataxx Board 102");
-    let forfeit = mails_to(&caught, ALICE)
-        .into_iter()
-        .rev()
-        .find(|m| m.subject.starts_with("ataxx Board 102"))
-        .unwrap_or(forfeit);
+    let forfeit = wait_for_subject(&caught, ALICE, "ataxx Board 102");
     assert!(forfeit.body.contains("alice wins 0-1 (time forfeit)"), "{}", forfeit.body);
     assert!(forfeit.body.contains("Rating changes: bob"), "{}", forfeit.body);
 
     // Board 101 ends by resignation: both get the result and the rating changes.
-    let seen = mails_to(&caught, ALICE).len();
     server.mail(BOB, "ataxx resign 101 bob pw2", "Well played.");
-    let end = next_mail(&caught, ALICE, seen);
-    assert_eq!(end.subject, "ataxx Board 101 **");
+    let end = wait_for_subject(&caught, ALICE, "ataxx Board 101 **");
     assert!(end.body.contains("alice wins 1-0 (resignation)"), "{}", end.body);
     assert!(end.body.contains("Rating changes: alice +"), "{}", end.body);
     assert!(end.body.contains("bob writes"), "{}", end.body);
-    wait_for(&caught, BOB, "ataxx Board 101 **");
+    wait_for_subject(&caught, BOB, "ataxx Board 101 **");
+    assert_eq!(count(&caught, ALICE, "ataxx Board 101 bob **"), 1);
+    assert_eq!(count(&caught, ALICE, "Nag: "), 1);
 
     // Every mail went out once.
     let all = mail_kit::caught(&caught);

@@ -140,6 +140,11 @@ pub enum Command {
         password: String,
         to: Vec<String>,
     },
+    /// `confirm address <userid> <token>`: the answer to a `change address` confirmation mail.
+    ConfirmAddress {
+        userid: String,
+        token: String,
+    },
     /// `broadcast <userid> <password>`: mails the body to everyone (admins only).
     Broadcast {
         userid: String,
@@ -399,6 +404,11 @@ pub fn parse(line: &str) -> Result<Command> {
             to: rest(3).into_iter().map(|t: String| t.to_ascii_lowercase()).collect(),
         },
         "message" => return Err(usage("message <userid> <password> <to>... (the mail body is the message)")),
+        "confirm" if w.len() == 4 && w[1].eq_ignore_ascii_case("address") => Command::ConfirmAddress {
+            userid: s(2).to_ascii_lowercase(),
+            token: s(3),
+        },
+        "confirm" => return Err(usage("confirm address <userid> <token> (from the confirmation mail)")),
         "broadcast" if w.len() == 3 => Command::Broadcast {
             userid: s(1),
             password: s(2),
@@ -660,6 +670,7 @@ impl Command {
             | Command::Close { userid, .. }
             | Command::Message { userid, .. }
             | Command::Broadcast { userid, .. }
+            | Command::ConfirmAddress { userid, .. }
             | Command::MailEvents { userid, .. }
             | Command::Subscribe { userid, .. }
             | Command::Queue { userid, .. }
@@ -739,6 +750,14 @@ async fn run(app: &App, request: &Request, command: &Command) -> Result<Reply> {
             userid,
             password,
             addresses,
+        } if app.mail.is_some() && !addresses.is_empty() => {
+            let user = accounts.verify(userid, password).await?;
+            crate::mail::commands::request_address_change(app, &user, addresses).await?
+        }
+        Command::ChangeAddress {
+            userid,
+            password,
+            addresses,
         } => {
             accounts
                 .change_addresses(userid, password, addresses)
@@ -799,6 +818,9 @@ async fn run(app: &App, request: &Request, command: &Command) -> Result<Reply> {
         } => {
             let user = accounts.verify(userid, password).await?;
             crate::mail::commands::message(app, &user, Some(to), request.body.as_deref()).await?
+        }
+        Command::ConfirmAddress { userid, token } => {
+            crate::mail::commands::confirm_address(app, userid, token).await?
         }
         Command::Broadcast { userid, password } => {
             let user = accounts.verify(userid, password).await?;
@@ -1192,7 +1214,8 @@ const COMMANDS_HELP: &str = "\
 Commands (one per line; words separated by spaces):
   signup <userid> <password> [<address>...]
   change password <userid> <current> <new>
-  change address <userid> <password> [<address>...]
+  change address <userid> <password> [<address>...]   (with mail: confirmed by a mail to
+        the new addresses; answer it, or send: confirm address <userid> <token>)
   change mail <userid> <password> <event>...|all|none   (events that mail you: challenge,
         move, chat, nag, end, message)
   message <userid> <password> <to>...   (mails the body; broadcast <userid> <password>: to all)

@@ -163,12 +163,18 @@ pub fn caught(folder: &Path) -> Vec<Caught> {
 
 /// Waits (up to 30 s) for a mail to `to` whose subject contains `subject`, and returns it.
 pub fn wait_for(folder: &Path, to: &str, subject: &str) -> Caught {
+    wait_until(folder, to, subject, |m| m.subject.contains(subject))
+}
+
+/// Waits (up to 30 s) for a mail to `to` with exactly this subject, and returns it.
+pub fn wait_for_subject(folder: &Path, to: &str, subject: &str) -> Caught {
+    wait_until(folder, to, subject, |m| m.subject == subject)
+}
+
+fn wait_until(folder: &Path, to: &str, subject: &str, want: impl Fn(&Caught) -> bool) -> Caught {
     let start = Instant::now();
     loop {
-        if let Some(mail) = caught(folder)
-            .into_iter()
-            .find(|m| m.to == to && m.subject.contains(subject))
-        {
+        if let Some(mail) = caught(folder).into_iter().find(|m| m.to == to && want(m)) {
             return mail;
         }
         assert!(

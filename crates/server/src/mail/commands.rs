@@ -1,5 +1,8 @@
-//! The commands that only make sense with mail: `message`, `broadcast` and `change mail` (which
-//! events mail a user). They run from every door; the mails go through the outbox.
+//! The commands that only make sense with mail: `message`, `broadcast`, `change mail` (which
+//! events mail a user) and the confirmed `change address`. They run from every door; the mails
+//! go through the outbox.
+
+use rand::Rng;
 
 use serde_json::json;
 
@@ -86,5 +89,57 @@ pub async fn set_events(app: &App, user: &str, events: &[String]) -> Result<Repl
         "mail settings changed",
         format!("{user} is mailed for: {listed}\n"),
         json!({"userid": user, "mail_events": chosen}),
+    ))
+}
+
+/// `change address` with a mail door: the new addresses wait for the token mailed to them.
+pub async fn request_address_change(app: &App, user: &str, addresses: &[String]) -> Result<Reply> {
+    let mail = app.mail.as_ref().expect("called with a mail door");
+    if let Some(bad) = addresses.iter().find(|a| !a.contains('@') || a.contains(['<', '>', '"'])) {
+        return Err(Error::Command(format!("{bad:?} is not a mail address")));
+    }
+    let token: String = {
+        let mut rng = rand::rng();
+        (0..16).map(|_| char::from_digit(rng.random_range(0..16), 16).expect("a hex digit")).collect()
+    };
+    let now = app.games.now_ms();
+    let confirm = Outgoing {
+        kind: "confirm".into(),
+        subject: format!("confirm address {user} {token}"),
+        body: format!(
+            "Someone, you we hope, asked for {user}'s ataxx mail to go to {}.\n\n\
+             To confirm, reply to this mail keeping its Subject, or send a mail with the Subject:\n\
+             \n    confirm address {user} {token}\n\n\
+             If it was not you, ignore this mail; nothing changes.\n",
+            addresses.join(", ")
+        ),
+        ..Default::default()
+    };
+    let mut tx = app.storage.write().await?;
+    store::set_pending_addresses(&mut tx.tx, user, &addresses.join(" "), &token).await?;
+    outbox::queue(&mut tx.tx, &mail.config, now, addresses, &confirm).await?;
+    tx.commit().await?;
+    mail.outgoing.notify_one();
+    Ok(Reply::ok(
+        "address change waiting for confirmation",
+        format!(
+            "A confirmation mail went to {}; the addresses change once it is answered.\n",
+            addresses.join(", ")
+        ),
+        json!({"pending": addresses}),
+    ))
+}
+
+/// `confirm address <userid> <token>`: makes the waiting addresses the account's.
+pub async fn confirm_address(app: &App, user: &str, token: &str) -> Result<Reply> {
+    let mut tx = app.storage.write().await?;
+    let addresses = store::take_pending_addresses(&mut tx.tx, user, token)
+        .await?
+        .ok_or_else(|| Error::Command(format!("no address change of {user} waits for that token")))?;
+    tx.commit().await?;
+    Ok(Reply::ok(
+        "address changed",
+        format!("Addresses changed: {addresses}\n"),
+        json!({"addresses": addresses.split_whitespace().collect::<Vec<_>>()}),
     ))
 }

@@ -364,3 +364,33 @@ pub async fn user_by_address(conn: &mut AnyConnection, address: &str) -> Result<
     }
     Ok(None)
 }
+
+/// Stores addresses waiting for the confirmation `token`.
+pub async fn set_pending_addresses(conn: &mut AnyConnection, name: &str, addresses: &str, token: &str) -> Result<()> {
+    sqlx::query("UPDATE users SET pending_addresses = $1, address_token = $2 WHERE name = $3")
+        .bind(addresses)
+        .bind(token)
+        .bind(name)
+        .execute(&mut *conn)
+        .await?;
+    Ok(())
+}
+
+/// With the right token, makes the waiting addresses the user's and returns them.
+pub async fn take_pending_addresses(conn: &mut AnyConnection, name: &str, token: &str) -> Result<Option<String>> {
+    let row = sqlx::query("SELECT pending_addresses, address_token FROM users WHERE name = $1")
+        .bind(name)
+        .fetch_optional(&mut *conn)
+        .await?;
+    let Some(row) = row else { return Ok(None) };
+    let (pending, expected): (String, String) = (row.try_get("pending_addresses")?, row.try_get("address_token")?);
+    if expected.is_empty() || pending.is_empty() || expected != token {
+        return Ok(None);
+    }
+    sqlx::query("UPDATE users SET addresses = $1, pending_addresses = '', address_token = '' WHERE name = $2")
+        .bind(&pending)
+        .bind(name)
+        .execute(&mut *conn)
+        .await?;
+    Ok(Some(pending))
+}
