@@ -179,10 +179,20 @@ impl Server {
                     stopped.clone(),
                 )));
             }
-            tasks.push(tokio::spawn(mail::work(app.clone(), mail.clone(), stopped.clone())));
-            tasks.push(tokio::spawn(mail::relay::run(app.clone(), mail.clone(), stopped.clone())));
+            tasks.push(tokio::spawn(mail::work(
+                app.clone(),
+                mail.clone(),
+                stopped.clone(),
+            )));
+            tasks.push(tokio::spawn(mail::relay::run(
+                app.clone(),
+                mail.clone(),
+                stopped.clone(),
+            )));
         } else if config.smtp.is_some() {
-            return Err(Error::Config("--smtp needs the mail door (a mail configuration)".into()));
+            return Err(Error::Config(
+                "--smtp needs the mail door (a mail configuration)".into(),
+            ));
         }
         tasks.push(tokio::spawn(sweeper(
             app.games.clone(),

@@ -65,7 +65,9 @@ impl ServeArgs {
                 let (host, port) = relay
                     .rsplit_once(':')
                     .and_then(|(h, p)| Some((h.to_string(), p.parse::<u16>().ok()?)))
-                    .with_context(|| format!("--relay {relay:?}: give HOST:PORT, e.g. localhost:25"))?;
+                    .with_context(|| {
+                        format!("--relay {relay:?}: give HOST:PORT, e.g. localhost:25")
+                    })?;
                 let credentials = match &self.relay_user {
                     Some(user) => Some((
                         user.clone(),

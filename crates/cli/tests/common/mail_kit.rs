@@ -20,7 +20,11 @@ fn python() -> PathBuf {
 
 /// A port nothing listens on right now.
 pub fn free_port() -> u16 {
-    TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port()
+    TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
 }
 
 /// The relay: aiosmtpd writing each message it receives into a folder.
@@ -39,12 +43,26 @@ impl Sink {
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit())
             .spawn()
-            .unwrap_or_else(|e| panic!("cannot run {} ({e}); run scripts/test.sh", python().display()));
+            .unwrap_or_else(|e| {
+                panic!(
+                    "cannot run {} ({e}); run scripts/test.sh",
+                    python().display()
+                )
+            });
         let mut ready = String::new();
-        BufReader::new(child.stdout.take().unwrap()).read_line(&mut ready).unwrap();
-        assert_eq!(ready.trim(), "ready", "aiosmtpd did not start (pip install aiosmtpd into .venv)");
+        BufReader::new(child.stdout.take().unwrap())
+            .read_line(&mut ready)
+            .unwrap();
+        assert_eq!(
+            ready.trim(),
+            "ready",
+            "aiosmtpd did not start (pip install aiosmtpd into .venv)"
+        );
         let stdin = child.stdin.take().unwrap();
-        Sink { child, _stdin: stdin }
+        Sink {
+            child,
+            _stdin: stdin,
+        }
     }
 }
 
@@ -64,8 +82,21 @@ pub struct Served {
 impl Served {
     pub fn start(db: &Path, extra: &[&str]) -> Served {
         let mut child = Command::new(env!("CARGO_BIN_EXE_ataxx"))
-            .args(["serve", "--http", "off", "--text", "127.0.0.1:0", "--log", "warn"])
-            .args(["--mail-from", "ataxx@games.test", "--mail-interval-ms", "50"])
+            .args([
+                "serve",
+                "--http",
+                "off",
+                "--text",
+                "127.0.0.1:0",
+                "--log",
+                "warn",
+            ])
+            .args([
+                "--mail-from",
+                "ataxx@games.test",
+                "--mail-interval-ms",
+                "50",
+            ])
             .arg("--db")
             .arg(db)
             .args(extra)
@@ -77,7 +108,13 @@ impl Served {
         let text = lines.next().unwrap().unwrap();
         assert!(text.starts_with("text "), "{text}");
         let smtp = extra.contains(&"--smtp").then(|| {
-            lines.next().unwrap().unwrap().strip_prefix("smtp ").unwrap().to_string()
+            lines
+                .next()
+                .unwrap()
+                .unwrap()
+                .strip_prefix("smtp ")
+                .unwrap()
+                .to_string()
         });
         Served { child, smtp }
     }
@@ -147,11 +184,20 @@ pub fn caught(folder: &Path) -> Vec<Caught> {
         .map(|path| {
             let raw = std::fs::read(path).unwrap();
             let message = MessageParser::default().parse(&raw[..]).unwrap();
-            let header = |name: &str| message.header_raw(name).unwrap_or_default().trim().to_string();
+            let header = |name: &str| {
+                message
+                    .header_raw(name)
+                    .unwrap_or_default()
+                    .trim()
+                    .to_string()
+            };
             Caught {
                 to: header("X-Envelope-To"),
                 subject: message.subject().unwrap_or_default().to_string(),
-                body: message.body_text(0).unwrap_or_default().replace("\r\n", "\n"),
+                body: message
+                    .body_text(0)
+                    .unwrap_or_default()
+                    .replace("\r\n", "\n"),
                 message_id: header("Message-ID"),
                 in_reply_to: header("In-Reply-To"),
                 references: header("References"),
@@ -180,7 +226,10 @@ fn wait_until(folder: &Path, to: &str, subject: &str, want: impl Fn(&Caught) -> 
         assert!(
             start.elapsed() < Duration::from_secs(30),
             "no mail to {to} about {subject:?}; caught: {:#?}",
-            caught(folder).iter().map(|m| (&m.to, &m.subject)).collect::<Vec<_>>()
+            caught(folder)
+                .iter()
+                .map(|m| (&m.to, &m.subject))
+                .collect::<Vec<_>>()
         );
         std::thread::sleep(Duration::from_millis(50));
     }
@@ -192,6 +241,26 @@ pub fn count(folder: &Path, to: &str, subject: &str) -> usize {
         .iter()
         .filter(|m| m.to == to && m.subject.contains(subject))
         .count()
+}
+
+/// Waits (up to 30 s) for the mail to `to` about `subject` after the first `seen` such, and
+/// returns it.
+pub fn wait_for_nth(folder: &Path, to: &str, subject: &str, seen: usize) -> Caught {
+    let start = Instant::now();
+    loop {
+        let about: Vec<Caught> = mails_to(folder, to)
+            .into_iter()
+            .filter(|m| m.subject.contains(subject))
+            .collect();
+        if let Some(mail) = about.into_iter().nth(seen) {
+            return mail;
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(30),
+            "no new mail to {to} about {subject:?}"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
 }
 
 /// The mails caught for `to`, in arrival order.
@@ -210,7 +279,10 @@ pub fn next_mail(folder: &Path, to: &str, seen: usize) -> Caught {
             start.elapsed() < Duration::from_secs(30),
             "no mail {} to {to}; caught: {:#?}",
             seen + 1,
-            caught(folder).iter().map(|m| (&m.to, &m.subject)).collect::<Vec<_>>()
+            caught(folder)
+                .iter()
+                .map(|m| (&m.to, &m.subject))
+                .collect::<Vec<_>>()
         );
         std::thread::sleep(Duration::from_millis(50));
     }

@@ -16,13 +16,22 @@ use crate::App;
 pub const EVENTS: [&str; 6] = ["challenge", "move", "chat", "nag", "end", "message"];
 
 /// Mails `body` from `user` to the users `to`, or to everyone (`broadcast`, admins only).
-pub async fn message(app: &App, user: &str, to: Option<&[String]>, body: Option<&str>) -> Result<Reply> {
+pub async fn message(
+    app: &App,
+    user: &str,
+    to: Option<&[String]>,
+    body: Option<&str>,
+) -> Result<Reply> {
     let Some(mail) = &app.mail else {
-        return Err(Error::Command("this server sends no mail (start it with --relay or --sendmail)".into()));
+        return Err(Error::Command(
+            "this server sends no mail (start it with --relay or --sendmail)".into(),
+        ));
     };
     let body = body.map(str::trim).unwrap_or_default();
     if body.is_empty() {
-        return Err(Error::Command("a message needs a body: the text of the mail".into()));
+        return Err(Error::Command(
+            "a message needs a body: the text of the mail".into(),
+        ));
     }
     let now = app.games.now_ms();
     let mut tx = app.storage.write().await?;
@@ -42,7 +51,10 @@ pub async fn message(app: &App, user: &str, to: Option<&[String]>, body: Option<
                 )));
             }
             let everyone = store::all_recipients(&mut tx.tx, "message").await?;
-            (format!("broadcast from {user}"), everyone.into_iter().map(|(name, _)| name).collect())
+            (
+                format!("broadcast from {user}"),
+                everyone.into_iter().map(|(name, _)| name).collect(),
+            )
         }
     };
     let outgoing = Outgoing {
@@ -53,13 +65,25 @@ pub async fn message(app: &App, user: &str, to: Option<&[String]>, body: Option<
     };
     let mut queued = 0;
     for name in &recipients {
-        queued += outbox::queue_to_user(&mut tx.tx, &mail.config, now, name, Some("message"), &outgoing).await?;
+        queued += outbox::queue_to_user(
+            &mut tx.tx,
+            &mail.config,
+            now,
+            name,
+            Some("message"),
+            &outgoing,
+        )
+        .await?;
     }
     tx.commit().await?;
     mail.outgoing.notify_one();
     Ok(Reply::ok(
         subject,
-        format!("Sent to {} users ({queued} addresses): {}\n", recipients.len(), recipients.join(", ")),
+        format!(
+            "Sent to {} users ({queued} addresses): {}\n",
+            recipients.len(),
+            recipients.join(", ")
+        ),
         json!({"to": recipients, "addresses": queued}),
     ))
 }
@@ -78,13 +102,21 @@ pub async fn set_events(app: &App, user: &str, events: &[String]) -> Result<Repl
                     )));
                 }
             }
-            EVENTS.iter().copied().filter(|e| events.iter().any(|c| c == e)).collect()
+            EVENTS
+                .iter()
+                .copied()
+                .filter(|e| events.iter().any(|c| c == e))
+                .collect()
         }
     };
     let mut tx = app.storage.write().await?;
     store::set_mail_events(&mut tx.tx, user, &chosen.join(" ")).await?;
     tx.commit().await?;
-    let listed = if chosen.is_empty() { "nothing (replies to your own commands still come)".to_string() } else { chosen.join(", ") };
+    let listed = if chosen.is_empty() {
+        "nothing (replies to your own commands still come)".to_string()
+    } else {
+        chosen.join(", ")
+    };
     Ok(Reply::ok(
         "mail settings changed",
         format!("{user} is mailed for: {listed}\n"),
@@ -95,12 +127,17 @@ pub async fn set_events(app: &App, user: &str, events: &[String]) -> Result<Repl
 /// `change address` with a mail door: the new addresses wait for the token mailed to them.
 pub async fn request_address_change(app: &App, user: &str, addresses: &[String]) -> Result<Reply> {
     let mail = app.mail.as_ref().expect("called with a mail door");
-    if let Some(bad) = addresses.iter().find(|a| !a.contains('@') || a.contains(['<', '>', '"'])) {
+    if let Some(bad) = addresses
+        .iter()
+        .find(|a| !a.contains('@') || a.contains(['<', '>', '"']))
+    {
         return Err(Error::Command(format!("{bad:?} is not a mail address")));
     }
     let token: String = {
         let mut rng = rand::rng();
-        (0..16).map(|_| char::from_digit(rng.random_range(0..16), 16).expect("a hex digit")).collect()
+        (0..16)
+            .map(|_| char::from_digit(rng.random_range(0..16), 16).expect("a hex digit"))
+            .collect()
     };
     let now = app.games.now_ms();
     let confirm = Outgoing {
@@ -135,7 +172,9 @@ pub async fn confirm_address(app: &App, user: &str, token: &str) -> Result<Reply
     let mut tx = app.storage.write().await?;
     let addresses = store::take_pending_addresses(&mut tx.tx, user, token)
         .await?
-        .ok_or_else(|| Error::Command(format!("no address change of {user} waits for that token")))?;
+        .ok_or_else(|| {
+            Error::Command(format!("no address change of {user} waits for that token"))
+        })?;
     tx.commit().await?;
     Ok(Reply::ok(
         "address changed",

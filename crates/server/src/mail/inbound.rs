@@ -27,7 +27,15 @@ pub async fn store(
     let truncated = raw.len() > max_bytes;
     let kept = &raw[..raw.len().min(max_bytes)];
     let mut tx = storage.write().await?;
-    let id = store::insert_inbox(&mut tx.tx, now_ms, envelope_from, kept, raw.len(), truncated).await?;
+    let id = store::insert_inbox(
+        &mut tx.tx,
+        now_ms,
+        envelope_from,
+        kept,
+        raw.len(),
+        truncated,
+    )
+    .await?;
     tx.commit().await?;
     Ok(id)
 }
@@ -72,7 +80,13 @@ async fn process_one(app: &App, mail: &Mail, row: &InboxRow) -> Result<()> {
     Ok(())
 }
 
-async fn answer(app: &App, mail: &Mail, row: &InboxRow, inbound: &Inbound, now: i64) -> Result<Outcome> {
+async fn answer(
+    app: &App,
+    mail: &Mail,
+    row: &InboxRow,
+    inbound: &Inbound,
+    now: i64,
+) -> Result<Outcome> {
     let from = &inbound.from;
     let ignored = |why: String| Outcome {
         status: "ignored",
@@ -93,7 +107,11 @@ async fn answer(app: &App, mail: &Mail, row: &InboxRow, inbound: &Inbound, now: 
         )));
     }
     let thread = |refs: String| Outgoing {
-        in_reply_to: inbound.message_id.as_ref().map(|id| format!("<{id}>")).unwrap_or_default(),
+        in_reply_to: inbound
+            .message_id
+            .as_ref()
+            .map(|id| format!("<{id}>"))
+            .unwrap_or_default(),
         refs,
         ..Default::default()
     };
@@ -133,16 +151,27 @@ async fn answer(app: &App, mail: &Mail, row: &InboxRow, inbound: &Inbound, now: 
     let reply = command::execute(app, &request).await;
     let parsed = command::parse(&line).ok();
     // A move's comment goes on the board, for its next board mail.
-    if let (true, Some(Command::Act { board, userid, .. }), Some(comment)) = (reply.ok, &parsed, &comment) {
-        if let Err(err) = app.games.chat(*board, &userid.to_ascii_lowercase(), comment).await {
+    if let (true, Some(Command::Act { board, userid, .. }), Some(comment)) =
+        (reply.ok, &parsed, &comment)
+    {
+        if let Err(err) = app
+            .games
+            .chat(*board, &userid.to_ascii_lowercase(), comment)
+            .await
+        {
             tracing::warn!(%err, board, "the comment of a mailed move");
         }
     }
-    let actor = parsed.as_ref().and_then(Command::userid).map(str::to_ascii_lowercase);
+    let actor = parsed
+        .as_ref()
+        .and_then(Command::userid)
+        .map(str::to_ascii_lowercase);
     let account = match &actor {
         Some(name) => {
             let mut conn = app.storage.read().await?;
-            store::mail_settings(&mut conn, name).await?.map(|(addresses, _)| addresses)
+            store::mail_settings(&mut conn, name)
+                .await?
+                .map(|(addresses, _)| addresses)
         }
         None => None,
     };
@@ -165,7 +194,11 @@ async fn answer(app: &App, mail: &Mail, row: &InboxRow, inbound: &Inbound, now: 
             _ => false,
         };
     if told_by_board_mail {
-        return Ok(Outcome { status: "done", note, replies: vec![] });
+        return Ok(Outcome {
+            status: "done",
+            note,
+            replies: vec![],
+        });
     }
     let refs = match parsed.as_ref().and_then(Command::board) {
         Some(board) => outbox::board_thread(board, &mail.config),
@@ -181,7 +214,11 @@ async fn answer(app: &App, mail: &Mail, row: &InboxRow, inbound: &Inbound, now: 
         Some(addresses) => addresses,
         None => stranger_addresses(app, mail, from, now).await?,
     };
-    Ok(Outcome { status: "done", note, replies: vec![(to, mail_reply)] })
+    Ok(Outcome {
+        status: "done",
+        note,
+        replies: vec![(to, mail_reply)],
+    })
 }
 
 const HOUR_MS: i64 = 3600 * 1000;

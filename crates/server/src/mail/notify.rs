@@ -65,12 +65,20 @@ pub async fn compose(app: &App, mail: &Mail) -> Result<usize> {
 }
 
 /// The mail a board's change calls for, if any.
-fn notice(view: &GameView, cursor: Option<&BoardCursor>, nagged_ply: i64, now_ms: i64) -> Option<Notice> {
+fn notice(
+    view: &GameView,
+    cursor: Option<&BoardCursor>,
+    nagged_ply: i64,
+    now_ms: i64,
+) -> Option<Notice> {
     let game = &view.summary;
     let seats: Vec<String> = game.seats.iter().map(|s| s.name.clone()).collect();
     let mut everyone = seats.clone();
-    everyone.extend(view.subscribers.iter().cloned());
-    everyone.dedup();
+    for subscriber in &view.subscribers {
+        if !everyone.contains(subscriber) {
+            everyone.push(subscriber.clone());
+        }
+    }
     let last_chat = cursor.map_or(0, |c| c.chat_seq);
     let new_chats: Vec<_> = view.chat.iter().filter(|c| c.seq > last_chat).collect();
     let commented = if new_chats.is_empty() { "" } else { " **" };
@@ -113,7 +121,9 @@ fn notice(view: &GameView, cursor: Option<&BoardCursor>, nagged_ply: i64, now_ms
             },
         });
     }
-    if game.ply != cursor.plies || (status == "active" && game.proposal.is_some() && new_chats.is_empty()) {
+    if game.ply != cursor.plies
+        || (status == "active" && game.proposal.is_some() && new_chats.is_empty())
+    {
         return Some(board_mail("move", everyone));
     }
     if nagged_ply == game.ply && cursor.nagged_ply != nagged_ply && status == "active" {
@@ -125,7 +135,11 @@ fn notice(view: &GameView, cursor: Option<&BoardCursor>, nagged_ply: i64, now_ms
                 body: format!(
                     "{user}, board {} has waited for your move since {}.\n\n{}",
                     game.board,
-                    board::timestamp(game.last_move_ms.or(game.started_ms).unwrap_or(game.created_ms)),
+                    board::timestamp(
+                        game.last_move_ms
+                            .or(game.started_ms)
+                            .unwrap_or(game.created_ms)
+                    ),
                     board::mail(view, None, now_ms)
                 ),
                 ..Default::default()

@@ -46,7 +46,9 @@ pub fn parse(raw: &[u8], envelope_from: Option<&str>) -> Option<Inbound> {
     let return_path = message.return_address().map(str::trim);
     let automatic = if header("Auto-Submitted").is_some_and(|v| !v.starts_with("no")) {
         Some("Auto-Submitted".to_string())
-    } else if let Some(p) = header("Precedence").filter(|p| ["bulk", "junk", "list"].contains(&p.as_str())) {
+    } else if let Some(p) =
+        header("Precedence").filter(|p| ["bulk", "junk", "list"].contains(&p.as_str()))
+    {
         Some(format!("Precedence: {p}"))
     } else if envelope_from.is_some_and(|e| e.trim().is_empty()) || return_path == Some("") {
         Some("empty return path (a bounce)".to_string())
@@ -77,7 +79,10 @@ fn is_daemon(address: &str) -> bool {
 fn strip_reply_prefixes(mut subject: &str) -> &str {
     loop {
         let lower = subject.to_ascii_lowercase();
-        match ["re:", "aw:", "fwd:", "fw:"].iter().find(|p| lower.starts_with(*p)) {
+        match ["re:", "aw:", "fwd:", "fw:"]
+            .iter()
+            .find(|p| lower.starts_with(*p))
+        {
             Some(prefix) => subject = subject[prefix.len()..].trim_start(),
             None => return subject,
         }
@@ -94,7 +99,10 @@ pub fn comment(body: &str) -> String {
             break;
         }
         if line.trim_start().starts_with('>') {
-            if lines.last().is_some_and(|l| l.trim_end().ends_with("wrote:")) {
+            if lines
+                .last()
+                .is_some_and(|l| l.trim_end().ends_with("wrote:"))
+            {
                 lines.pop();
             }
             continue;
@@ -117,15 +125,23 @@ mod tests {
 
     #[test]
     fn subject_is_the_command_and_auto_replies_are_marked() {
-        let raw = b"From: Alice <Alice@Example.org>\r\nSubject: Re: ataxx move 101 alice pw f6#1\r\n\
+        let raw =
+            b"From: Alice <Alice@Example.org>\r\nSubject: Re: ataxx move 101 alice pw f6#1\r\n\
 Auto-Submitted: auto-replied\r\n\r\nout of office\r\n";
         let mail = parse(raw, Some("alice@example.org")).unwrap();
         assert_eq!(mail.from, "alice@example.org");
         assert_eq!(mail.subject, "ataxx move 101 alice pw f6#1");
         assert_eq!(mail.automatic.as_deref(), Some("Auto-Submitted"));
-        let bounce = parse(b"From: MAILER-DAEMON@x.org\r\nSubject: fail\r\n\r\n", Some("x@y")).unwrap();
+        let bounce = parse(
+            b"From: MAILER-DAEMON@x.org\r\nSubject: fail\r\n\r\n",
+            Some("x@y"),
+        )
+        .unwrap();
         assert!(bounce.automatic.is_some());
         let plain = parse(b"From: a@b.c\r\nSubject: help\r\n\r\nhi\r\n", Some("")).unwrap();
-        assert_eq!(plain.automatic.as_deref(), Some("empty return path (a bounce)"));
+        assert_eq!(
+            plain.automatic.as_deref(),
+            Some("empty return path (a bounce)")
+        );
     }
 }

@@ -4,7 +4,7 @@
 //! Message-ID it was queued with, so a mail sent again after a crash between the relay's
 //! acceptance and the mark is recognisable as the same message.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use lettre::message::header::{ContentType, HeaderName, HeaderValue};
@@ -37,11 +37,13 @@ impl Transport {
     /// Checks what can be checked before the first mail (STARTTLS compiled in).
     pub fn check(&self) -> Result<()> {
         match self {
-            Transport::Smtp { starttls: true, .. } if !cfg!(feature = "mail-tls") => Err(Error::Config(
-                "STARTTLS to the relay needs a server built with the mail-tls feature \
+            Transport::Smtp { starttls: true, .. } if !cfg!(feature = "mail-tls") => {
+                Err(Error::Config(
+                    "STARTTLS to the relay needs a server built with the mail-tls feature \
                  (cargo build --features ataxx-server/mail-tls)"
-                    .into(),
-            )),
+                        .into(),
+                ))
+            }
             _ => Ok(()),
         }
     }
@@ -88,7 +90,8 @@ async fn send_due(app: &App, mail: &Mail, transport: &Transport, retry: Duration
                 let wait = retry.as_millis() as i64 * (1i64 << row.attempts.min(20));
                 let give_up = permanent || now - row.created_ms > GIVE_UP_MS;
                 tracing::warn!(id = row.id, to = %row.recipient, %err, give_up, "mail not sent");
-                store::mark_failed(&mut tx.tx, row.id, &err, now + wait.min(3_600_000), give_up).await?;
+                store::mark_failed(&mut tx.tx, row.id, &err, now + wait.min(3_600_000), give_up)
+                    .await?;
             }
         }
         tx.commit().await?;
@@ -114,7 +117,12 @@ fn message(mail: &Mail, row: &OutboxRow) -> std::result::Result<Message, String>
         .header(ContentType::TEXT_PLAIN)
         .raw_header(HeaderValue::new(
             HeaderName::new_from_ascii_str("Auto-Submitted"),
-            if row.kind == "reply" { "auto-replied" } else { "auto-generated" }.into(),
+            if row.kind == "reply" {
+                "auto-replied"
+            } else {
+                "auto-generated"
+            }
+            .into(),
         ));
     if !row.in_reply_to.is_empty() {
         builder = builder.in_reply_to(row.in_reply_to.clone());
@@ -126,7 +134,12 @@ fn message(mail: &Mail, row: &OutboxRow) -> std::result::Result<Message, String>
 }
 
 /// Sends one message; Err((why, permanent)).
-async fn send(mail: &Mail, transport: &Transport, message: Message, to: &str) -> std::result::Result<(), (String, bool)> {
+async fn send(
+    mail: &Mail,
+    transport: &Transport,
+    message: Message,
+    to: &str,
+) -> std::result::Result<(), (String, bool)> {
     match transport {
         Transport::Smtp {
             host,
@@ -165,8 +178,11 @@ fn smtp_builder(
     starttls: bool,
 ) -> std::result::Result<lettre::transport::smtp::AsyncSmtpTransportBuilder, (String, bool)> {
     match starttls {
-        true => AsyncSmtpTransport::<Tokio1Executor>::starttls_relay(host).map_err(|e| (e.to_string(), false)),
-        false => Ok(AsyncSmtpTransport::<Tokio1Executor>::builder_dangerous(host)),
+        true => AsyncSmtpTransport::<Tokio1Executor>::starttls_relay(host)
+            .map_err(|e| (e.to_string(), false)),
+        false => Ok(AsyncSmtpTransport::<Tokio1Executor>::builder_dangerous(
+            host,
+        )),
     }
 }
 
@@ -176,11 +192,18 @@ fn smtp_builder(
     _starttls: bool,
 ) -> std::result::Result<lettre::transport::smtp::AsyncSmtpTransportBuilder, (String, bool)> {
     // Transport::check refused STARTTLS at start.
-    Ok(AsyncSmtpTransport::<Tokio1Executor>::builder_dangerous(host))
+    Ok(AsyncSmtpTransport::<Tokio1Executor>::builder_dangerous(
+        host,
+    ))
 }
 
 /// Pipes a message to a sendmail-compatible program.
-fn sendmail(program: &PathBuf, from: &str, to: &str, message: &[u8]) -> std::result::Result<(), String> {
+fn sendmail(
+    program: &Path,
+    from: &str,
+    to: &str,
+    message: &[u8],
+) -> std::result::Result<(), String> {
     use std::io::Write;
     use std::process::{Command, Stdio};
     let mut child = Command::new(program)

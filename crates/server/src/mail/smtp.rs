@@ -27,7 +27,12 @@ const MAX_RECIPIENTS: usize = 100;
 /// larger ones get a `552` at once.
 const HARD_LIMIT_FACTOR: usize = 16;
 
-pub async fn serve(app: App, mail: Mail, listener: TcpListener, mut stopped: watch::Receiver<bool>) {
+pub async fn serve(
+    app: App,
+    mail: Mail,
+    listener: TcpListener,
+    mut stopped: watch::Receiver<bool>,
+) {
     let mut connections = JoinSet::new();
     loop {
         tokio::select! {
@@ -62,7 +67,8 @@ fn path_argument<'a>(rest: &'a str, keyword: &str) -> Option<(&'a str, &'a str)>
 fn declared_size(params: &str) -> Option<usize> {
     params.split_whitespace().find_map(|p| {
         let (name, value) = p.split_once('=')?;
-        name.eq_ignore_ascii_case("SIZE").then(|| value.parse().ok())?
+        name.eq_ignore_ascii_case("SIZE")
+            .then(|| value.parse().ok())?
     })
 }
 
@@ -86,7 +92,9 @@ async fn session(app: App, mail: Mail, stream: TcpStream) {
         line.clear();
         let read = tokio::time::timeout(
             IDLE,
-            (&mut reader).take(MAX_LINE as u64 + 2).read_until(b'\n', &mut line),
+            (&mut reader)
+                .take(MAX_LINE as u64 + 2)
+                .read_until(b'\n', &mut line),
         )
         .await;
         match read {
@@ -129,7 +137,9 @@ async fn session(app: App, mail: Mail, stream: TcpStream) {
                     "250 recipient ok".into()
                 }
             },
-            "DATA" if sender.is_none() || recipients == 0 => "503 MAIL FROM and RCPT TO first".into(),
+            "DATA" if sender.is_none() || recipients == 0 => {
+                "503 MAIL FROM and RCPT TO first".into()
+            }
             "DATA" => {
                 if write
                     .write_all(b"354 end the message with a line holding a single dot\r\n")
@@ -148,7 +158,9 @@ async fn session(app: App, mail: Mail, stream: TcpStream) {
                     format!("552 message too large: this server takes at most {hard_limit} bytes")
                 } else {
                     let now = app.games.now_ms();
-                    match inbound::store(&app.storage, now, &from, &message, mail.config.max_bytes).await {
+                    match inbound::store(&app.storage, now, &from, &message, mail.config.max_bytes)
+                        .await
+                    {
                         Ok(id) => {
                             mail.bell.notify_one();
                             format!("250 stored as message {id}")
@@ -168,7 +180,9 @@ async fn session(app: App, mail: Mail, stream: TcpStream) {
             "NOOP" => "250 ok".into(),
             "VRFY" => "252 cannot verify, but will take the message".into(),
             "QUIT" => {
-                let _ = write.write_all(format!("221 {domain} bye\r\n").as_bytes()).await;
+                let _ = write
+                    .write_all(format!("221 {domain} bye\r\n").as_bytes())
+                    .await;
                 return;
             }
             _ => "502 command not implemented".into(),

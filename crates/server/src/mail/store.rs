@@ -77,7 +77,12 @@ pub async fn new_inbox(conn: &mut AnyConnection, limit: i64) -> Result<Vec<Inbox
     rows.iter().map(inbox_row).collect()
 }
 
-pub async fn finish_inbox(conn: &mut AnyConnection, id: i64, status: &str, note: &str) -> Result<()> {
+pub async fn finish_inbox(
+    conn: &mut AnyConnection,
+    id: i64,
+    status: &str,
+    note: &str,
+) -> Result<()> {
     sqlx::query("UPDATE mail_inbox SET status = $1, note = $2 WHERE id = $3")
         .bind(status)
         .bind(note)
@@ -88,15 +93,21 @@ pub async fn finish_inbox(conn: &mut AnyConnection, id: i64, status: &str, note:
 }
 
 /// Messages from a sender (by From address, noted at processing) since a time.
-pub async fn inbox_count_since(conn: &mut AnyConnection, sender: &str, since_ms: i64) -> Result<i64> {
-    Ok(sqlx::query(
-        "SELECT COUNT(*) AS n FROM mail_inbox WHERE note LIKE $1 AND received_ms >= $2",
+pub async fn inbox_count_since(
+    conn: &mut AnyConnection,
+    sender: &str,
+    since_ms: i64,
+) -> Result<i64> {
+    Ok(
+        sqlx::query(
+            "SELECT COUNT(*) AS n FROM mail_inbox WHERE note LIKE $1 AND received_ms >= $2",
+        )
+        .bind(format!("from {sender}%"))
+        .bind(since_ms)
+        .fetch_one(&mut *conn)
+        .await?
+        .try_get("n")?,
     )
-    .bind(format!("from {sender}%"))
-    .bind(since_ms)
-    .fetch_one(&mut *conn)
-    .await?
-    .try_get("n")?)
 }
 
 /// One outbound mail to one recipient.
@@ -142,7 +153,11 @@ fn outbox_row(row: &sqlx::any::AnyRow) -> Result<OutboxRow> {
 }
 
 /// Queues a mail; `message_id` is made from its id and `domain`.
-pub async fn insert_outbox(conn: &mut AnyConnection, mail: &OutboxRow, domain: &str) -> Result<i64> {
+pub async fn insert_outbox(
+    conn: &mut AnyConnection,
+    mail: &OutboxRow,
+    domain: &str,
+) -> Result<i64> {
     let id: i64 = sqlx::query("SELECT COALESCE(MAX(id), 0) + 1 AS id FROM mail_outbox")
         .fetch_one(&mut *conn)
         .await?
@@ -167,7 +182,11 @@ pub async fn insert_outbox(conn: &mut AnyConnection, mail: &OutboxRow, domain: &
 }
 
 /// Queued mails due at `now_ms`, oldest first.
-pub async fn due_outbox(conn: &mut AnyConnection, now_ms: i64, limit: i64) -> Result<Vec<OutboxRow>> {
+pub async fn due_outbox(
+    conn: &mut AnyConnection,
+    now_ms: i64,
+    limit: i64,
+) -> Result<Vec<OutboxRow>> {
     let rows = sqlx::query(&format!(
         "SELECT {OUTBOX_COLUMNS} FROM mail_outbox WHERE status = 'queued' AND next_try_ms <= $1 \
          ORDER BY id LIMIT $2"
@@ -222,7 +241,11 @@ pub async fn mark_failed(
 }
 
 /// Mails to a recipient since a time (the rate limit on answers to strangers).
-pub async fn outbox_count_since(conn: &mut AnyConnection, recipient: &str, since_ms: i64) -> Result<i64> {
+pub async fn outbox_count_since(
+    conn: &mut AnyConnection,
+    recipient: &str,
+    since_ms: i64,
+) -> Result<i64> {
     Ok(sqlx::query(
         "SELECT COUNT(*) AS n FROM mail_outbox WHERE recipient = $1 AND created_ms >= $2",
     )
@@ -302,7 +325,10 @@ pub async fn save_cursor(conn: &mut AnyConnection, board: i64, cursor: &BoardCur
 }
 
 /// A user's mail addresses and the events that mail them; None for an unknown user.
-pub async fn mail_settings(conn: &mut AnyConnection, name: &str) -> Result<Option<(Vec<String>, Vec<String>)>> {
+pub async fn mail_settings(
+    conn: &mut AnyConnection,
+    name: &str,
+) -> Result<Option<(Vec<String>, Vec<String>)>> {
     let row = sqlx::query("SELECT addresses, mail_events FROM users WHERE name = $1")
         .bind(name)
         .fetch_optional(&mut *conn)
@@ -320,7 +346,10 @@ pub async fn mail_settings(conn: &mut AnyConnection, name: &str) -> Result<Optio
 }
 
 /// Every account's addresses that take `event` (broadcasts).
-pub async fn all_recipients(conn: &mut AnyConnection, event: &str) -> Result<Vec<(String, Vec<String>)>> {
+pub async fn all_recipients(
+    conn: &mut AnyConnection,
+    event: &str,
+) -> Result<Vec<(String, Vec<String>)>> {
     let rows = sqlx::query("SELECT name, addresses, mail_events FROM users ORDER BY name")
         .fetch_all(&mut *conn)
         .await?;
@@ -366,7 +395,12 @@ pub async fn user_by_address(conn: &mut AnyConnection, address: &str) -> Result<
 }
 
 /// Stores addresses waiting for the confirmation `token`.
-pub async fn set_pending_addresses(conn: &mut AnyConnection, name: &str, addresses: &str, token: &str) -> Result<()> {
+pub async fn set_pending_addresses(
+    conn: &mut AnyConnection,
+    name: &str,
+    addresses: &str,
+    token: &str,
+) -> Result<()> {
     sqlx::query("UPDATE users SET pending_addresses = $1, address_token = $2 WHERE name = $3")
         .bind(addresses)
         .bind(token)
@@ -377,13 +411,20 @@ pub async fn set_pending_addresses(conn: &mut AnyConnection, name: &str, address
 }
 
 /// With the right token, makes the waiting addresses the user's and returns them.
-pub async fn take_pending_addresses(conn: &mut AnyConnection, name: &str, token: &str) -> Result<Option<String>> {
+pub async fn take_pending_addresses(
+    conn: &mut AnyConnection,
+    name: &str,
+    token: &str,
+) -> Result<Option<String>> {
     let row = sqlx::query("SELECT pending_addresses, address_token FROM users WHERE name = $1")
         .bind(name)
         .fetch_optional(&mut *conn)
         .await?;
     let Some(row) = row else { return Ok(None) };
-    let (pending, expected): (String, String) = (row.try_get("pending_addresses")?, row.try_get("address_token")?);
+    let (pending, expected): (String, String) = (
+        row.try_get("pending_addresses")?,
+        row.try_get("address_token")?,
+    );
     if expected.is_empty() || pending.is_empty() || expected != token {
         return Ok(None);
     }
