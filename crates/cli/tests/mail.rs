@@ -34,6 +34,8 @@ fn two_players_play_by_mail_with_comments_a_nag_a_message_a_forfeit_and_a_resign
             "--relay",
             &relay,
             "--test-clock",
+            "--admin",
+            "alice",
             "--sweep-ms",
             "50",
         ],
@@ -124,6 +126,14 @@ fn two_players_play_by_mail_with_comments_a_nag_a_message_a_forfeit_and_a_resign
     // Broadcast is for admins only.
     server.mail(BOB, "broadcast bob pw2", "Hi all");
     wait_for(&caught, BOB, "may not broadcast");
+    server.mail(ALICE, "broadcast alice pw1", "Maintenance on Sunday.");
+    let news = wait_for(&caught, BOB, "broadcast from alice");
+    assert!(
+        news.body
+            .contains("alice writes:\n\nMaintenance on Sunday."),
+        "{}",
+        news.body
+    );
 
     // A second board, forfeited: bob does not move for four days.
     server.mail(
