@@ -34,6 +34,10 @@ enum Command {
     Decode(commands::decode::Args),
     /// Run the game server (embedded SQLite database, HTTP and text doors).
     Serve(commands::serve::Args),
+    /// Hand one mail (RFC 5322 on stdin) to the server's mail door, as an MTA's pipe delivery.
+    MailIn(commands::mail::MailInArgs),
+    /// Show the outbound mail queue.
+    Mailq(commands::mail::MailqArgs),
     /// Send one command to a game server and print the reply.
     Client(commands::client::Args),
     /// Put a UAI engine on a game server as a bot account: `ataxx bot --server URL --user NAME
@@ -110,6 +114,8 @@ fn main() -> ExitCode {
         Command::Encode(args) => commands::encode::run(args),
         Command::Decode(args) => commands::decode::run(args),
         Command::Serve(args) => commands::serve::run(args),
+        Command::MailIn(args) => commands::mail::mail_in(args),
+        Command::Mailq(args) => commands::mail::mailq(args),
         Command::Client(args) => commands::client::run(args),
         Command::Bot(args) => commands::bot::run(args),
         Command::Loadtest(args) => commands::loadtest::run(args),

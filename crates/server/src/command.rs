@@ -41,7 +41,7 @@ pub struct Reply {
 }
 
 impl Reply {
-    fn ok(subject: impl Into<String>, text: impl Into<String>, data: Value) -> Reply {
+    pub(crate) fn ok(subject: impl Into<String>, text: impl Into<String>, data: Value) -> Reply {
         Reply {
             ok: true,
             subject: subject.into(),
@@ -134,6 +134,28 @@ pub enum Command {
         subjects: Vec<String>,
     },
     List,
+    /// `message <userid> <password> <to>...`: mails the body to those users.
+    Message {
+        userid: String,
+        password: String,
+        to: Vec<String>,
+    },
+    /// `confirm address <userid> <token>`: the answer to a `change address` confirmation mail.
+    ConfirmAddress {
+        userid: String,
+        token: String,
+    },
+    /// `broadcast <userid> <password>`: mails the body to everyone (admins only).
+    Broadcast {
+        userid: String,
+        password: String,
+    },
+    /// `change mail <userid> <password> <event>...|all|none`: which events mail the user.
+    MailEvents {
+        userid: String,
+        password: String,
+        events: Vec<String>,
+    },
     /// Moves a test server's clock (`clock advance <seconds>`), then runs the sweeper.
     ClockAdvance {
         seconds: i64,
@@ -373,12 +395,33 @@ pub fn parse(line: &str) -> Result<Command> {
                 password: s(3),
                 addresses: rest(4),
             },
+            Some("mail") if w.len() >= 5 => Command::MailEvents {
+                userid: s(2),
+                password: s(3),
+                events: rest(4).into_iter().map(|e: String| e.to_ascii_lowercase()).collect(),
+            },
             _ => {
                 return Err(usage(
-                    "change password <userid> <current> <new> | change address <userid> <password> [<address>...]",
+                    "change password <userid> <current> <new> | change address <userid> <password> [<address>...] | change mail <userid> <password> <event>...|all|none",
                 ))
             }
         },
+        "message" if w.len() >= 4 => Command::Message {
+            userid: s(1),
+            password: s(2),
+            to: rest(3).into_iter().map(|t: String| t.to_ascii_lowercase()).collect(),
+        },
+        "message" => return Err(usage("message <userid> <password> <to>... (the mail body is the message)")),
+        "confirm" if w.len() == 4 && w[1].eq_ignore_ascii_case("address") => Command::ConfirmAddress {
+            userid: s(2).to_ascii_lowercase(),
+            token: s(3),
+        },
+        "confirm" => return Err(usage("confirm address <userid> <token> (from the confirmation mail)")),
+        "broadcast" if w.len() == 3 => Command::Broadcast {
+            userid: s(1),
+            password: s(2),
+        },
+        "broadcast" => return Err(usage("broadcast <userid> <password> (the mail body is the message)")),
         "signoff" | "delete" if w.len() == 3 => Command::Close {
             userid: s(1),
             password: s(2),
@@ -681,8 +724,29 @@ pub async fn execute(app: &App, request: &Request) -> Reply {
 }
 
 impl Command {
+    /// The account a command is authenticated as (its reply goes to that account's addresses).
+    pub fn userid(&self) -> Option<&str> {
+        match self {
+            Command::ChangePassword { userid, .. }
+            | Command::ChangeAddress { userid, .. }
+            | Command::Close { userid, .. }
+            | Command::Message { userid, .. }
+            | Command::Broadcast { userid, .. }
+            | Command::ConfirmAddress { userid, .. }
+            | Command::MailEvents { userid, .. }
+            | Command::Subscribe { userid, .. }
+            | Command::Queue { userid, .. }
+            | Command::Act { userid, .. }
+            | Command::Answer { userid, .. }
+            | Command::Policy { userid, .. }
+            | Command::Limit { userid, .. }
+            | Command::Chat { userid, .. } => Some(userid),
+            _ => None,
+        }
+    }
+
     /// The board a command acts on.
-    fn board(&self) -> Option<i64> {
+    pub fn board(&self) -> Option<i64> {
         match self {
             Command::Act { board, .. }
             | Command::Queue { board, .. }
@@ -748,6 +812,14 @@ async fn run(app: &App, request: &Request, command: &Command) -> Result<Reply> {
             userid,
             password,
             addresses,
+        } if app.mail.is_some() && !addresses.is_empty() => {
+            let user = accounts.verify(userid, password).await?;
+            crate::mail::commands::request_address_change(app, &user, addresses).await?
+        }
+        Command::ChangeAddress {
+            userid,
+            password,
+            addresses,
         } => {
             accounts
                 .change_addresses(userid, password, addresses)
@@ -800,6 +872,29 @@ async fn run(app: &App, request: &Request, command: &Command) -> Result<Reply> {
             }
             text.push_str(&format!("{players} players\n"));
             Reply::ok("list", text, json!({"games": counts}))
+        }
+        Command::Message {
+            userid,
+            password,
+            to,
+        } => {
+            let user = accounts.verify(userid, password).await?;
+            crate::mail::commands::message(app, &user, Some(to), request.body.as_deref()).await?
+        }
+        Command::ConfirmAddress { userid, token } => {
+            crate::mail::commands::confirm_address(app, userid, token).await?
+        }
+        Command::Broadcast { userid, password } => {
+            let user = accounts.verify(userid, password).await?;
+            crate::mail::commands::message(app, &user, None, request.body.as_deref()).await?
+        }
+        Command::MailEvents {
+            userid,
+            password,
+            events,
+        } => {
+            let user = accounts.verify(userid, password).await?;
+            crate::mail::commands::set_events(app, &user, events).await?
         }
         Command::ClockAdvance { seconds } => {
             app.clock
@@ -1246,7 +1341,11 @@ const COMMANDS_HELP: &str = "\
 Commands (one per line; words separated by spaces):
   signup <userid> <password> [<address>...]
   change password <userid> <current> <new>
-  change address <userid> <password> [<address>...]
+  change address <userid> <password> [<address>...]   (with mail: confirmed by a mail to
+        the new addresses; answer it, or send: confirm address <userid> <token>)
+  change mail <userid> <password> <event>...|all|none   (events that mail you: challenge,
+        move, chat, nag, end, message)
+  message <userid> <password> <to>...   (mails the body; broadcast <userid> <password>: to all)
   signoff <userid> <password>          (or delete)
   help [commands|tutorial|ataxx]
   list

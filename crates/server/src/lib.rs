@@ -26,6 +26,7 @@ pub mod export;
 pub mod games;
 pub mod http;
 pub mod leaderboard;
+pub mod mail;
 pub mod ratings;
 pub mod redact;
 pub mod seeks;
@@ -67,6 +68,10 @@ pub struct Config {
     pub sync: storage::Durability,
     /// A text connection with no command for this long is closed.
     pub text_idle: Duration,
+    /// SMTP listener address (the mail door's way in); None = none.
+    pub smtp: Option<SocketAddr>,
+    /// The mail door (inbox processing, board mails, the outbox); None = no mail.
+    pub mail: Option<mail::MailConfig>,
 }
 
 impl Default for Config {
@@ -80,6 +85,8 @@ impl Default for Config {
             sweep_interval: Duration::from_secs(1),
             sync: storage::Durability::Full,
             text_idle: text::IDLE_TIMEOUT,
+            smtp: None,
+            mail: None,
         }
     }
 }
@@ -93,6 +100,8 @@ pub struct App {
     pub seeks: seeks::Seeks,
     pub clock: Arc<Clock>,
     pub hub: Hub,
+    /// The mail door, when the server sends mail.
+    pub mail: Option<mail::Mail>,
 }
 
 impl App {
@@ -114,6 +123,7 @@ impl App {
             storage,
             clock,
             hub,
+            mail: config.mail.clone().map(mail::Mail::new),
         })
     }
 }
@@ -122,6 +132,7 @@ impl App {
 pub struct Server {
     pub http_addr: Option<SocketAddr>,
     pub text_addr: Option<SocketAddr>,
+    pub smtp_addr: Option<SocketAddr>,
     pub app: App,
     stop: watch::Sender<bool>,
     tasks: Vec<JoinHandle<()>>,
@@ -161,6 +172,36 @@ impl Server {
                 limits,
             )));
         }
+        let mut smtp_addr = None;
+        if let Some(mail) = &app.mail {
+            if let Some(transport) = &mail.config.transport {
+                transport.check()?;
+            }
+            if let Some(addr) = config.smtp {
+                let listener = bind(addr).await?;
+                smtp_addr = Some(listener.local_addr().map_err(io_error)?);
+                tasks.push(tokio::spawn(mail::smtp::serve(
+                    app.clone(),
+                    mail.clone(),
+                    listener,
+                    stopped.clone(),
+                )));
+            }
+            tasks.push(tokio::spawn(mail::work(
+                app.clone(),
+                mail.clone(),
+                stopped.clone(),
+            )));
+            tasks.push(tokio::spawn(mail::relay::run(
+                app.clone(),
+                mail.clone(),
+                stopped.clone(),
+            )));
+        } else if config.smtp.is_some() {
+            return Err(Error::Config(
+                "--smtp needs the mail door (a mail configuration)".into(),
+            ));
+        }
         tasks.push(tokio::spawn(sweeper(
             app.games.clone(),
             config.sweep_interval,
@@ -169,6 +210,7 @@ impl Server {
         Ok(Server {
             http_addr,
             text_addr,
+            smtp_addr,
             app,
             stop,
             tasks,

@@ -156,7 +156,7 @@ fn migrations() -> Migrator {
 
 /// The migrations up to `last` (tests build old databases with fewer).
 fn migrations_up_to(last: i64) -> Migrator {
-    let files: [(i64, &str, &str); 5] = [
+    let files: [(i64, &str, &str); 6] = [
         (1, "init", include_str!("../migrations/0001_init.sql")),
         (
             2,
@@ -173,6 +173,7 @@ fn migrations_up_to(last: i64) -> Migrator {
             "game kinds and seats",
             include_str!("../migrations/0004_game_kinds_and_seats.sql"),
         ),
+        (5, "mail", include_str!("../migrations/0005_mail.sql")),
         (6, "seeks", include_str!("../migrations/0006_seeks.sql")),
     ];
     Migrator {

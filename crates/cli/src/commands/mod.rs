@@ -11,6 +11,7 @@ pub mod diagram;
 pub mod encode;
 pub mod levels;
 pub mod loadtest;
+pub mod mail;
 pub mod r#match;
 pub mod openings;
 pub mod perft;

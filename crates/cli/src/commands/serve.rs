@@ -46,6 +46,8 @@ pub struct Args {
     /// Open text connections per client address.
     #[arg(long, default_value_t = 20)]
     text_max_per_address: u32,
+    #[command(flatten)]
+    mail: super::mail::ServeArgs,
 }
 
 fn address(flag: &str, text: &str) -> anyhow::Result<Option<SocketAddr>> {
@@ -82,6 +84,8 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             _ => Durability::Full,
         },
         text_idle: Duration::from_secs(args.text_idle_secs.max(1)),
+        smtp: address("smtp", &args.mail.smtp)?,
+        mail: args.mail.config()?,
     };
     let runtime = tokio::runtime::Runtime::new().context("starting the async runtime")?;
     runtime.block_on(async move {
@@ -97,6 +101,10 @@ pub fn run(args: Args) -> anyhow::Result<()> {
                 addr.ip(),
                 addr.port()
             );
+        }
+        if let Some(addr) = server.smtp_addr {
+            println!("smtp {addr}");
+            tracing::info!("SMTP door on {addr}");
         }
         shutdown_signal().await;
         tracing::info!("shutting down");

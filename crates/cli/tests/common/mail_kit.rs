@@ -1,0 +1,289 @@
+//! What the mail tests run against: a real `ataxx serve` with its mail door, a real SMTP server
+//! catching its outbound mail (aiosmtpd, `tests/python/smtp_sink.py`, from the `.venv` that
+//! `scripts/test.sh` makes, or `ATAXX_PYTHON`), a real SMTP client (lettre) writing to the
+//! server's `--smtp` port, and `ataxx mail-in` fed raw messages.
+
+use std::io::{BufRead, BufReader, Write};
+use std::net::TcpListener;
+use std::path::{Path, PathBuf};
+use std::process::{Child, ChildStdin, Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+use lettre::{Message, SmtpTransport, Transport};
+use mail_parser::MessageParser;
+
+fn python() -> PathBuf {
+    std::env::var_os("ATAXX_PYTHON")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../.venv/bin/python"))
+}
+
+/// A port nothing listens on right now.
+pub fn free_port() -> u16 {
+    TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
+
+/// The relay: aiosmtpd writing each message it receives into a folder.
+pub struct Sink {
+    child: Child,
+    _stdin: ChildStdin,
+}
+
+impl Sink {
+    pub fn start(folder: &Path, port: u16) -> Sink {
+        let mut child = Command::new(python())
+            .arg(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/python/smtp_sink.py"))
+            .arg(folder)
+            .arg(port.to_string())
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .unwrap_or_else(|e| {
+                panic!(
+                    "cannot run {} ({e}); run scripts/test.sh",
+                    python().display()
+                )
+            });
+        let mut ready = String::new();
+        BufReader::new(child.stdout.take().unwrap())
+            .read_line(&mut ready)
+            .unwrap();
+        assert_eq!(
+            ready.trim(),
+            "ready",
+            "aiosmtpd did not start (pip install aiosmtpd into .venv)"
+        );
+        let stdin = child.stdin.take().unwrap();
+        Sink {
+            child,
+            _stdin: stdin,
+        }
+    }
+}
+
+impl Drop for Sink {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// A running `ataxx serve` with its mail door, killed (SIGKILL) when dropped.
+pub struct Served {
+    child: Child,
+    smtp: Option<String>,
+}
+
+impl Served {
+    pub fn start(db: &Path, extra: &[&str]) -> Served {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_ataxx"))
+            .args([
+                "serve",
+                "--http",
+                "off",
+                "--text",
+                "127.0.0.1:0",
+                "--log",
+                "warn",
+            ])
+            .args([
+                "--mail-from",
+                "ataxx@games.test",
+                "--mail-interval-ms",
+                "50",
+            ])
+            .arg("--db")
+            .arg(db)
+            .args(extra)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .expect("ataxx serve starts");
+        let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
+        let text = lines.next().unwrap().unwrap();
+        assert!(text.starts_with("text "), "{text}");
+        let smtp = extra.contains(&"--smtp").then(|| {
+            lines
+                .next()
+                .unwrap()
+                .unwrap()
+                .strip_prefix("smtp ")
+                .unwrap()
+                .to_string()
+        });
+        Served { child, smtp }
+    }
+
+    /// Sends a mail into the `--smtp` port with a real SMTP client.
+    pub fn mail(&self, from: &str, subject: &str, body: &str) {
+        let (host, port) = self.smtp.as_deref().unwrap().rsplit_once(':').unwrap();
+        let message = Message::builder()
+            .from(from.parse().unwrap())
+            .to("ataxx@games.test".parse().unwrap())
+            .subject(subject)
+            .body(body.to_string())
+            .unwrap();
+        SmtpTransport::builder_dangerous(host)
+            .port(port.parse().unwrap())
+            .build()
+            .send(&message)
+            .expect("the server's SMTP door takes the mail");
+    }
+}
+
+impl Drop for Served {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// `ataxx mail-in --db DB` with `raw` on standard input.
+pub fn mail_in(db: &Path, raw: &[u8]) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_ataxx"))
+        .arg("mail-in")
+        .arg("--db")
+        .arg(db)
+        .args(["--sender", "someone@example.org"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(raw).unwrap();
+    child.wait_with_output().unwrap()
+}
+
+/// A mail the relay caught, decoded.
+#[derive(Clone, Debug)]
+pub struct Caught {
+    pub to: String,
+    pub subject: String,
+    pub body: String,
+    pub message_id: String,
+    pub in_reply_to: String,
+    pub references: String,
+    pub auto_submitted: String,
+}
+
+/// Every mail caught so far, in arrival order.
+pub fn caught(folder: &Path) -> Vec<Caught> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(folder)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "eml"))
+        .collect();
+    files.sort();
+    files
+        .iter()
+        .map(|path| {
+            let raw = std::fs::read(path).unwrap();
+            let message = MessageParser::default().parse(&raw[..]).unwrap();
+            let header = |name: &str| {
+                message
+                    .header_raw(name)
+                    .unwrap_or_default()
+                    .trim()
+                    .to_string()
+            };
+            Caught {
+                to: header("X-Envelope-To"),
+                subject: message.subject().unwrap_or_default().to_string(),
+                body: message
+                    .body_text(0)
+                    .unwrap_or_default()
+                    .replace("\r\n", "\n"),
+                message_id: header("Message-ID"),
+                in_reply_to: header("In-Reply-To"),
+                references: header("References"),
+                auto_submitted: header("Auto-Submitted"),
+            }
+        })
+        .collect()
+}
+
+/// Waits (up to 30 s) for a mail to `to` whose subject contains `subject`, and returns it.
+pub fn wait_for(folder: &Path, to: &str, subject: &str) -> Caught {
+    wait_until(folder, to, subject, |m| m.subject.contains(subject))
+}
+
+/// Waits (up to 30 s) for a mail to `to` with exactly this subject, and returns it.
+pub fn wait_for_subject(folder: &Path, to: &str, subject: &str) -> Caught {
+    wait_until(folder, to, subject, |m| m.subject == subject)
+}
+
+fn wait_until(folder: &Path, to: &str, subject: &str, want: impl Fn(&Caught) -> bool) -> Caught {
+    let start = Instant::now();
+    loop {
+        if let Some(mail) = caught(folder).into_iter().find(|m| m.to == to && want(m)) {
+            return mail;
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(30),
+            "no mail to {to} about {subject:?}; caught: {:#?}",
+            caught(folder)
+                .iter()
+                .map(|m| (&m.to, &m.subject))
+                .collect::<Vec<_>>()
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+/// The mails to `to` whose subject contains `subject`.
+pub fn count(folder: &Path, to: &str, subject: &str) -> usize {
+    caught(folder)
+        .iter()
+        .filter(|m| m.to == to && m.subject.contains(subject))
+        .count()
+}
+
+/// Waits (up to 30 s) for the mail to `to` about `subject` after the first `seen` such, and
+/// returns it.
+pub fn wait_for_nth(folder: &Path, to: &str, subject: &str, seen: usize) -> Caught {
+    let start = Instant::now();
+    loop {
+        let about: Vec<Caught> = mails_to(folder, to)
+            .into_iter()
+            .filter(|m| m.subject.contains(subject))
+            .collect();
+        if let Some(mail) = about.into_iter().nth(seen) {
+            return mail;
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(30),
+            "no new mail to {to} about {subject:?}"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+/// The mails caught for `to`, in arrival order.
+pub fn mails_to(folder: &Path, to: &str) -> Vec<Caught> {
+    caught(folder).into_iter().filter(|m| m.to == to).collect()
+}
+
+/// Waits (up to 30 s) for the mail to `to` after the first `seen`, and returns it.
+pub fn next_mail(folder: &Path, to: &str, seen: usize) -> Caught {
+    let start = Instant::now();
+    loop {
+        if let Some(mail) = mails_to(folder, to).into_iter().nth(seen) {
+            return mail;
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(30),
+            "no mail {} to {to}; caught: {:#?}",
+            seen + 1,
+            caught(folder)
+                .iter()
+                .map(|m| (&m.to, &m.subject))
+                .collect::<Vec<_>>()
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}

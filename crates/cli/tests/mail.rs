@@ -1,0 +1,441 @@
+//! The mail door end to end, over real sockets: mails sent with a real SMTP client into
+//! `ataxx serve --smtp`, or piped into `ataxx mail-in`; the server's mail caught by a real SMTP
+//! server (aiosmtpd) standing in as the relay. No part of the mail path is mocked.
+
+mod common;
+#[path = "common/mail_kit.rs"]
+mod mail_kit;
+
+use std::time::Duration;
+
+use base64::Engine;
+use common::stdout_of;
+use mail_kit::{
+    count, free_port, mail_in, mails_to, next_mail, wait_for, wait_for_nth, wait_for_subject,
+    Served, Sink,
+};
+
+const ALICE: &str = "alice@a.test";
+const BOB: &str = "bob@b.test";
+
+#[test]
+fn two_players_play_by_mail_with_comments_a_nag_a_message_a_forfeit_and_a_resignation() {
+    let dir = tempfile::tempdir().unwrap();
+    let caught = dir.path().join("caught");
+    std::fs::create_dir(&caught).unwrap();
+    let relay = free_port();
+    let _sink = Sink::start(&caught, relay);
+    let relay = format!("127.0.0.1:{relay}");
+    let server = Served::start(
+        &dir.path().join("ataxx.db"),
+        &[
+            "--smtp",
+            "127.0.0.1:0",
+            "--relay",
+            &relay,
+            "--test-clock",
+            "--admin",
+            "alice",
+            "--sweep-ms",
+            "50",
+        ],
+    );
+
+    server.mail(ALICE, "signup alice pw1", "");
+    server.mail(BOB, "signup bob pw2", "Hello!\n-- \nBob");
+    let welcome = wait_for(&caught, ALICE, "signed up alice");
+    assert!(welcome.body.contains("Welcome, alice"), "{}", welcome.body);
+    assert_eq!(welcome.auto_submitted, "auto-replied");
+    wait_for(&caught, BOB, "signed up bob");
+
+    // The challenge: both players are told; the challenger gets no second copy.
+    server.mail(ALICE, "ataxx challenge alice bob", "");
+    let notice = wait_for(&caught, BOB, "New ataxx Board 101");
+    assert!(
+        notice.body.contains("waiting for alice and bob to accept"),
+        "{}",
+        notice.body
+    );
+    assert_eq!(notice.references, "<board-101@games.test>");
+    wait_for(&caught, ALICE, "New ataxx Board 101");
+    let seen = mails_to(&caught, BOB).len();
+    server.mail(BOB, "ataxx accept 101 bob pw2", "");
+    let accepted = next_mail(&caught, BOB, seen);
+    assert!(
+        accepted.body.contains("waiting for alice to accept"),
+        "{}",
+        accepted.body
+    );
+    server.mail(ALICE, "Re: ataxx accept 101 alice pw1", "");
+    let start = wait_for(&caught, BOB, "New ataxx Board 101 alice");
+    assert!(start.body.contains("alice (x) to start"), "{}", start.body);
+
+    // A move with a comment: the quoted reply and the signature stay out of it.
+    let seen = mails_to(&caught, BOB).len();
+    server.mail(
+        ALICE,
+        "ataxx move 101 alice pw1 b6#1",
+        "Good luck, Bob!\n\nOn Monday, bob wrote:\n> an old line\n-- \nAlice A.\n",
+    );
+    let board = next_mail(&caught, BOB, seen);
+    assert_eq!(board.subject, "ataxx Board 101 bob **");
+    assert!(board.body.contains("alice writes"), "{}", board.body);
+    assert!(board.body.contains("Good luck, Bob!"), "{}", board.body);
+    assert!(
+        !board.body.contains("an old line") && !board.body.contains("Alice A."),
+        "{}",
+        board.body
+    );
+    assert!(
+        board.body.contains("bob (o) to move (move #2)"),
+        "{}",
+        board.body
+    );
+    assert_eq!(board.references, "<board-101@games.test>");
+    assert_eq!(board.in_reply_to, "<board-101@games.test>");
+    wait_for(&caught, ALICE, "ataxx Board 101 bob **");
+
+    server.mail(BOB, "ataxx move 101 bob pw2 f6#2", "");
+    let board = wait_for_subject(&caught, ALICE, "ataxx Board 101 alice");
+    assert!(
+        board.body.contains("alice (x) to move (move #3)"),
+        "{}",
+        board.body
+    );
+    assert!(!board.subject.ends_with("**"));
+    // The same mail again is stale: an error to bob, with the board.
+    server.mail(BOB, "ataxx move 101 bob pw2 f6#2", "");
+    let error = wait_for(&caught, BOB, "error");
+    assert!(error.body.contains("Ataxx Board 101"), "{}", error.body);
+
+    // Eight days without a move: alice (to move) is nagged, once.
+    server.mail(ALICE, "clock advance 691200", "");
+    let nag = wait_for(&caught, ALICE, "Nag: ataxx Board 101 alice");
+    assert_eq!(nag.references, "<board-101@games.test>");
+    assert_eq!(count(&caught, BOB, "Nag:"), 0);
+
+    // A message to a user, by mail.
+    server.mail(ALICE, "message alice pw1 bob", "Rematch after this one?");
+    let message = wait_for(&caught, BOB, "message from alice");
+    assert!(
+        message.body.contains("Rematch after this one?"),
+        "{}",
+        message.body
+    );
+    wait_for(&caught, ALICE, "message from alice");
+    // Broadcast is for admins only.
+    server.mail(BOB, "broadcast bob pw2", "Hi all");
+    wait_for(&caught, BOB, "may not broadcast");
+    server.mail(ALICE, "broadcast alice pw1", "Maintenance on Sunday.");
+    let news = wait_for(&caught, BOB, "broadcast from alice");
+    assert!(
+        news.body
+            .contains("alice writes:\n\nMaintenance on Sunday."),
+        "{}",
+        news.body
+    );
+
+    // A second board, forfeited: bob does not move for four days.
+    server.mail(
+        BOB,
+        "ataxx challenge bob alice --nagtime=1 --forfeittime=3",
+        "",
+    );
+    wait_for(&caught, ALICE, "New ataxx Board 102");
+    server.mail(ALICE, "ataxx accept 102 alice pw1", "");
+    server.mail(BOB, "ataxx accept 102 bob pw2", "");
+    wait_for(&caught, ALICE, "New ataxx Board 102 bob");
+    server.mail(ALICE, "clock advance 345600", "");
+    let forfeit = wait_for_subject(&caught, ALICE, "ataxx Board 102");
+    assert!(
+        forfeit.body.contains("alice wins 0-1 (time forfeit)"),
+        "{}",
+        forfeit.body
+    );
+    assert!(
+        forfeit.body.contains("Rating changes: bob"),
+        "{}",
+        forfeit.body
+    );
+
+    // Board 101 ends by resignation: both get the result and the rating changes.
+    server.mail(BOB, "ataxx resign 101 bob pw2", "Well played.");
+    let end = wait_for_subject(&caught, ALICE, "ataxx Board 101 **");
+    assert!(
+        end.body.contains("alice wins 1-0 (resignation)"),
+        "{}",
+        end.body
+    );
+    assert!(end.body.contains("Rating changes: alice +"), "{}", end.body);
+    assert!(end.body.contains("bob writes"), "{}", end.body);
+    wait_for_subject(&caught, BOB, "ataxx Board 101 **");
+    assert_eq!(count(&caught, ALICE, "ataxx Board 101 bob **"), 1);
+    assert_eq!(count(&caught, ALICE, "Nag: "), 1);
+
+    // Every mail went out once.
+    let all = mail_kit::caught(&caught);
+    let mut ids: Vec<&str> = all.iter().map(|m| m.message_id.as_str()).collect();
+    ids.sort();
+    ids.dedup();
+    assert_eq!(ids.len(), all.len(), "a mail was sent twice");
+}
+
+const MULTIPART: &str = "From: Carol <carol@c.test>\r\n\
+To: ataxx@games.test\r\n\
+Subject: signup carol pw3\r\n\
+MIME-Version: 1.0\r\n\
+Content-Type: multipart/alternative; boundary=\"b1\"\r\n\
+\r\n\
+--b1\r\n\
+Content-Type: text/plain; charset=utf-8\r\n\
+\r\n\
+Hi there\r\n\
+--b1\r\n\
+Content-Type: text/html; charset=utf-8\r\n\
+\r\n\
+<p>Hi <b>there</b></p>\r\n\
+--b1--\r\n";
+
+fn raw(from: &str, subject: &str, headers: &str, body: &str) -> Vec<u8> {
+    format!("From: {from}\r\nTo: ataxx@games.test\r\nSubject: {subject}\r\nMIME-Version: 1.0\r\n{headers}\r\n{body}")
+        .into_bytes()
+}
+
+#[test]
+fn mail_in_reads_mime_messages_refuses_a_large_one_and_ignores_an_auto_reply() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("ataxx.db");
+    let caught = dir.path().join("caught");
+    std::fs::create_dir(&caught).unwrap();
+    let relay = free_port();
+    let _sink = Sink::start(&caught, relay);
+    let relay = format!("127.0.0.1:{relay}");
+    let _server = Served::start(&db, &["--relay", &relay]);
+    let deliver = |message: &[u8]| {
+        let out = mail_in(&db, message);
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    };
+
+    // Multipart with an HTML alternative: the plain part is read.
+    deliver(MULTIPART.as_bytes());
+    wait_for(&caught, "carol@c.test", "signed up carol");
+    deliver(&raw("dave@d.test", "signup dave pw4", "", "hello\r\n"));
+    wait_for(&caught, "dave@d.test", "signed up dave");
+
+    // Quoted-printable UTF-8.
+    deliver(&raw(
+        "carol@c.test",
+        "message carol pw3 dave",
+        "Content-Type: text/plain; charset=utf-8\r\nContent-Transfer-Encoding: quoted-printable\r\n",
+        "Gr=C3=BC=C3=9Fe aus K=C3=B6ln, =\r\nbis bald\r\n",
+    ));
+    let message = wait_for(&caught, "dave@d.test", "message from carol");
+    assert!(
+        message.body.contains("Grüße aus Köln, bis bald"),
+        "{}",
+        message.body
+    );
+
+    // Latin-1 in base64, and a subject in an encoded word.
+    let latin1: Vec<u8> = "Café crème\r\n".chars().map(|c| c as u32 as u8).collect();
+    let body = base64::engine::general_purpose::STANDARD.encode(latin1);
+    deliver(&raw(
+        "dave@d.test",
+        "=?ISO-8859-1?Q?message_dave_pw4_carol?=",
+        "Content-Type: text/plain; charset=iso-8859-1\r\nContent-Transfer-Encoding: base64\r\n",
+        &format!("{body}\r\n"),
+    ));
+    let message = wait_for(&caught, "carol@c.test", "message from dave");
+    assert!(message.body.contains("Café crème"), "{}", message.body);
+
+    // A 1 MB attachment: refused politely, by mail.
+    let attachment = base64::engine::general_purpose::STANDARD.encode(vec![7u8; 1024 * 1024]);
+    deliver(&raw(
+        "carol@c.test",
+        "ataxx games",
+        "Content-Type: multipart/mixed; boundary=\"b2\"\r\n",
+        &format!(
+            "--b2\r\nContent-Type: text/plain\r\n\r\nsee attached\r\n--b2\r\n\
+             Content-Type: application/octet-stream\r\nContent-Transfer-Encoding: base64\r\n\r\n{attachment}\r\n--b2--\r\n"
+        ),
+    ));
+    let refusal = wait_for(&caught, "carol@c.test", "not read: too large");
+    assert!(
+        refusal.body.contains("larger than this server reads"),
+        "{}",
+        refusal.body
+    );
+
+    // An auto-reply is not answered, nor run; the next message is.
+    deliver(&raw(
+        "carol@c.test",
+        "message carol pw3 dave",
+        "Auto-Submitted: auto-replied\r\n",
+        "I am away.\r\n",
+    ));
+    deliver(&raw(
+        "carol@c.test",
+        "message carol pw3 dave",
+        "",
+        "after the away note\r\n",
+    ));
+    let start = std::time::Instant::now();
+    while !mails_to(&caught, "dave@d.test")
+        .iter()
+        .any(|m| m.body.contains("after the away note"))
+    {
+        assert!(
+            start.elapsed() < Duration::from_secs(30),
+            "the message after the auto-reply never came"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    assert!(!mails_to(&caught, "dave@d.test")
+        .iter()
+        .any(|m| m.body.contains("I am away")));
+
+    // Which events mail a user: dave takes no messages any more.
+    deliver(&raw("dave@d.test", "change mail dave pw4 move end", "", ""));
+    wait_for(&caught, "dave@d.test", "mail settings changed");
+    let before = count(&caught, "carol@c.test", "message from carol");
+    deliver(&raw(
+        "carol@c.test",
+        "message carol pw3 dave",
+        "",
+        "unheard\r\n",
+    ));
+    let sent = wait_for_nth(&caught, "carol@c.test", "message from carol", before);
+    assert!(
+        sent.body.contains("Sent to 1 users (0 addresses)"),
+        "{}",
+        sent.body
+    );
+
+    // A new address is confirmed by a mail to it.
+    deliver(&raw(
+        "carol@c.test",
+        "change address carol pw3 carol@new.test",
+        "",
+        "",
+    ));
+    wait_for(
+        &caught,
+        "carol@c.test",
+        "address change waiting for confirmation",
+    );
+    let confirm = wait_for(&caught, "carol@new.test", "confirm address carol");
+    deliver(&raw(
+        "carol@new.test",
+        &format!("Re: {}", confirm.subject),
+        "",
+        "yes\r\n",
+    ));
+    let changed = wait_for(&caught, "carol@new.test", "address changed");
+    assert!(changed.body.contains("carol@new.test"), "{}", changed.body);
+    // A wrong token changes nothing, and the error goes to the account, not to the stranger.
+    deliver(&raw(
+        "x@evil.test",
+        "confirm address carol 0000000000000000",
+        "",
+        "",
+    ));
+    wait_for(
+        &caught,
+        "carol@new.test",
+        "error: no address change of carol",
+    );
+    assert!(mails_to(&caught, "x@evil.test").is_empty());
+
+    let queue = stdout_of(&["mailq", "--db", db.to_str().unwrap()]);
+    assert!(
+        queue.contains("sent") && queue.contains("dave@d.test"),
+        "{queue}"
+    );
+}
+
+#[test]
+fn with_the_relay_down_mail_waits_in_the_queue_and_goes_out_once_when_it_is_up() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("ataxx.db");
+    let caught = dir.path().join("caught");
+    std::fs::create_dir(&caught).unwrap();
+    let port = free_port();
+    let relay = format!("127.0.0.1:{port}");
+    let server = Served::start(
+        &db,
+        &[
+            "--smtp",
+            "127.0.0.1:0",
+            "--relay",
+            &relay,
+            "--mail-retry-ms",
+            "200",
+        ],
+    );
+    let users = ["ann", "ben", "cid"];
+    for user in users {
+        server.mail(
+            &format!("{user}@x.test"),
+            &format!("signup {user} secret{user}"),
+            "",
+        );
+    }
+    // Queued, with the relay's refusal noted.
+    let start = std::time::Instant::now();
+    loop {
+        let queue = stdout_of(&["mailq", "--db", db.to_str().unwrap()]);
+        if users.iter().all(|u| queue.contains(&format!("{u}@x.test")))
+            && queue.contains("last error")
+        {
+            assert!(queue.contains("queued"), "{queue}");
+            break;
+        }
+        assert!(start.elapsed() < Duration::from_secs(30), "{queue}");
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    std::thread::sleep(Duration::from_millis(1500));
+    let _sink = Sink::start(&caught, port);
+    for user in users {
+        wait_for(
+            &caught,
+            &format!("{user}@x.test"),
+            &format!("signed up {user}"),
+        );
+    }
+    // Retries keep running a while: nothing comes twice.
+    std::thread::sleep(Duration::from_secs(2));
+    for user in users {
+        assert_eq!(count(&caught, &format!("{user}@x.test"), "signed up"), 1);
+    }
+    let queue = stdout_of(&["mailq", "--db", db.to_str().unwrap()]);
+    assert!(!queue.contains("queued"), "{queue}");
+}
+
+#[test]
+fn a_server_killed_between_accepting_a_mail_and_answering_it_loses_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("ataxx.db");
+    let caught = dir.path().join("caught");
+    std::fs::create_dir(&caught).unwrap();
+    let port = free_port();
+    let _sink = Sink::start(&caught, port);
+    let relay = format!("127.0.0.1:{port}");
+    {
+        // Holding inbound mail: the 250 comes, the answer cannot.
+        let server = Served::start(
+            &db,
+            &["--smtp", "127.0.0.1:0", "--relay", &relay, "--mail-hold"],
+        );
+        server.mail("erin@e.test", "signup erin pw5", "");
+        std::thread::sleep(Duration::from_millis(300));
+        assert!(mail_kit::caught(&caught).is_empty());
+        // Dropped: killed with SIGKILL.
+    }
+    let _server = Served::start(&db, &["--smtp", "127.0.0.1:0", "--relay", &relay]);
+    let welcome = wait_for(&caught, "erin@e.test", "signed up erin");
+    assert!(welcome.body.contains("Welcome, erin"), "{}", welcome.body);
+}

@@ -1,0 +1,147 @@
+//! Reading one RFC 5322 message (MIME decoded by the mail-parser crate: multipart,
+//! quoted-printable, base64, charsets) into what the mail door needs: the sender, the Subject
+//! as the command, the plain-text body as the comment, and whether the message is automatic
+//! (an auto-reply or a bounce, never answered, so that two robots cannot loop).
+
+use mail_parser::MessageParser;
+
+/// A parsed inbound message.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Inbound {
+    /// The From address (lower-cased), empty when there is none.
+    pub from: String,
+    /// The Subject: the command line.
+    pub subject: String,
+    /// The plain-text body with quoted lines and the signature taken out.
+    pub comment: String,
+    pub message_id: Option<String>,
+    /// Why the message is not answered (auto-reply, bounce), if it is automatic.
+    pub automatic: Option<String>,
+    pub attachments: usize,
+}
+
+/// Parses raw message bytes; `envelope_from` is the SMTP `MAIL FROM` (empty = a bounce).
+pub fn parse(raw: &[u8], envelope_from: Option<&str>) -> Option<Inbound> {
+    let message = MessageParser::default().parse(raw)?;
+    let from = message
+        .from()
+        .and_then(|a| a.first())
+        .and_then(|a| a.address())
+        .unwrap_or_default()
+        .trim()
+        .to_ascii_lowercase();
+    let subject = message
+        .subject()
+        .unwrap_or_default()
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ");
+    let subject = strip_reply_prefixes(&subject).to_string();
+    let body = message.body_text(0).unwrap_or_default();
+    let header = |name: &str| {
+        message
+            .header_raw(name)
+            .map(|v| v.trim().to_ascii_lowercase())
+    };
+    let return_path = message.return_address().map(str::trim);
+    let automatic = if header("Auto-Submitted").is_some_and(|v| !v.starts_with("no")) {
+        Some("Auto-Submitted".to_string())
+    } else if let Some(p) =
+        header("Precedence").filter(|p| ["bulk", "junk", "list"].contains(&p.as_str()))
+    {
+        Some(format!("Precedence: {p}"))
+    } else if envelope_from.is_some_and(|e| e.trim().is_empty()) || return_path == Some("") {
+        Some("empty return path (a bounce)".to_string())
+    } else if is_daemon(&from) {
+        Some(format!("sent by {from}"))
+    } else if from.is_empty() {
+        Some("no From address".to_string())
+    } else {
+        None
+    };
+    Some(Inbound {
+        from,
+        subject,
+        comment: comment(&body),
+        message_id: message.message_id().map(|id| id.to_string()),
+        automatic,
+        attachments: message.attachment_count(),
+    })
+}
+
+/// Mailer daemons and postmasters answer mail automatically.
+fn is_daemon(address: &str) -> bool {
+    let local = address.split('@').next().unwrap_or_default();
+    ["mailer-daemon", "postmaster", "noreply", "no-reply"].contains(&local)
+}
+
+/// `Re: ataxx move ...` is the command `ataxx move ...` (a reply to a board mail).
+fn strip_reply_prefixes(mut subject: &str) -> &str {
+    loop {
+        let lower = subject.to_ascii_lowercase();
+        match ["re:", "aw:", "fwd:", "fw:"]
+            .iter()
+            .find(|p| lower.starts_with(*p))
+        {
+            Some(prefix) => subject = subject[prefix.len()..].trim_start(),
+            None => return subject,
+        }
+    }
+}
+
+/// The comment of a body: without quoted lines (`>`), the attribution line before them
+/// (`On ..., X wrote:`), and the signature (after a `-- ` line); trimmed.
+pub fn comment(body: &str) -> String {
+    let mut lines: Vec<&str> = vec![];
+    for line in body.lines() {
+        let line = line.trim_end_matches('\r');
+        if line == "-- " || line == "--" {
+            break;
+        }
+        if line.trim_start().starts_with('>') {
+            if lines
+                .last()
+                .is_some_and(|l| l.trim_end().ends_with("wrote:"))
+            {
+                lines.pop();
+            }
+            continue;
+        }
+        lines.push(line.trim_end());
+    }
+    lines.join("\n").trim().to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn quoted_lines_attribution_and_signature_are_dropped() {
+        let body = "Nice jump!\n\nOn Mon, bob wrote:\n> old text\n> more\nSee you.\n-- \nAlice\n";
+        assert_eq!(comment(body), "Nice jump!\n\nSee you.");
+        assert_eq!(comment("-- \nonly a signature\n"), "");
+    }
+
+    #[test]
+    fn subject_is_the_command_and_auto_replies_are_marked() {
+        let raw =
+            b"From: Alice <Alice@Example.org>\r\nSubject: Re: ataxx move 101 alice pw f6#1\r\n\
+Auto-Submitted: auto-replied\r\n\r\nout of office\r\n";
+        let mail = parse(raw, Some("alice@example.org")).unwrap();
+        assert_eq!(mail.from, "alice@example.org");
+        assert_eq!(mail.subject, "ataxx move 101 alice pw f6#1");
+        assert_eq!(mail.automatic.as_deref(), Some("Auto-Submitted"));
+        let bounce = parse(
+            b"From: MAILER-DAEMON@x.org\r\nSubject: fail\r\n\r\n",
+            Some("x@y"),
+        )
+        .unwrap();
+        assert!(bounce.automatic.is_some());
+        let plain = parse(b"From: a@b.c\r\nSubject: help\r\n\r\nhi\r\n", Some("")).unwrap();
+        assert_eq!(
+            plain.automatic.as_deref(),
+            Some("empty return path (a bounce)")
+        );
+    }
+}

@@ -1,0 +1,232 @@
+//! Sending the outbox: through an SMTP relay (lettre) or a local `sendmail` binary. A mail is
+//! marked sent once the relay took it; a failed try waits (doubling from `retry`, at most an
+//! hour) and a permanent refusal, or a day of failures, marks it failed. Each mail keeps the
+//! Message-ID it was queued with, so a mail sent again after a crash between the relay's
+//! acceptance and the mark is recognisable as the same message.
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use lettre::message::header::{ContentType, HeaderName, HeaderValue};
+use lettre::message::Mailbox;
+use lettre::transport::smtp::authentication::Credentials;
+use lettre::{AsyncSmtpTransport, AsyncTransport, Message, Tokio1Executor};
+use tokio::sync::watch;
+
+use super::store::{self, OutboxRow};
+use super::Mail;
+use crate::error::{Error, Result};
+use crate::App;
+
+/// Where outbound mail goes.
+#[derive(Clone, Debug)]
+pub enum Transport {
+    Smtp {
+        host: String,
+        port: u16,
+        /// STARTTLS before sending (needs the `mail-tls` feature).
+        starttls: bool,
+        /// AUTH user and password.
+        credentials: Option<(String, String)>,
+    },
+    /// A sendmail-compatible program (`sendmail -i -f FROM -- TO`, the message on stdin).
+    Sendmail(PathBuf),
+}
+
+impl Transport {
+    /// Checks what can be checked before the first mail (STARTTLS compiled in).
+    pub fn check(&self) -> Result<()> {
+        match self {
+            Transport::Smtp { starttls: true, .. } if !cfg!(feature = "mail-tls") => {
+                Err(Error::Config(
+                    "STARTTLS to the relay needs a server built with the mail-tls feature \
+                 (cargo build --features ataxx-server/mail-tls)"
+                        .into(),
+                ))
+            }
+            _ => Ok(()),
+        }
+    }
+}
+
+/// Failed tries wait this long at first, doubling each time.
+pub const RETRY: Duration = Duration::from_secs(30);
+/// A mail failing for this long is given up.
+const GIVE_UP_MS: i64 = 24 * 3600 * 1000;
+
+/// Sends due mail through the configured transport until stopped.
+pub async fn run(app: App, mail: Mail, mut stopped: watch::Receiver<bool>) {
+    let Some(transport) = mail.config.transport.clone() else {
+        return;
+    };
+    let mut ticker = tokio::time::interval(mail.config.interval);
+    loop {
+        tokio::select! {
+            _ = ticker.tick() => {}
+            _ = mail.outgoing.notified() => {}
+            _ = stopped.changed() => return,
+        }
+        if let Err(err) = send_due(&app, &mail, &transport, mail.config.retry).await {
+            tracing::warn!(%err, "mail relay");
+        }
+    }
+}
+
+async fn send_due(app: &App, mail: &Mail, transport: &Transport, retry: Duration) -> Result<()> {
+    let due = {
+        let mut conn = app.storage.read().await?;
+        store::due_outbox(&mut conn, app.clock.now_ms(), 100).await?
+    };
+    for row in due {
+        let sent = match message(mail, &row) {
+            Ok(message) => send(mail, transport, message, &row.recipient).await,
+            Err(err) => Err((err, true)),
+        };
+        let now = app.clock.now_ms();
+        let mut tx = app.storage.write().await?;
+        match sent {
+            Ok(()) => store::mark_sent(&mut tx.tx, row.id, now).await?,
+            Err((err, permanent)) => {
+                let wait = retry.as_millis() as i64 * (1i64 << row.attempts.min(20));
+                let give_up = permanent || now - row.created_ms > GIVE_UP_MS;
+                tracing::warn!(id = row.id, to = %row.recipient, %err, give_up, "mail not sent");
+                store::mark_failed(&mut tx.tx, row.id, &err, now + wait.min(3_600_000), give_up)
+                    .await?;
+            }
+        }
+        tx.commit().await?;
+    }
+    Ok(())
+}
+
+/// The mail as RFC 5322: plain text, threaded, marked automatic (RFC 3834) so that vacation
+/// responders do not answer it.
+fn message(mail: &Mail, row: &OutboxRow) -> std::result::Result<Message, String> {
+    let from: Mailbox = format!("Ataxx server <{}>", mail.config.from)
+        .parse()
+        .map_err(|e| format!("--mail-from {:?}: {e}", mail.config.from))?;
+    let to: Mailbox = row
+        .recipient
+        .parse()
+        .map_err(|e| format!("recipient {:?}: {e}", row.recipient))?;
+    let mut builder = Message::builder()
+        .from(from)
+        .to(to)
+        .subject(row.subject.clone())
+        .message_id(Some(row.message_id.clone()))
+        .header(ContentType::TEXT_PLAIN)
+        .raw_header(HeaderValue::new(
+            HeaderName::new_from_ascii_str("Auto-Submitted"),
+            if row.kind == "reply" {
+                "auto-replied"
+            } else {
+                "auto-generated"
+            }
+            .into(),
+        ));
+    if !row.in_reply_to.is_empty() {
+        builder = builder.in_reply_to(row.in_reply_to.clone());
+    }
+    if !row.refs.is_empty() {
+        builder = builder.references(row.refs.clone());
+    }
+    builder.body(row.body.clone()).map_err(|e| e.to_string())
+}
+
+/// Sends one message; Err((why, permanent)).
+async fn send(
+    mail: &Mail,
+    transport: &Transport,
+    message: Message,
+    to: &str,
+) -> std::result::Result<(), (String, bool)> {
+    match transport {
+        Transport::Smtp {
+            host,
+            port,
+            starttls,
+            credentials,
+        } => {
+            let mut builder = smtp_builder(host, *starttls)?
+                .port(*port)
+                .timeout(Some(Duration::from_secs(30)));
+            if let Some((user, password)) = credentials {
+                builder = builder.credentials(Credentials::new(user.clone(), password.clone()));
+            }
+            let smtp: AsyncSmtpTransport<Tokio1Executor> = builder.build();
+            smtp.send(message)
+                .await
+                .map(|_| ())
+                .map_err(|e| (e.to_string(), e.is_permanent()))
+        }
+        Transport::Sendmail(program) => {
+            let program = program.clone();
+            let from = mail.config.from.clone();
+            let to = to.to_string();
+            let bytes = message.formatted();
+            tokio::task::spawn_blocking(move || sendmail(&program, &from, &to, &bytes))
+                .await
+                .map_err(|e| (e.to_string(), false))?
+                .map_err(|e| (e, false))
+        }
+    }
+}
+
+#[cfg(feature = "mail-tls")]
+fn smtp_builder(
+    host: &str,
+    starttls: bool,
+) -> std::result::Result<lettre::transport::smtp::AsyncSmtpTransportBuilder, (String, bool)> {
+    match starttls {
+        true => AsyncSmtpTransport::<Tokio1Executor>::starttls_relay(host)
+            .map_err(|e| (e.to_string(), false)),
+        false => Ok(AsyncSmtpTransport::<Tokio1Executor>::builder_dangerous(
+            host,
+        )),
+    }
+}
+
+#[cfg(not(feature = "mail-tls"))]
+fn smtp_builder(
+    host: &str,
+    _starttls: bool,
+) -> std::result::Result<lettre::transport::smtp::AsyncSmtpTransportBuilder, (String, bool)> {
+    // Transport::check refused STARTTLS at start.
+    Ok(AsyncSmtpTransport::<Tokio1Executor>::builder_dangerous(
+        host,
+    ))
+}
+
+/// Pipes a message to a sendmail-compatible program.
+fn sendmail(
+    program: &Path,
+    from: &str,
+    to: &str,
+    message: &[u8],
+) -> std::result::Result<(), String> {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    let mut child = Command::new(program)
+        .args(["-i", "-f", from, "--", to])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .map_err(|e| format!("cannot run {}: {e}", program.display()))?;
+    child
+        .stdin
+        .take()
+        .expect("piped stdin")
+        .write_all(message)
+        .map_err(|e| format!("writing to {}: {e}", program.display()))?;
+    let out = child.wait_with_output().map_err(|e| e.to_string())?;
+    match out.status.success() {
+        true => Ok(()),
+        false => Err(format!(
+            "{} exited with {}: {}",
+            program.display(),
+            out.status,
+            String::from_utf8_lossy(&out.stderr).trim()
+        )),
+    }
+}

@@ -1,0 +1,234 @@
+//! The SMTP listener (`ataxx serve --smtp ADDR`), for running without other mail software.
+//!
+//! A small state machine of RFC 5321's receiving side (EHLO/HELO, MAIL, RCPT, DATA, RSET, NOOP,
+//! QUIT; SIZE, 8BITMIME and PIPELINING advertised), written here because no maintained async
+//! SMTP server crate fits: samotop and mailin-embedded are unmaintained or thread-per-connection,
+//! and the door needs little more than DATA. A message is stored in the database before the
+//! `250` that takes responsibility for it; a storage failure answers `451` so the sender retries.
+
+use std::time::Duration;
+
+use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
+use tokio::net::{TcpListener, TcpStream};
+use tokio::sync::watch;
+use tokio::task::JoinSet;
+
+use super::{inbound, Mail};
+use crate::App;
+
+/// The longest command line (RFC 5321 allows 512 octets; a little slack).
+const MAX_LINE: usize = 1000;
+/// An idle connection is closed after this long (RFC 5321 suggests 5 minutes).
+const IDLE: Duration = Duration::from_secs(300);
+/// Recipients per message.
+const MAX_RECIPIENTS: usize = 100;
+
+/// Messages up to this many times `max_bytes` are read (and the excess refused politely by mail);
+/// larger ones get a `552` at once.
+const HARD_LIMIT_FACTOR: usize = 16;
+
+pub async fn serve(
+    app: App,
+    mail: Mail,
+    listener: TcpListener,
+    mut stopped: watch::Receiver<bool>,
+) {
+    let mut connections = JoinSet::new();
+    loop {
+        tokio::select! {
+            accepted = listener.accept() => match accepted {
+                Ok((stream, _)) => {
+                    connections.spawn(session(app.clone(), mail.clone(), stream));
+                }
+                Err(err) => tracing::warn!(%err, "smtp accept"),
+            },
+            _ = stopped.changed() => break,
+        }
+    }
+    let _ = tokio::time::timeout(Duration::from_secs(5), async {
+        while connections.join_next().await.is_some() {}
+    })
+    .await;
+}
+
+/// The address inside `FROM:<...>` / `TO:<...>`, and the parameters after it.
+fn path_argument<'a>(rest: &'a str, keyword: &str) -> Option<(&'a str, &'a str)> {
+    let rest = rest.trim_start();
+    if !rest.get(..keyword.len())?.eq_ignore_ascii_case(keyword) {
+        return None;
+    }
+    let rest = rest[keyword.len()..].trim_start();
+    let rest = rest.strip_prefix('<')?;
+    let end = rest.find('>')?;
+    Some((&rest[..end], rest[end + 1..].trim()))
+}
+
+/// The `SIZE=n` parameter of MAIL FROM, if any.
+fn declared_size(params: &str) -> Option<usize> {
+    params.split_whitespace().find_map(|p| {
+        let (name, value) = p.split_once('=')?;
+        name.eq_ignore_ascii_case("SIZE")
+            .then(|| value.parse().ok())?
+    })
+}
+
+async fn session(app: App, mail: Mail, stream: TcpStream) {
+    let domain = mail.config.domain().to_string();
+    let hard_limit = mail.config.max_bytes.saturating_mul(HARD_LIMIT_FACTOR);
+    let (read, mut write) = stream.into_split();
+    let mut reader = BufReader::new(read);
+    // Replies waiting to be written: pipelined commands get theirs in one write.
+    let mut out = format!("220 {domain} ataxx ESMTP\r\n").into_bytes();
+    let mut sender: Option<String> = None;
+    let mut recipients = 0usize;
+    let mut line = Vec::new();
+    loop {
+        if !out.is_empty() {
+            if write.write_all(&out).await.is_err() {
+                return;
+            }
+            out.clear();
+        }
+        line.clear();
+        let read = tokio::time::timeout(
+            IDLE,
+            (&mut reader)
+                .take(MAX_LINE as u64 + 2)
+                .read_until(b'\n', &mut line),
+        )
+        .await;
+        match read {
+            Ok(Ok(0)) | Ok(Err(_)) => return,
+            Err(_) => {
+                let _ = write.write_all(b"421 idle too long, closing\r\n").await;
+                return;
+            }
+            Ok(Ok(_)) => {}
+        }
+        if !line.ends_with(b"\n") {
+            out.extend(b"500 line too long\r\n");
+            continue;
+        }
+        let text = String::from_utf8_lossy(&line).trim_end().to_string();
+        let (verb, rest) = text.split_once(' ').unwrap_or((&text, ""));
+        let reply = match verb.to_ascii_uppercase().as_str() {
+            "EHLO" => format!(
+                "250-{domain} hello\r\n250-SIZE {hard_limit}\r\n250-8BITMIME\r\n250 PIPELINING"
+            ),
+            "HELO" => format!("250 {domain} hello"),
+            "MAIL" => match path_argument(rest, "FROM:") {
+                None => "501 syntax: MAIL FROM:<address>".into(),
+                Some(_) if sender.is_some() => "503 sender already given (RSET first)".into(),
+                Some((_, params)) if declared_size(params).is_some_and(|s| s > hard_limit) => {
+                    format!("552 message too large: this server takes at most {hard_limit} bytes")
+                }
+                Some((address, _)) => {
+                    sender = Some(address.to_string());
+                    recipients = 0;
+                    "250 sender ok".into()
+                }
+            },
+            "RCPT" => match (path_argument(rest, "TO:"), &sender) {
+                (_, None) => "503 MAIL FROM first".into(),
+                (None, _) => "501 syntax: RCPT TO:<address>".into(),
+                (Some(_), _) if recipients >= MAX_RECIPIENTS => "452 too many recipients".into(),
+                (Some(_), _) => {
+                    recipients += 1;
+                    "250 recipient ok".into()
+                }
+            },
+            "DATA" if sender.is_none() || recipients == 0 => {
+                "503 MAIL FROM and RCPT TO first".into()
+            }
+            "DATA" => {
+                if write
+                    .write_all(b"354 end the message with a line holding a single dot\r\n")
+                    .await
+                    .is_err()
+                {
+                    return;
+                }
+                let (message, size) = match read_data(&mut reader, hard_limit).await {
+                    Some(read) => read,
+                    None => return,
+                };
+                let from = sender.take().unwrap_or_default();
+                recipients = 0;
+                if size > hard_limit {
+                    format!("552 message too large: this server takes at most {hard_limit} bytes")
+                } else {
+                    let now = app.games.now_ms();
+                    match inbound::store(&app.storage, now, &from, &message, mail.config.max_bytes)
+                        .await
+                    {
+                        Ok(id) => {
+                            mail.bell.notify_one();
+                            format!("250 stored as message {id}")
+                        }
+                        Err(err) => {
+                            tracing::error!(%err, "storing a mail");
+                            "451 cannot store the message now; try again later".into()
+                        }
+                    }
+                }
+            }
+            "RSET" => {
+                sender = None;
+                recipients = 0;
+                "250 reset".into()
+            }
+            "NOOP" => "250 ok".into(),
+            "VRFY" => "252 cannot verify, but will take the message".into(),
+            "QUIT" => {
+                let _ = write
+                    .write_all(format!("221 {domain} bye\r\n").as_bytes())
+                    .await;
+                return;
+            }
+            _ => "502 command not implemented".into(),
+        };
+        out.extend(format!("{reply}\r\n").into_bytes());
+    }
+}
+
+/// Reads the DATA section up to the lone dot, undoing dot-stuffing. Keeps at most `limit + 1`
+/// bytes but reads (and counts) everything. None when the connection ends first.
+async fn read_data<R: tokio::io::AsyncBufRead + Unpin>(
+    reader: &mut R,
+    limit: usize,
+) -> Option<(Vec<u8>, usize)> {
+    let mut message = Vec::new();
+    let mut size = 0usize;
+    let mut line = Vec::new();
+    loop {
+        line.clear();
+        match tokio::time::timeout(IDLE, reader.read_until(b'\n', &mut line)).await {
+            Ok(Ok(0)) | Ok(Err(_)) | Err(_) => return None,
+            Ok(Ok(_)) => {}
+        }
+        if line == b".\r\n" || line == b".\n" {
+            return Some((message, size));
+        }
+        let content = line.strip_prefix(b".").unwrap_or(&line);
+        size += content.len();
+        if message.len() <= limit {
+            message.extend_from_slice(content);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn paths_and_sizes_are_read_from_mail_and_rcpt() {
+        assert_eq!(
+            path_argument("FROM:<a@b.c> SIZE=120", "FROM:"),
+            Some(("a@b.c", "SIZE=120"))
+        );
+        assert_eq!(path_argument("from: <>", "FROM:"), Some(("", "")));
+        assert_eq!(path_argument("TO:a@b.c", "TO:"), None);
+        assert_eq!(declared_size("BODY=8BITMIME SIZE=99"), Some(99));
+    }
+}
