@@ -1,5 +1,6 @@
 //! End-to-end tests of `ataxx serve`: a real server process with a SQLite file in a temporary
-//! directory, driven through real sockets (the text port, HTTP and WebSocket).
+//! directory, driven through real sockets (the text port, HTTP and WebSocket). With
+//! `ATAXX_TEST_POSTGRES` set (scripts/test.sh does), each test gets a PostgreSQL database instead.
 
 use std::io::{BufRead, BufReader, Write};
 use std::net::TcpStream;
@@ -11,6 +12,8 @@ use ataxx::Position;
 use futures_util::{SinkExt, StreamExt};
 use serde_json::{json, Value};
 use tokio_tungstenite::tungstenite::Message;
+
+mod database;
 
 /// A running `ataxx serve`, killed when dropped.
 struct Served {
@@ -32,7 +35,7 @@ impl Served {
                 "warn",
             ])
             .arg("--db")
-            .arg(db)
+            .arg(database::test_database(db))
             .args(extra)
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit())

@@ -106,8 +106,9 @@ pub struct Accounts {
     peer: Option<IpAddr>,
     /// Announces ended sessions to open WebSockets.
     revoked: tokio::sync::broadcast::Sender<Revocation>,
-    /// userid -> keyed digest of the password last verified.
-    verified: Arc<Mutex<HashMap<String, [u8; 32]>>>,
+    /// userid -> (stored hash, keyed digest of the password last verified against it). The
+    /// stored hash is read every time, so a password changed on another node voids the entry.
+    verified: Arc<Mutex<HashMap<String, (String, [u8; 32])>>>,
     cache_key: [u8; 32],
 }
 
@@ -322,22 +323,27 @@ impl Accounts {
             Instant::now(),
         )?;
         let digest = self.digest(password);
-        if self.verified.lock().expect("credential cache").get(&name) == Some(&digest) {
-            self.logins
-                .lock()
-                .expect("login throttle")
-                .succeeded(self.peer, &name);
-            return Ok(name);
-        }
         let stored = {
             let mut conn = self.storage.read().await?;
             storage::user(&mut conn, &name)
                 .await?
                 .map(|u| u.password_hash)
         };
+        let cached = stored.as_ref().is_some_and(|hash| {
+            self.verified.lock().expect("credential cache").get(&name)
+                == Some(&(hash.clone(), digest))
+        });
+        if cached {
+            self.logins
+                .lock()
+                .expect("login throttle")
+                .succeeded(self.peer, &name);
+            return Ok(name);
+        }
         let password = password.to_string();
+        let checked = stored.clone();
         let ok =
-            tokio::task::spawn_blocking(move || password_matches(&password, stored.as_deref()))
+            tokio::task::spawn_blocking(move || password_matches(&password, checked.as_deref()))
                 .await
                 .expect("verifying does not panic");
         if !ok {
@@ -354,10 +360,12 @@ impl Accounts {
             .lock()
             .expect("login throttle")
             .succeeded(self.peer, &name);
-        self.verified
-            .lock()
-            .expect("credential cache")
-            .insert(name.clone(), digest);
+        if let Some(hash) = stored {
+            self.verified
+                .lock()
+                .expect("credential cache")
+                .insert(name.clone(), (hash, digest));
+        }
         Ok(name)
     }
 

@@ -669,11 +669,18 @@ impl Games {
             .ok_or(Error::UnknownBoard(board))
     }
 
+    /// Loads a board to change it in `conn`'s transaction, which holds its row until it ends.
+    async fn lock(conn: &mut AnyConnection, board: i64) -> Result<GameRow> {
+        storage::game_for_update(conn, board)
+            .await?
+            .ok_or(Error::UnknownBoard(board))
+    }
+
     /// Accepts, declines or withdraws a challenge.
     pub async fn answer(&self, board: i64, user: &str, answer: Answer) -> Result<GameSummary> {
         let now = self.now_ms();
         let mut tx = self.storage.write().await?;
-        let mut game = Self::load(&mut tx.tx, board).await?;
+        let mut game = Self::lock(&mut tx.tx, board).await?;
         let seat = seat_of(&game, board, user)?;
         if game.status != "challenge" {
             return Err(Error::NotAChallenge {
@@ -732,7 +739,7 @@ impl Games {
     ) -> Result<GameSummary> {
         let now = self.now_ms();
         let mut tx = self.storage.write().await?;
-        let mut game = Self::load(&mut tx.tx, board).await?;
+        let mut game = Self::lock(&mut tx.tx, board).await?;
         let seat = seat_of(&game, board, user)?;
         if game.status != "active" {
             return Err(Error::NotInPlay {
@@ -964,7 +971,7 @@ impl Games {
             return Ok((game, false));
         }
         let mut tx = self.storage.write().await?;
-        let game = Self::load(&mut tx.tx, board).await?;
+        let game = Self::lock(&mut tx.tx, board).await?;
         if game.seat_of(user).is_none() {
             return Err(Error::NotAPlayer {
                 board,
@@ -1085,7 +1092,7 @@ impl Games {
         for candidate in boards.iter().filter(|g| g.due(now, true).is_some()) {
             let now = self.now_ms();
             let mut tx = self.storage.write().await?;
-            let mut game = Self::load(&mut tx.tx, candidate.board).await?;
+            let mut game = Self::lock(&mut tx.tx, candidate.board).await?;
             if let Some(due) = game.due(now, true) {
                 let change = Self::apply_deadline(&mut tx.tx, &mut game, due, now).await?;
                 tx.commit().await?;
@@ -1110,7 +1117,7 @@ impl Games {
         }
         let now = self.now_ms();
         let mut tx = self.storage.write().await?;
-        let mut game = Self::load(&mut tx.tx, board).await?;
+        let mut game = Self::lock(&mut tx.tx, board).await?;
         if game.seat_of(user).is_none() {
             return Err(Error::NotAPlayer {
                 board,
@@ -1164,7 +1171,7 @@ impl Games {
     /// Starts or stops `user` following a board's events (spec section 3, `subscribe`).
     pub async fn subscribe(&self, board: i64, user: &str, on: bool) -> Result<GameSummary> {
         let mut tx = self.storage.write().await?;
-        let game = Self::load(&mut tx.tx, board).await?;
+        let game = Self::lock(&mut tx.tx, board).await?;
         storage::set_subscription(&mut tx.tx, board, user, on).await?;
         tx.commit().await?;
         self.hub.set_subscription(board, user, on);
