@@ -35,7 +35,7 @@ echo "== cargo test"
 ATAXX_TEST_POSTGRES= cargo test --workspace
 if [ -n "${ATAXX_TEST_POSTGRES:-}" ]; then
   echo "== server tests on PostgreSQL"
-  cargo test -p ataxx-cli --test server
+  cargo test -p ataxx-cli --test server --test cluster
 fi
 echo "== browser tests"
 # `cargo test` built the binary (optimised test profile) for the CLI's integration tests.

@@ -305,7 +305,15 @@ impl Accounts {
                 bot_level: Some(level.to_string()),
                 ..self.new_user(name.to_string(), NO_LOGIN.to_string())
             };
-            storage::insert_user(&mut tx.tx, &user).await?;
+            if let Err(err) = storage::insert_user(&mut tx.tx, &user).await {
+                // Another node starting at the same moment made it.
+                drop(tx);
+                let mut conn = self.storage.read().await?;
+                return match storage::user(&mut conn, name).await? {
+                    Some(_) => Ok(()),
+                    None => Err(err),
+                };
+            }
         }
         tx.commit().await
     }

@@ -11,14 +11,14 @@
 use std::sync::Arc;
 
 use games::{AnyPosition, GameKind, Outcome, Seat, StartOptions};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use sqlx::AnyConnection;
 
 use crate::clock::Clock;
 use crate::error::{Error, Result};
 use crate::events::{Event, EventKind, Hub};
 use crate::ratings;
-use crate::storage::{self, ChatRow, GameFilter, GameRow, MoveRow, SeatRow, Storage};
+use crate::storage::{self, ChatRow, GameFilter, GameRow, MoveRow, SeatRow, Storage, WriteTx};
 
 mod closing;
 mod limits;
@@ -174,7 +174,7 @@ impl ChallengeOptions {
 }
 
 /// A board as every door shows it.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct GameSummary {
     pub board: i64,
     /// The game's name (`ataxx`, `hexxagon`, `ataxx4`, ...): how `fen`, `start_fen` and the
@@ -231,7 +231,7 @@ pub struct GameSummary {
 }
 
 /// One player of a board.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct SeatSummary {
     pub seat: u8,
     pub name: String,
@@ -247,14 +247,14 @@ pub struct SeatSummary {
     pub rating_change: Option<f64>,
 }
 
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Accepted {
     pub x: bool,
     pub o: bool,
 }
 
 /// A pending draw or undo proposal.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Proposal {
     /// `draw` or `undo`.
     pub kind: String,
@@ -262,7 +262,7 @@ pub struct Proposal {
 }
 
 /// A live game's Fischer clock, as of `as_of_ms`.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct LiveClock {
     pub initial_ms: i64,
     pub increment_ms: i64,
@@ -274,7 +274,7 @@ pub struct LiveClock {
     pub as_of_ms: i64,
 }
 
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Correspondence {
     pub nag_days: i64,
     pub forfeit_days: i64,
@@ -561,15 +561,32 @@ impl Games {
         self.clock.now_ms()
     }
 
-    fn announce(&self, changes: Vec<Change>) -> GameSummary {
+    /// Commits a transaction and announces its changes; returns the last change's summary. On a
+    /// database several nodes share, the events go out with NOTIFY inside the transaction:
+    /// PostgreSQL delivers them at commit, in commit order (version order, thanks to the
+    /// board's row lock), to every node's hub, this one's included ([`crate::cluster`]).
+    async fn commit(&self, mut tx: WriteTx, changes: Vec<Change>) -> Result<GameSummary> {
         let now = self.now_ms();
-        let mut last = None;
-        for change in changes {
-            let summary = change.game.summary(now);
-            self.hub.publish(Event::new(change.kind, summary.clone()));
-            last = Some(summary);
+        let events: Vec<Event> = changes
+            .into_iter()
+            .map(|change| Event::new(change.kind, change.game.summary(now)))
+            .collect();
+        let last = events
+            .last()
+            .map(|event| GameSummary::clone(&event.game))
+            .expect("every change announces at least one event");
+        if self.storage.is_shared() {
+            for event in &events {
+                crate::cluster::notify_event(&mut tx.tx, event, now).await?;
+            }
+            tx.commit().await?;
+        } else {
+            tx.commit().await?;
+            for event in events {
+                self.hub.publish(event);
+            }
         }
-        last.expect("every change announces at least one event")
+        Ok(last)
     }
 
     /// Starts a challenge between `players`, in seat order (the first moves first). `by`, when
@@ -654,13 +671,14 @@ impl Games {
             finished_ms: None,
         };
         storage::insert_game(&mut tx.tx, &game).await?;
-        tx.commit().await?;
-        let names: Vec<&str> = game.seats.iter().map(|s| s.name.as_str()).collect();
-        tracing::info!(board = game.board, game = %game.game, players = %names.join(" "), "challenge");
-        Ok(self.announce(vec![Change {
+        let names: Vec<String> = game.seats.iter().map(|s| s.name.clone()).collect();
+        let change = Change {
             kind: EventKind::Challenge,
             game,
-        }]))
+        };
+        let summary = self.commit(tx, vec![change]).await?;
+        tracing::info!(board = summary.board, game = %summary.game, players = %names.join(" "), "challenge");
+        Ok(summary)
     }
 
     async fn load(conn: &mut AnyConnection, board: i64) -> Result<GameRow> {
@@ -724,8 +742,7 @@ impl Games {
         };
         game.version += 1;
         storage::update_game(&mut tx.tx, &game).await?;
-        tx.commit().await?;
-        Ok(self.announce(vec![Change { kind, game }]))
+        self.commit(tx, vec![Change { kind, game }]).await
     }
 
     /// A player's action on a board: a move, resign, or a draw/undo proposal or answer.
@@ -759,8 +776,7 @@ impl Games {
         // A flag that fell before this command ends the game first.
         if let Some(due) = game.due(now, false) {
             let change = Self::apply_deadline(&mut tx.tx, &mut game, due, now).await?;
-            tx.commit().await?;
-            self.announce(vec![change]);
+            self.commit(tx, vec![change]).await?;
             return Err(Error::NotInPlay {
                 board,
                 status: format!("finished ({})", game.termination),
@@ -858,8 +874,7 @@ impl Games {
             });
         }
         storage::update_game(&mut tx.tx, &game).await?;
-        tx.commit().await?;
-        Ok(self.announce(changes))
+        self.commit(tx, changes).await
     }
 
     /// Plays a legal move given as text, then the forced passes after it (a seat whose only
@@ -1095,8 +1110,7 @@ impl Games {
             let mut game = Self::lock(&mut tx.tx, candidate.board).await?;
             if let Some(due) = game.due(now, true) {
                 let change = Self::apply_deadline(&mut tx.tx, &mut game, due, now).await?;
-                tx.commit().await?;
-                self.announce(vec![change]);
+                self.commit(tx, vec![change]).await?;
                 changed += 1;
             }
         }
@@ -1127,11 +1141,11 @@ impl Games {
         let chat = storage::insert_chat(&mut tx.tx, board, user, now, body).await?;
         game.version += 1;
         storage::update_game(&mut tx.tx, &game).await?;
-        tx.commit().await?;
-        self.announce(vec![Change {
+        let change = Change {
             kind: EventKind::Chat { chat: chat.clone() },
             game,
-        }]);
+        };
+        self.commit(tx, vec![change]).await?;
         Ok(chat)
     }
 
@@ -1173,8 +1187,14 @@ impl Games {
         let mut tx = self.storage.write().await?;
         let game = Self::lock(&mut tx.tx, board).await?;
         storage::set_subscription(&mut tx.tx, board, user, on).await?;
+        if self.storage.is_shared() {
+            // Every node's hub learns it from the notice, this one's included.
+            crate::cluster::notify_subscription(&mut tx.tx, board, user, on).await?;
+        }
         tx.commit().await?;
-        self.hub.set_subscription(board, user, on);
+        if !self.storage.is_shared() {
+            self.hub.set_subscription(board, user, on);
+        }
         Ok(game.summary(self.now_ms()))
     }
 

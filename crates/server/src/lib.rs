@@ -18,6 +18,7 @@ mod api_errors;
 pub mod board;
 pub mod bots;
 mod clock;
+pub mod cluster;
 pub mod command;
 mod error;
 pub mod events;
@@ -88,6 +89,8 @@ pub struct App {
     pub games: Games,
     pub clock: Arc<Clock>,
     pub hub: Hub,
+    /// Whether this node runs the singletons (bots, deadline sweeper).
+    pub leader: cluster::Leader,
 }
 
 impl App {
@@ -102,6 +105,7 @@ impl App {
         });
         let hub = Hub::default();
         Ok(App {
+            leader: cluster::Leader::elect(&storage),
             accounts: Accounts::new(storage.clone(), clock.clone(), config.rate_limits),
             games: Games::new(storage.clone(), clock.clone(), hub.clone()),
             storage,
@@ -124,9 +128,12 @@ impl Server {
     /// Opens the database, creates the bot accounts, binds the doors and starts serving.
     pub async fn start(config: Config) -> Result<Server> {
         let app = App::open(&config).await?;
-        app.games.load_subscriptions().await?;
-        bots::start(&app).await?;
         let (stop, stopped) = watch::channel(false);
+        match app.storage.is_shared() {
+            true => cluster::listen(&app, stopped.clone()).await?,
+            false => app.games.load_subscriptions().await?,
+        }
+        bots::start(&app).await?;
         let mut tasks = vec![];
         let mut http_addr = None;
         let mut text_addr = None;
@@ -155,6 +162,7 @@ impl Server {
         }
         tasks.push(tokio::spawn(sweeper(
             app.games.clone(),
+            app.leader.clone(),
             config.sweep_interval,
             stopped,
         )));
@@ -187,12 +195,21 @@ async fn bind(addr: SocketAddr) -> Result<tokio::net::TcpListener> {
         .map_err(|err| Error::Config(format!("cannot listen on {addr}: {err}")))
 }
 
-/// Applies passed deadlines (nag, forfeit, clocks) every `interval` until stopped.
-async fn sweeper(games: Games, interval: Duration, mut stopped: watch::Receiver<bool>) {
+/// Applies passed deadlines (nag, forfeit, clocks) every `interval` until stopped, while this
+/// node leads.
+async fn sweeper(
+    games: Games,
+    leader: cluster::Leader,
+    interval: Duration,
+    mut stopped: watch::Receiver<bool>,
+) {
     let mut ticker = tokio::time::interval(interval);
     loop {
         tokio::select! {
             _ = ticker.tick() => {
+                if !leader.leads() {
+                    continue;
+                }
                 if let Err(err) = games.sweep().await {
                     tracing::warn!(%err, "sweeper");
                 }

@@ -203,11 +203,7 @@ fn migrations_up_to(last: i64) -> Migrator {
             "game kinds and seats",
             include_str!("../migrations/0004_game_kinds_and_seats.sql"),
         ),
-        (
-            7,
-            "board counter",
-            include_str!("../migrations/0007_board_counter.sql"),
-        ),
+        (7, "cluster", include_str!("../migrations/0007_cluster.sql")),
     ];
     Migrator {
         migrations: Cow::Owned(
@@ -323,6 +319,10 @@ impl Storage {
             lock,
             flusher: self.flusher.clone(),
         })
+    }
+
+    pub fn is_closed(&self) -> bool {
+        self.pool.is_closed()
     }
 
     pub async fn close(&self) {
@@ -982,7 +982,7 @@ fn bind_game<'q>(query: AnyQuery<'q>, game: &'q GameRow) -> AnyQuery<'q> {
 // Moves and chat
 
 /// One recorded ply.
-#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct MoveRow {
     pub ply: i64,
     /// Strict move text (`0000` for a pass).
@@ -1045,7 +1045,7 @@ pub async fn delete_moves_from(conn: &mut AnyConnection, board: i64, ply: i64) -
 }
 
 /// One chat line of a board.
-#[derive(Clone, Debug, serde::Serialize)]
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub struct ChatRow {
     pub seq: i64,
     pub name: String,

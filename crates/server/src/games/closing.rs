@@ -84,13 +84,15 @@ impl Games {
             storage::update_game(&mut tx.tx, &game).await?;
             changes.push(Change { kind, game });
         }
-        tx.commit().await?;
+        match changes.is_empty() {
+            true => tx.commit().await?,
+            false => {
+                self.commit(tx, changes).await?;
+            }
+        }
         left.resigned.sort_unstable();
         left.cancelled.sort_unstable();
         tracing::info!(%user, resigned = ?left.resigned, cancelled = ?left.cancelled, "account closed: boards left");
-        if !changes.is_empty() {
-            self.announce(changes);
-        }
         Ok(left)
     }
 }

@@ -7,3 +7,11 @@ CREATE TABLE counters (
 );
 
 INSERT INTO counters (name, value) SELECT 'board', COALESCE(MAX(board), 100) FROM games;
+
+-- Events too long for a PostgreSQL notification (8000 bytes): the notification names the row,
+-- every node reads it, the leader deletes it a minute later (crates/server/src/cluster.rs).
+CREATE TABLE event_bodies (
+    id BIGINT PRIMARY KEY,
+    created_ms BIGINT NOT NULL,
+    body TEXT NOT NULL
+);
