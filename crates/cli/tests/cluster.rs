@@ -392,7 +392,9 @@ fn board_numbers_stay_unique_under_concurrent_challenges_on_two_nodes() {
                             let reply = door.send("ataxx challenge alice bob --json");
                             let value: Value =
                                 serde_json::from_str(&reply).unwrap_or_else(|_| panic!("{reply}"));
-                            value["data"][0]["board"].as_i64().expect("a board number")
+                            value["data"]["board"]
+                                .as_i64()
+                                .unwrap_or_else(|| panic!("no board number: {value}"))
                         })
                         .collect::<Vec<_>>()
                 })
