@@ -3,6 +3,8 @@
 //! scripts/postgres.sh), a fresh PostgreSQL database per test that `ataxx serve` creates.
 
 use std::ffi::OsString;
+// Each test crate that includes this module uses part of it.
+#![allow(dead_code)]
 use std::hash::{DefaultHasher, Hash, Hasher};
 use std::path::Path;
 
