@@ -94,6 +94,9 @@ impl Windows {
     }
 }
 
+/// A stored password hash and the keyed digest of the password last verified against it.
+type Verified = (String, [u8; 32]);
+
 /// The account service.
 #[derive(Clone)]
 pub struct Accounts {
@@ -108,7 +111,7 @@ pub struct Accounts {
     revoked: tokio::sync::broadcast::Sender<Revocation>,
     /// userid -> (stored hash, keyed digest of the password last verified against it). The
     /// stored hash is read every time, so a password changed on another node voids the entry.
-    verified: Arc<Mutex<HashMap<String, (String, [u8; 32])>>>,
+    verified: Arc<Mutex<HashMap<String, Verified>>>,
     cache_key: [u8; 32],
 }
 

@@ -242,7 +242,7 @@ async fn campaign(storage: Storage, tell: watch::Sender<bool>) {
             if sqlx::query("SELECT 1").execute(&mut conn).await.is_err() {
                 break;
             }
-            if ticks % 10 == 0 {
+            if ticks.is_multiple_of(10) {
                 let _ = forget_old_bodies(&storage).await;
             }
         }
