@@ -1,5 +1,6 @@
 //! End-to-end tests of `ataxx serve`: a real server process with a SQLite file in a temporary
-//! directory, driven through real sockets (the text port, HTTP and WebSocket).
+//! directory, driven through real sockets (the text port, HTTP and WebSocket). With
+//! `ATAXX_TEST_POSTGRES` set (scripts/test.sh does), each test gets a PostgreSQL database instead.
 
 use std::process::Command;
 use std::time::{Duration, Instant};

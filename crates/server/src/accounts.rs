@@ -94,6 +94,9 @@ impl Windows {
     }
 }
 
+/// A stored password hash and the keyed digest of the password last verified against it.
+type Verified = (String, [u8; 32]);
+
 /// The account service.
 #[derive(Clone)]
 pub struct Accounts {
@@ -106,8 +109,9 @@ pub struct Accounts {
     peer: Option<IpAddr>,
     /// Announces ended sessions to open WebSockets.
     revoked: tokio::sync::broadcast::Sender<Revocation>,
-    /// userid -> keyed digest of the password last verified.
-    verified: Arc<Mutex<HashMap<String, [u8; 32]>>>,
+    /// userid -> (stored hash, keyed digest of the password last verified against it). The
+    /// stored hash is read every time, so a password changed on another node voids the entry.
+    verified: Arc<Mutex<HashMap<String, Verified>>>,
     cache_key: [u8; 32],
 }
 
@@ -305,7 +309,15 @@ impl Accounts {
                 bot_level: Some(level.to_string()),
                 ..self.new_user(name.to_string(), NO_LOGIN.to_string())
             };
-            storage::insert_user(&mut tx.tx, &user).await?;
+            if let Err(err) = storage::insert_user(&mut tx.tx, &user).await {
+                // Another node starting at the same moment made it.
+                drop(tx);
+                let mut conn = self.storage.read().await?;
+                return match storage::user(&mut conn, name).await? {
+                    Some(_) => Ok(()),
+                    None => Err(err),
+                };
+            }
         }
         tx.commit().await
     }
@@ -323,22 +335,27 @@ impl Accounts {
             Instant::now(),
         )?;
         let digest = self.digest(password);
-        if self.verified.lock().expect("credential cache").get(&name) == Some(&digest) {
-            self.logins
-                .lock()
-                .expect("login throttle")
-                .succeeded(self.peer, &name);
-            return Ok(name);
-        }
         let stored = {
             let mut conn = self.storage.read().await?;
             storage::user(&mut conn, &name)
                 .await?
                 .map(|u| u.password_hash)
         };
+        let cached = stored.as_ref().is_some_and(|hash| {
+            self.verified.lock().expect("credential cache").get(&name)
+                == Some(&(hash.clone(), digest))
+        });
+        if cached {
+            self.logins
+                .lock()
+                .expect("login throttle")
+                .succeeded(self.peer, &name);
+            return Ok(name);
+        }
         let password = password.to_string();
+        let checked = stored.clone();
         let ok =
-            tokio::task::spawn_blocking(move || password_matches(&password, stored.as_deref()))
+            tokio::task::spawn_blocking(move || password_matches(&password, checked.as_deref()))
                 .await
                 .expect("verifying does not panic");
         if !ok {
@@ -355,10 +372,12 @@ impl Accounts {
             .lock()
             .expect("login throttle")
             .succeeded(self.peer, &name);
-        self.verified
-            .lock()
-            .expect("credential cache")
-            .insert(name.clone(), digest);
+        if let Some(hash) = stored {
+            self.verified
+                .lock()
+                .expect("credential cache")
+                .insert(name.clone(), (hash, digest));
+        }
         Ok(name)
     }
 

@@ -1,12 +1,14 @@
 //! Computer players: one account per named level (`bot-very-easy` ... `bot-master`), each run
 //! by its own task that listens to its account's events, accepts challenges and plays when it is
 //! to move. Thinking runs on the blocking pool, off the request path; the `#N` guard makes a
-//! move computed for a stale position fail harmlessly.
+//! move computed for a stale position fail harmlessly. Of several server nodes, only the leader's
+//! bots play ([`crate::cluster::Leader`]); a new leader's bots look over every open board first.
 
 use ataxx_players::{choose_any, plays, Level, LEVELS};
 use tokio::sync::broadcast::error::RecvError;
 
 use crate::accounts::BOT_PREFIX;
+use crate::cluster::Leader;
 use crate::error::Result;
 use crate::games::{Action, Answer, Games};
 use crate::storage::{self, Storage};
@@ -29,7 +31,7 @@ pub async fn start(app: &App) -> Result<()> {
             games: app.games.clone(),
             storage: app.storage.clone(),
         };
-        tokio::spawn(bot.run(events));
+        tokio::spawn(bot.run(events, app.leader.clone()));
     }
     Ok(())
 }
@@ -42,14 +44,23 @@ struct Bot {
 }
 
 impl Bot {
-    async fn run(self, mut events: tokio::sync::broadcast::Receiver<crate::events::Event>) {
-        // Boards left waiting before a restart.
-        self.rescan().await;
-        loop {
-            match events.recv().await {
-                Ok(event) => self.attend(event.board).await,
-                Err(RecvError::Lagged(_)) => self.rescan().await,
-                Err(RecvError::Closed) => return,
+    async fn run(
+        self,
+        mut events: tokio::sync::broadcast::Receiver<crate::events::Event>,
+        mut leader: Leader,
+    ) {
+        while leader.until_leading().await {
+            // Boards left waiting before a restart, or while another node led.
+            self.rescan().await;
+            loop {
+                tokio::select! {
+                    event = events.recv() => match event {
+                        Ok(event) => self.attend(event.board).await,
+                        Err(RecvError::Lagged(_)) => self.rescan().await,
+                        Err(RecvError::Closed) => return,
+                    },
+                    _ = leader.until_following() => break,
+                }
             }
         }
     }

@@ -7,14 +7,14 @@
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use tokio::sync::broadcast;
 
 use crate::games::GameSummary;
 use crate::storage::{ChatRow, MoveRow};
 
 /// What happened on a board.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum EventKind {
     /// A new board waiting for its players to accept.
@@ -87,6 +87,28 @@ impl Event {
             game: Arc::new(game),
             json: json.into(),
         }
+    }
+}
+
+/// An event's wire text read back (an event another node sent, see [`crate::cluster`]).
+#[derive(Deserialize)]
+struct Received {
+    #[serde(flatten)]
+    kind: EventKind,
+    game: GameSummary,
+}
+
+impl Event {
+    /// The event whose wire text (its `json`) is `json`.
+    pub fn from_json(json: &str) -> serde_json::Result<Event> {
+        let Received { kind, game } = serde_json::from_str(json)?;
+        Ok(Event {
+            board: game.board,
+            version: game.version,
+            kind,
+            game: Arc::new(game),
+            json: json.into(),
+        })
     }
 }
 

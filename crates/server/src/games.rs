@@ -11,14 +11,14 @@
 use std::sync::Arc;
 
 use games::{AnyPosition, GameKind, Outcome, Seat, StartOptions};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use sqlx::AnyConnection;
 
 use crate::clock::Clock;
 use crate::error::{Error, Result};
 use crate::events::{Event, EventKind, Hub};
 use crate::ratings;
-use crate::storage::{self, ChatRow, GameFilter, GameRow, MoveRow, SeatRow, Storage};
+use crate::storage::{self, ChatRow, GameFilter, GameRow, MoveRow, SeatRow, Storage, WriteTx};
 
 mod closing;
 mod limits;
@@ -190,7 +190,7 @@ impl ChallengeOptions {
 }
 
 /// A board as every door shows it.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct GameSummary {
     pub board: i64,
     /// The game's name (`ataxx`, `hexxagon`, `ataxx4`, ...): how `fen`, `start_fen` and the
@@ -254,7 +254,7 @@ pub struct GameSummary {
 }
 
 /// One player of a board.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct SeatSummary {
     pub seat: u8,
     pub name: String,
@@ -273,14 +273,14 @@ pub struct SeatSummary {
     pub rating_change: Option<f64>,
 }
 
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Accepted {
     pub x: bool,
     pub o: bool,
 }
 
 /// A pending draw or undo proposal.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Proposal {
     /// `draw` or `undo`.
     pub kind: String,
@@ -294,7 +294,7 @@ pub struct Proposal {
 }
 
 /// A live game's Fischer clock, as of `as_of_ms`.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct LiveClock {
     pub initial_ms: i64,
     pub increment_ms: i64,
@@ -306,7 +306,7 @@ pub struct LiveClock {
     pub as_of_ms: i64,
 }
 
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Correspondence {
     pub nag_days: i64,
     pub forfeit_days: i64,
@@ -615,15 +615,32 @@ impl Games {
         self.clock.now_ms()
     }
 
-    fn announce(&self, changes: Vec<Change>) -> GameSummary {
+    /// Commits a transaction and announces its changes; returns the last change's summary. On a
+    /// database several nodes share, the events go out with NOTIFY inside the transaction:
+    /// PostgreSQL delivers them at commit, in commit order (version order, thanks to the
+    /// board's row lock), to every node's hub, this one's included ([`crate::cluster`]).
+    async fn commit(&self, mut tx: WriteTx, changes: Vec<Change>) -> Result<GameSummary> {
         let now = self.now_ms();
-        let mut last = None;
-        for change in changes {
-            let summary = change.game.summary(now);
-            self.hub.publish(Event::new(change.kind, summary.clone()));
-            last = Some(summary);
+        let events: Vec<Event> = changes
+            .into_iter()
+            .map(|change| Event::new(change.kind, change.game.summary(now)))
+            .collect();
+        let last = events
+            .last()
+            .map(|event| GameSummary::clone(&event.game))
+            .expect("every change announces at least one event");
+        if self.storage.is_shared() {
+            for event in &events {
+                crate::cluster::notify_event(&mut tx.tx, event, now).await?;
+            }
+            tx.commit().await?;
+        } else {
+            tx.commit().await?;
+            for event in events {
+                self.hub.publish(event);
+            }
         }
-        last.expect("every change announces at least one event")
+        Ok(last)
     }
 
     /// Starts a challenge between `players`, in seat order (the first moves first). `by`, when
@@ -638,17 +655,16 @@ impl Games {
         let accepted: Vec<&str> = by.into_iter().collect();
         let mut tx = self.storage.write().await?;
         let game = open_board(&mut tx.tx, players, options, &accepted, true, now).await?;
-        tx.commit().await?;
-        Ok(self.announce_new(game))
+        self.commit_new(tx, game).await
     }
 
-    /// Announces a board [`open_board`] wrote, once its transaction is committed.
-    pub(crate) fn announce_new(&self, game: GameRow) -> GameSummary {
+    /// Commits the transaction in which [`open_board`] wrote a board, and announces the board.
+    pub(crate) async fn commit_new(&self, tx: WriteTx, game: GameRow) -> Result<GameSummary> {
         let kind = match game.status.as_str() {
             "active" => EventKind::Started,
             _ => EventKind::Challenge,
         };
-        self.announce(vec![Change { kind, game }])
+        self.commit(tx, vec![Change { kind, game }]).await
     }
 
     async fn load(conn: &mut AnyConnection, board: i64) -> Result<GameRow> {
@@ -657,11 +673,18 @@ impl Games {
             .ok_or(Error::UnknownBoard(board))
     }
 
+    /// Loads a board to change it in `conn`'s transaction, which holds its row until it ends.
+    async fn lock(conn: &mut AnyConnection, board: i64) -> Result<GameRow> {
+        storage::game_for_update(conn, board)
+            .await?
+            .ok_or(Error::UnknownBoard(board))
+    }
+
     /// Accepts, declines or withdraws a challenge.
     pub async fn answer(&self, board: i64, user: &str, answer: Answer) -> Result<GameSummary> {
         let now = self.now_ms();
         let mut tx = self.storage.write().await?;
-        let mut game = Self::load(&mut tx.tx, board).await?;
+        let mut game = Self::lock(&mut tx.tx, board).await?;
         let seat = seat_of(&game, board, user)?;
         if game.status != "challenge" {
             return Err(Error::NotAChallenge {
@@ -705,8 +728,7 @@ impl Games {
         };
         game.version += 1;
         storage::update_game(&mut tx.tx, &game).await?;
-        tx.commit().await?;
-        Ok(self.announce(vec![Change { kind, game }]))
+        self.commit(tx, vec![Change { kind, game }]).await
     }
 
     /// A player's action on a board: a move, resign, or a draw/undo proposal or answer.
@@ -720,7 +742,7 @@ impl Games {
     ) -> Result<GameSummary> {
         let now = self.now_ms();
         let mut tx = self.storage.write().await?;
-        let mut game = Self::load(&mut tx.tx, board).await?;
+        let mut game = Self::lock(&mut tx.tx, board).await?;
         let seat = seat_of(&game, board, user)?;
         if game.status != "active" {
             return Err(Error::NotInPlay {
@@ -740,8 +762,7 @@ impl Games {
         // A flag that fell before this command ends the game first.
         if let Some(due) = game.due(now, false) {
             let change = Self::apply_deadline(&mut tx.tx, &mut game, due, now).await?;
-            tx.commit().await?;
-            self.announce(vec![change]);
+            self.commit(tx, vec![change]).await?;
             return Err(Error::NotInPlay {
                 board,
                 status: format!("finished ({})", game.termination),
@@ -839,8 +860,7 @@ impl Games {
             });
         }
         storage::update_game(&mut tx.tx, &game).await?;
-        tx.commit().await?;
-        Ok(self.announce(changes))
+        self.commit(tx, changes).await
     }
 
     /// Plays a legal move given as text, then the forced passes after it (a seat whose only
@@ -958,7 +978,7 @@ impl Games {
             return Ok((game, false));
         }
         let mut tx = self.storage.write().await?;
-        let game = Self::load(&mut tx.tx, board).await?;
+        let game = Self::lock(&mut tx.tx, board).await?;
         if game.seat_of(user).is_none() {
             return Err(Error::NotAPlayer {
                 board,
@@ -1108,11 +1128,10 @@ impl Games {
         for candidate in boards.iter().filter(|g| g.due(now, true).is_some()) {
             let now = self.now_ms();
             let mut tx = self.storage.write().await?;
-            let mut game = Self::load(&mut tx.tx, candidate.board).await?;
+            let mut game = Self::lock(&mut tx.tx, candidate.board).await?;
             if let Some(due) = game.due(now, true) {
                 let change = Self::apply_deadline(&mut tx.tx, &mut game, due, now).await?;
-                tx.commit().await?;
-                self.announce(vec![change]);
+                self.commit(tx, vec![change]).await?;
                 changed += 1;
             }
         }
@@ -1133,7 +1152,7 @@ impl Games {
         }
         let now = self.now_ms();
         let mut tx = self.storage.write().await?;
-        let mut game = Self::load(&mut tx.tx, board).await?;
+        let mut game = Self::lock(&mut tx.tx, board).await?;
         if game.seat_of(user).is_none() {
             return Err(Error::NotAPlayer {
                 board,
@@ -1143,11 +1162,11 @@ impl Games {
         let chat = storage::insert_chat(&mut tx.tx, board, user, now, body).await?;
         game.version += 1;
         storage::update_game(&mut tx.tx, &game).await?;
-        tx.commit().await?;
-        self.announce(vec![Change {
+        let change = Change {
             kind: EventKind::Chat { chat: chat.clone() },
             game,
-        }]);
+        };
+        self.commit(tx, vec![change]).await?;
         Ok(chat)
     }
 
@@ -1187,10 +1206,16 @@ impl Games {
     /// Starts or stops `user` following a board's events (spec section 3, `subscribe`).
     pub async fn subscribe(&self, board: i64, user: &str, on: bool) -> Result<GameSummary> {
         let mut tx = self.storage.write().await?;
-        let game = Self::load(&mut tx.tx, board).await?;
+        let game = Self::lock(&mut tx.tx, board).await?;
         storage::set_subscription(&mut tx.tx, board, user, on).await?;
+        if self.storage.is_shared() {
+            // Every node's hub learns it from the notice, this one's included.
+            crate::cluster::notify_subscription(&mut tx.tx, board, user, on).await?;
+        }
         tx.commit().await?;
-        self.hub.set_subscription(board, user, on);
+        if !self.storage.is_shared() {
+            self.hub.set_subscription(board, user, on);
+        }
         Ok(game.summary(self.now_ms()))
     }
 

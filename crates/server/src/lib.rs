@@ -19,6 +19,7 @@ pub mod board;
 pub mod bot_accounts;
 pub mod bots;
 mod clock;
+pub mod cluster;
 pub mod command;
 mod error;
 pub mod events;
@@ -102,6 +103,8 @@ pub struct App {
     pub hub: Hub,
     /// The mail door, when the server sends mail.
     pub mail: Option<mail::Mail>,
+    /// Whether this node runs the singletons (bots, deadline sweeper).
+    pub leader: cluster::Leader,
 }
 
 impl App {
@@ -117,6 +120,7 @@ impl App {
         let hub = Hub::default();
         let games = Games::new(storage.clone(), clock.clone(), hub.clone());
         Ok(App {
+            leader: cluster::Leader::elect(&storage),
             accounts: Accounts::new(storage.clone(), clock.clone(), config.rate_limits),
             seeks: seeks::Seeks::new(storage.clone(), games.clone(), clock.clone(), hub.clone()),
             games,
@@ -142,10 +146,17 @@ impl Server {
     /// Opens the database, creates the bot accounts, binds the doors and starts serving.
     pub async fn start(config: Config) -> Result<Server> {
         let app = App::open(&config).await?;
-        app.games.load_subscriptions().await?;
-        app.seeks.clear_live().await?;
-        bots::start(&app).await?;
         let (stop, stopped) = watch::channel(false);
+        match app.storage.is_shared() {
+            true => cluster::listen(&app, stopped.clone()).await?,
+            false => {
+                app.games.load_subscriptions().await?;
+                // Live seeks belong to open pages, and a restarted lone node has none; on a
+                // shared database other nodes' pages may still be open.
+                app.seeks.clear_live().await?;
+            }
+        }
+        bots::start(&app).await?;
         let mut tasks = vec![];
         let mut http_addr = None;
         let mut text_addr = None;
@@ -204,6 +215,7 @@ impl Server {
         }
         tasks.push(tokio::spawn(sweeper(
             app.games.clone(),
+            app.leader.clone(),
             config.sweep_interval,
             stopped,
         )));
@@ -237,12 +249,21 @@ async fn bind(addr: SocketAddr) -> Result<tokio::net::TcpListener> {
         .map_err(|err| Error::Config(format!("cannot listen on {addr}: {err}")))
 }
 
-/// Applies passed deadlines (nag, forfeit, clocks) every `interval` until stopped.
-async fn sweeper(games: Games, interval: Duration, mut stopped: watch::Receiver<bool>) {
+/// Applies passed deadlines (nag, forfeit, clocks) every `interval` until stopped, while this
+/// node leads.
+async fn sweeper(
+    games: Games,
+    leader: cluster::Leader,
+    interval: Duration,
+    mut stopped: watch::Receiver<bool>,
+) {
     let mut ticker = tokio::time::interval(interval);
     loop {
         tokio::select! {
             _ = ticker.tick() => {
+                if !leader.leads() {
+                    continue;
+                }
                 if let Err(err) = games.sweep().await {
                     tracing::warn!(%err, "sweeper");
                 }

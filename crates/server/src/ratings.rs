@@ -106,11 +106,16 @@ pub async fn record_result(
     outcome: &Outcome,
     now_ms: i64,
 ) -> Result<()> {
-    let mut rows = Vec::with_capacity(game.seats.len());
     for seat in &game.seats {
         if storage::user(conn, &seat.name).await?.is_none() {
             return Ok(());
         }
+    }
+    // Another board of the same players may finish at the same moment, on another node.
+    let names: Vec<&str> = game.seats.iter().map(|s| s.name.as_str()).collect();
+    storage::lock_ratings(conn, &names, &game.game).await?;
+    let mut rows = Vec::with_capacity(game.seats.len());
+    for seat in &game.seats {
         rows.push(storage::rating(conn, &seat.name, &game.game).await?);
     }
     for (i, seat) in game.seats.iter_mut().enumerate() {

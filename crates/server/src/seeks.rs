@@ -344,10 +344,10 @@ impl Seeks {
                 removed.push(other);
             }
         }
-        tx.commit().await?;
         tracing::info!(seek = id, board = game.board, taker = %user, "seek taken");
+        let summary = self.games.commit_new(tx, game).await?;
         self.announce_removed(&removed);
-        Ok(self.games.announce_new(game))
+        Ok(summary)
     }
 
     /// Quick pairing: takes the oldest seek that matches `request` and welcomes `user`, or posts

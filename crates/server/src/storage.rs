@@ -1,9 +1,13 @@
 //! The database: one pool, migrations at start, and every query the server runs.
 //!
 //! SQL here is portable (SQLite and PostgreSQL): `$n` parameters (bound, never spliced), no
-//! autoincrement, BIGINT flags. Writers take one process-wide lock before their transaction, so
-//! SQLite never sees two writers (its WAL mode would refuse the second with a busy snapshot);
-//! PostgreSQL would add row locks for several processes (a later issue).
+//! autoincrement, BIGINT flags; both databases run the same migrations. On SQLite, writers take
+//! one process-wide lock before their transaction, so SQLite never sees two writers (its WAL mode
+//! would refuse the second with a busy snapshot). On PostgreSQL, which several server nodes
+//! share, there is no process lock: a write that reads a board to change it locks the board's
+//! row ([`game_for_update`]), a finished game locks its players' rating rows in name order
+//! ([`lock_ratings`]), and board numbers come from a counter row ([`next_board`]). Only those
+//! helpers differ by database ([`is_postgres`]); every other query is the same text on both.
 //!
 //! Durability on SQLite: commits run with `synchronous = NORMAL` (written to the WAL, not yet
 //! flushed), and [`WriteTx::commit`] then waits for a flush of the WAL file that one task makes
@@ -39,14 +43,16 @@ pub enum Durability {
 #[derive(Clone)]
 pub struct Storage {
     pool: AnyPool,
-    writer: Arc<Mutex<()>>,
+    /// SQLite's one-writer lock; None on PostgreSQL (row locks instead, across nodes).
+    writer: Option<Arc<Mutex<()>>>,
     flusher: Option<Flusher>,
+    url: Arc<str>,
 }
 
 /// A write transaction holding the write lock until it commits or drops (rolls back).
 pub struct WriteTx {
     pub tx: Transaction<'static, Any>,
-    lock: OwnedMutexGuard<()>,
+    lock: Option<OwnedMutexGuard<()>>,
     flusher: Option<Flusher>,
 }
 
@@ -127,6 +133,32 @@ async fn checkpoints(pool: AnyPool) {
     }
 }
 
+/// Creates a PostgreSQL database named by `url` when it does not exist yet (as SQLite creates
+/// its file); two nodes starting at once may both try, and the loser finds it made.
+async fn create_database(url: &str) -> Result<()> {
+    use sqlx::migrate::MigrateDatabase;
+    let fail = |err: sqlx::Error| {
+        Error::Config(format!(
+            "cannot create database {:?}: {}",
+            crate::redact::redact_url(url),
+            crate::redact::scrub(&err.to_string(), url)
+        ))
+    };
+    if Any::database_exists(url).await.map_err(fail)? {
+        return Ok(());
+    }
+    match Any::create_database(url).await {
+        Ok(()) => Ok(()),
+        Err(_) if Any::database_exists(url).await.unwrap_or(false) => Ok(()),
+        Err(err) => Err(fail(err)),
+    }
+}
+
+/// Whether a connection is to PostgreSQL (whose row locks several nodes rely on).
+pub fn is_postgres(conn: &AnyConnection) -> bool {
+    conn.backend_name() == "PostgreSQL"
+}
+
 /// The file of a `sqlite://PATH?...` URL (None for in-memory databases).
 fn sqlite_file(url: &str) -> Option<PathBuf> {
     let rest = url
@@ -156,7 +188,7 @@ fn migrations() -> Migrator {
 
 /// The migrations up to `last` (tests build old databases with fewer).
 fn migrations_up_to(last: i64) -> Migrator {
-    let files: [(i64, &str, &str); 6] = [
+    let files: [(i64, &str, &str); 7] = [
         (1, "init", include_str!("../migrations/0001_init.sql")),
         (
             2,
@@ -175,6 +207,7 @@ fn migrations_up_to(last: i64) -> Migrator {
         ),
         (5, "mail", include_str!("../migrations/0005_mail.sql")),
         (6, "seeks", include_str!("../migrations/0006_seeks.sql")),
+        (7, "cluster", include_str!("../migrations/0007_cluster.sql")),
     ];
     Migrator {
         migrations: Cow::Owned(
@@ -210,6 +243,9 @@ impl Storage {
             ))
         })?;
         let sqlite = url.starts_with("sqlite:");
+        if !sqlite {
+            create_database(url).await?;
+        }
         let pool = AnyPoolOptions::new()
             .max_connections(if sqlite { 4 } else { 16 })
             .after_connect(move |conn, _meta| {
@@ -254,9 +290,20 @@ impl Storage {
         };
         Ok(Storage {
             pool,
-            writer: Arc::new(Mutex::new(())),
+            writer: sqlite.then(|| Arc::new(Mutex::new(()))),
             flusher,
+            url: url.into(),
         })
+    }
+
+    /// The database URL (it may hold a password: print it through [`crate::redact`]).
+    pub fn url(&self) -> &str {
+        &self.url
+    }
+
+    /// Whether several server nodes may share this database (PostgreSQL).
+    pub fn is_shared(&self) -> bool {
+        self.writer.is_none()
     }
 
     /// A connection for reads.
@@ -266,13 +313,20 @@ impl Storage {
 
     /// Starts a write transaction (waiting for the write lock).
     pub async fn write(&self) -> Result<WriteTx> {
-        let lock = self.writer.clone().lock_owned().await;
+        let lock = match &self.writer {
+            Some(writer) => Some(writer.clone().lock_owned().await),
+            None => None,
+        };
         let tx = self.pool.begin().await?;
         Ok(WriteTx {
             tx,
             lock,
             flusher: self.flusher.clone(),
         })
+    }
+
+    pub fn is_closed(&self) -> bool {
+        self.pool.is_closed()
     }
 
     pub async fn close(&self) {
@@ -431,6 +485,37 @@ pub async fn ratings_of_user(conn: &mut AnyConnection, name: &str) -> Result<Vec
     let sql = format!("SELECT {RATING_COLUMNS} FROM ratings WHERE name = $1 ORDER BY game");
     let rows = sqlx::query(&sql).bind(name).fetch_all(conn).await?;
     rows.iter().map(rating_from_row).collect()
+}
+
+/// Locks the rating rows of `names` in one game until the transaction ends (PostgreSQL; SQLite's
+/// one writer needs none), creating initial rows for first games, in name order so that two
+/// finishing games sharing players cannot deadlock.
+pub async fn lock_ratings(conn: &mut AnyConnection, names: &[&str], game: &str) -> Result<()> {
+    if !is_postgres(conn) {
+        return Ok(());
+    }
+    let mut names = names.to_vec();
+    names.sort_unstable();
+    for name in names {
+        let initial = RatingRow::initial(name, game);
+        sqlx::query(
+            "INSERT INTO ratings (name, game, rating, deviation, volatility, wins, losses, draws) \
+             VALUES ($1, $2, $3, $4, $5, 0, 0, 0) ON CONFLICT (name, game) DO NOTHING",
+        )
+        .bind(name)
+        .bind(game)
+        .bind(initial.rating)
+        .bind(initial.deviation)
+        .bind(initial.volatility)
+        .execute(&mut *conn)
+        .await?;
+        sqlx::query("SELECT name FROM ratings WHERE name = $1 AND game = $2 FOR UPDATE")
+            .bind(name)
+            .bind(game)
+            .fetch_one(&mut *conn)
+            .await?;
+    }
+    Ok(())
 }
 
 /// Stores a user's rating and record in a game after a game.
@@ -731,7 +816,7 @@ async fn write_seats(conn: &mut AnyConnection, game: &GameRow) -> Result<()> {
         .execute(&mut *conn)
         .await?;
     for (i, seat) in game.seats.iter().enumerate() {
-        sqlx::query(
+        let query = sqlx::query(
             "INSERT INTO seats (board, seat, name, accepted, remaining_ms, used_ms, finish_rank, \
              rating_change) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
         )
@@ -741,16 +826,30 @@ async fn write_seats(conn: &mut AnyConnection, game: &GameRow) -> Result<()> {
         .bind(seat.accepted as i64)
         .bind(seat.remaining_ms)
         .bind(seat.used_ms)
-        .bind(seat.rank)
-        .bind(seat.rating_change)
-        .execute(&mut *conn)
-        .await?;
+        .bind(seat.rank);
+        bind_nullable_double(query, seat.rating_change)
+            .execute(&mut *conn)
+            .await?;
     }
     Ok(())
 }
 
 pub async fn game(conn: &mut AnyConnection, board: i64) -> Result<Option<GameRow>> {
     let sql = format!("SELECT {GAME_COLUMNS} FROM games WHERE board = $1");
+    let row = sqlx::query(&sql)
+        .bind(board)
+        .fetch_optional(&mut *conn)
+        .await?;
+    Ok(games_with_seats(conn, row.into_iter().collect())
+        .await?
+        .pop())
+}
+
+/// A board read to be changed: on PostgreSQL its row stays locked until the transaction ends,
+/// so concurrent commands on one board, from any node, run one after the other.
+pub async fn game_for_update(conn: &mut AnyConnection, board: i64) -> Result<Option<GameRow>> {
+    let lock = if is_postgres(conn) { " FOR UPDATE" } else { "" };
+    let sql = format!("SELECT {GAME_COLUMNS} FROM games WHERE board = $1{lock}");
     let row = sqlx::query(&sql)
         .bind(board)
         .fetch_optional(&mut *conn)
@@ -840,12 +939,14 @@ pub async fn count_games(conn: &mut AnyConnection, game: &str, status: &str) -> 
     Ok(row.try_get("n")?)
 }
 
-/// The number the next board gets: boards count from 101.
+/// The number the next board gets: boards count from 101. The counter row stays locked until
+/// the transaction ends, so concurrent challenges on any node get distinct numbers.
 pub async fn next_board(conn: &mut AnyConnection) -> Result<i64> {
-    let row = sqlx::query("SELECT COALESCE(MAX(board), 100) AS top FROM games")
-        .fetch_one(conn)
-        .await?;
-    Ok(row.try_get::<i64, _>("top")? + 1)
+    let row =
+        sqlx::query("UPDATE counters SET value = value + 1 WHERE name = 'board' RETURNING value")
+            .fetch_one(conn)
+            .await?;
+    Ok(row.try_get("value")?)
 }
 
 pub async fn insert_game(conn: &mut AnyConnection, game: &GameRow) -> Result<()> {
@@ -873,6 +974,17 @@ pub async fn update_game(conn: &mut AnyConnection, game: &GameRow) -> Result<()>
         .execute(&mut *conn)
         .await?;
     write_seats(conn, game).await
+}
+
+/// Binds an optional DOUBLE PRECISION. sqlx 0.8's Any driver swaps the types of its float NULLs:
+/// a `None::<f64>` reaches PostgreSQL as a 4-byte REAL, the statement it prepares keeps that type,
+/// and a later run binding a real f64 is refused ("incorrect binary data format"). A
+/// `None::<f32>` is what arrives as an 8-byte NULL (SQLite takes either).
+fn bind_nullable_double(query: AnyQuery<'_>, value: Option<f64>) -> AnyQuery<'_> {
+    match value {
+        Some(value) => query.bind(value),
+        None => query.bind(None::<f32>),
+    }
 }
 
 type AnyQuery<'q> = sqlx::query::Query<'q, Any, sqlx::any::AnyArguments<'q>>;
@@ -910,7 +1022,7 @@ fn bind_game<'q>(query: AnyQuery<'q>, game: &'q GameRow) -> AnyQuery<'q> {
 // Moves and chat
 
 /// One recorded ply.
-#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct MoveRow {
     pub ply: i64,
     /// Strict move text (`0000` for a pass).
@@ -973,7 +1085,7 @@ pub async fn delete_moves_from(conn: &mut AnyConnection, board: i64, ply: i64) -
 }
 
 /// One chat line of a board.
-#[derive(Clone, Debug, serde::Serialize)]
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub struct ChatRow {
     pub seq: i64,
     pub name: String,

@@ -2,7 +2,9 @@
 //! between a pool of players, and plays random legal moves at a fixed total rate, half the games
 //! over WebSocket and half over the text port. Every player listens on its WebSocket event
 //! stream; latency is measured from a move being sent to the opponent's stream announcing it.
-//! Reports moves/s, latency percentiles and the server's memory per game.
+//! Reports moves/s, latency percentiles and the server's memory per game. With `--db
+//! postgres://...` and `--nodes N` it starts N nodes on that database and puts player i on node
+//! i mod N, so the two players of a game sit on different nodes.
 
 use std::collections::HashMap;
 use std::io::{BufRead, BufReader};
@@ -41,6 +43,12 @@ pub struct Args {
     /// The server's --sync: full (commits on disk before answers) or normal.
     #[arg(long, default_value = "full", value_parser = ["full", "normal"])]
     sync: String,
+    /// The database the nodes share (a `postgres://` URL); default a fresh SQLite file.
+    #[arg(long)]
+    db: Option<String>,
+    /// Server nodes to start (more than one needs `--db postgres://...`).
+    #[arg(long, default_value_t = 1)]
+    nodes: usize,
 }
 
 type WsSink = SplitSink<
@@ -119,7 +127,7 @@ impl Drop for Spawned {
     }
 }
 
-fn spawn_server(db: &std::path::Path, sync: &str) -> anyhow::Result<Spawned> {
+fn spawn_server(db: &std::ffi::OsStr, sync: &str) -> anyhow::Result<Spawned> {
     let exe = std::env::current_exe().context("finding the ataxx binary")?;
     let mut child = Command::new(exe)
         .args(["serve", "--http", "127.0.0.1:0", "--text", "127.0.0.1:0"])
@@ -169,6 +177,9 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     if args.players < 2 || args.games == 0 || args.rate <= 0.0 {
         bail!("need at least 2 players, 1 game and a positive rate");
     }
+    if args.nodes == 0 || (args.nodes > 1 && !args.db.as_deref().is_some_and(is_postgres)) {
+        bail!("--nodes must be 1, or more with --db postgres://...");
+    }
     let dir = std::env::temp_dir().join(format!("ataxx-loadtest-{}", std::process::id()));
     std::fs::create_dir_all(&dir)?;
     let result = load(&args, &dir);
@@ -176,8 +187,20 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     result
 }
 
+fn is_postgres(url: &str) -> bool {
+    url.starts_with("postgres://") || url.starts_with("postgresql://")
+}
+
 fn load(args: &Args, dir: &std::path::Path) -> anyhow::Result<()> {
-    let server = spawn_server(&dir.join("load.db"), &args.sync)?;
+    let db: std::ffi::OsString = match &args.db {
+        Some(url) => url.into(),
+        None => dir.join("load.db").into(),
+    };
+    // One after the other: the first creates the database and the bot accounts.
+    let servers = (0..args.nodes)
+        .map(|_| spawn_server(&db, &args.sync))
+        .collect::<anyhow::Result<Vec<_>>>()?;
+    let server = &servers[0];
     let base = format!("http://{}", server.http);
     let agent: ureq::Agent = ureq::Agent::config_builder()
         .http_status_as_error(false)
@@ -198,7 +221,8 @@ fn load(args: &Args, dir: &std::path::Path) -> anyhow::Result<()> {
         let login = post(&agent, &format!("{base}/api/login"), None, credentials)?;
         tokens.push(login["token"].as_str().context("token")?.to_string());
     }
-    let rss_before = rss_kib(server.child.id());
+    let rss = || -> Option<u64> { servers.iter().map(|s| rss_kib(s.child.id())).sum() };
+    let rss_before = rss();
     eprintln!("opening {} games", args.games);
     let mut games = vec![];
     for g in 0..args.games {
@@ -215,8 +239,8 @@ fn load(args: &Args, dir: &std::path::Path) -> anyhow::Result<()> {
         games.push((board, x, o));
     }
     let runtime = tokio::runtime::Runtime::new()?;
-    let stats = runtime.block_on(play(args, &server, names, tokens, games))?;
-    let rss_after = rss_kib(server.child.id());
+    let stats = runtime.block_on(play(args, &servers, names, tokens, games))?;
+    let rss_after = rss();
     let (moves, elapsed, mut latencies, errors) = stats;
     latencies.sort();
     let pct = |p: f64| {
@@ -224,6 +248,7 @@ fn load(args: &Args, dir: &std::path::Path) -> anyhow::Result<()> {
             .get(((latencies.len() as f64 * p) as usize).min(latencies.len().saturating_sub(1)))
             .map_or(0.0, |d| d.as_secs_f64() * 1000.0)
     };
+    println!("nodes            {}", args.nodes);
     println!("games            {}", args.games);
     println!("players          {}", names_len(args));
     println!("moves            {moves} in {:.1} s", elapsed.as_secs_f64());
@@ -254,7 +279,7 @@ type Stats = (u64, Duration, Vec<Duration>, u64);
 
 async fn play(
     args: &Args,
-    server: &Spawned,
+    servers: &[Spawned],
     names: Vec<String>,
     tokens: Vec<String>,
     games: Vec<(i64, usize, usize)>,
@@ -262,7 +287,9 @@ async fn play(
     let mut sinks = vec![];
     let mut streams = vec![];
     let mut texts = vec![];
-    for token in &tokens {
+    for (player, token) in tokens.iter().enumerate() {
+        // A player's moves and stream on one node, the opponent's (player ± 1) on the next.
+        let server = &servers[player % servers.len()];
         let url = format!("ws://{}/api/ws?token={token}", server.http);
         let (socket, _) = tokio_tungstenite::connect_async(url).await?;
         let (sink, stream) = socket.split();

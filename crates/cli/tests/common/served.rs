@@ -16,6 +16,9 @@ use serde_json::{json, Value};
 use tokio_tungstenite::tungstenite::protocol::frame::coding::CloseCode;
 use tokio_tungstenite::tungstenite::Message;
 
+#[path = "../database/mod.rs"]
+mod database;
+
 /// A running `ataxx serve`, killed when dropped.
 pub struct Served {
     pub child: Child,
@@ -34,7 +37,7 @@ impl Served {
         let mut child = Command::new(env!("CARGO_BIN_EXE_ataxx"))
             .args(["serve", "--http", http, "--text", "127.0.0.1:0"])
             .args(["--log", "warn", "--db"])
-            .arg(db)
+            .arg(database::test_database(db))
             .args(extra)
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit())

@@ -60,10 +60,15 @@ impl Games {
         let open = storage::games(&mut tx.tx, &filter).await?;
         let mut left = LeftBoards::default();
         let mut changes = vec![];
-        for mut game in open {
+        for listed in open {
+            // Locked and read again: another node may have changed it since the listing.
+            let mut game = Self::lock(&mut tx.tx, listed.board).await?;
             let Some(seat) = game.seat_of(user) else {
                 continue;
             };
+            if !matches!(game.status.as_str(), "challenge" | "active") {
+                continue;
+            }
             let kind = if game.status == "active" && game.plies > 0 {
                 let outcome = super::forfeit_outcome(&*game.position(), seat);
                 Self::finish(&mut tx.tx, &mut game, &outcome, "resignation", now).await?;
@@ -79,13 +84,15 @@ impl Games {
             storage::update_game(&mut tx.tx, &game).await?;
             changes.push(Change { kind, game });
         }
-        tx.commit().await?;
+        match changes.is_empty() {
+            true => tx.commit().await?,
+            false => {
+                self.commit(tx, changes).await?;
+            }
+        }
         left.resigned.sort_unstable();
         left.cancelled.sort_unstable();
         tracing::info!(%user, resigned = ?left.resigned, cancelled = ?left.cancelled, "account closed: boards left");
-        if !changes.is_empty() {
-            self.announce(changes);
-        }
         Ok(left)
     }
 }
