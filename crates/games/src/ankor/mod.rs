@@ -26,6 +26,7 @@
 //! ```
 
 mod cell;
+mod distance;
 mod diagram;
 mod moves;
 mod position;
