@@ -77,7 +77,7 @@ pub const ATAXX4_LEVELS: [GenericLevel; 4] = [
     GenericLevel {
         name: "medium",
         strength: search(3),
-        description: "paranoid alpha-beta 3 plies deep: own pieces less the strongest opponent's",
+        description: "paranoid alpha-beta 3 plies deep: own pieces less the strongest opponent's, and the capture in hand",
     },
     GenericLevel {
         name: "hard",
