@@ -21,4 +21,6 @@ pub mod variant;
 pub use engine::{Engine, EngineError, EngineSpec};
 pub use game::{Ending, GameRecord, GameSettings, TimeControl};
 pub use tournament::{run_match, FinishedGame, Format, MatchSettings, MatchState};
-pub use variant::{run_variant_match, VariantGame, VariantMatchError, VariantMatchSettings, VariantMatchState};
+pub use variant::{
+    run_variant_match, VariantGame, VariantMatchError, VariantMatchSettings, VariantMatchState,
+};

@@ -40,19 +40,22 @@ pub struct VariantMatchSettings {
 #[derive(Debug, Error)]
 pub enum VariantMatchError {
     #[error("cannot start a {kind} game: {source}")]
-    Start { kind: GameKind, source: GameError },
+    Start {
+        kind: GameKind,
+        source: Box<GameError>,
+    },
     #[error("level {level} gave no move in {fen}: {source}")]
     NoMove {
         level: String,
         fen: String,
-        source: ChooseError,
+        source: Box<ChooseError>,
     },
     #[error("level {level} played {text:?} in {fen}: {source}")]
     BadMove {
         level: String,
         text: String,
         fen: String,
-        source: GameError,
+        source: Box<GameError>,
     },
 }
 
@@ -114,13 +117,14 @@ pub fn run_variant_match(
     mut on_game: impl FnMut(&VariantGame, &VariantMatchState),
 ) -> Result<VariantMatchState, VariantMatchError> {
     let games = settings.games.div_ceil(2) * 2;
-    let start = settings
-        .kind
-        .start(&settings.options)
-        .map_err(|source| VariantMatchError::Start {
-            kind: settings.kind,
-            source,
-        })?;
+    let start =
+        settings
+            .kind
+            .start(&settings.options)
+            .map_err(|source| VariantMatchError::Start {
+                kind: settings.kind,
+                source: Box::new(source),
+            })?;
     let mut state = VariantMatchState {
         games_scheduled: games,
         ..VariantMatchState::default()
@@ -176,19 +180,19 @@ fn play_game(
     // The first level sits where (seat + index) is even: seat 0 (and 2) in even games,
     // seat 1 (and 3) in odd ones; a move that swaps seats (Ankor's `swap`) exchanges them.
     let mut swapped = false;
-    let first_at = |seat: usize, swapped: bool| (seat + index as usize).is_multiple_of(2) != swapped;
+    let first_at =
+        |seat: usize, swapped: bool| (seat + index as usize).is_multiple_of(2) != swapped;
     let seats = pos.seats();
     let mut plies = 0;
     while pos.outcome().is_none() && plies < settings.max_plies {
         let level = settings.levels[usize::from(!first_at(pos.turn().index(), swapped))];
         let seed = settings.seed ^ (u64::from(index) << 32 | u64::from(plies));
-        let mv = choose_with(level, pos.as_ref(), seed).map_err(|source| {
-            VariantMatchError::NoMove {
+        let mv =
+            choose_with(level, pos.as_ref(), seed).map_err(|source| VariantMatchError::NoMove {
                 level: level.name.to_string(),
                 fen: pos.fen(),
-                source,
-            }
-        })?;
+                source: Box::new(source),
+            })?;
         swapped ^= play(&mut *pos, &mv, level.name)?;
         plies += 1;
     }
@@ -224,6 +228,6 @@ fn play(pos: &mut dyn AnyPosition, text: &str, level: &str) -> Result<bool, Vari
             level: level.to_string(),
             text: text.to_string(),
             fen,
-            source,
+            source: Box::new(source),
         })
 }

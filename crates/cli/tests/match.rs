@@ -182,13 +182,22 @@ fn variant_match_scores_four_player_games_by_pairs() {
     let (w, d, l, score) = score_line(&stdout, "easy vs very-easy");
     assert_eq!(w + d + l, 2, "{stdout}");
     // A four-seat game is worth 0, ¼, ½, ¾ or 1: two games make a multiple of 12.5%.
-    assert!((score / 12.5 - (score / 12.5).round()).abs() < 1e-6, "{stdout}");
+    assert!(
+        (score / 12.5 - (score / 12.5).round()).abs() < 1e-6,
+        "{stdout}"
+    );
 }
 
 #[test]
 fn variant_match_rejects_bad_levels_clearly() {
     let (ok, _, stderr) = ataxx(&[
-        "match", "--variant", "ankor", "--level", "master", "--level", "easy",
+        "match",
+        "--variant",
+        "ankor",
+        "--level",
+        "master",
+        "--level",
+        "easy",
     ]);
     assert!(!ok);
     assert!(
@@ -197,10 +206,24 @@ fn variant_match_rejects_bad_levels_clearly() {
     );
     let (ok, _, stderr) = ataxx(&["match", "--variant", "hexxagon", "--level", "easy"]);
     assert!(!ok);
-    assert!(stderr.contains("needs two --level options, got 1"), "{stderr}");
+    assert!(
+        stderr.contains("needs two --level options, got 1"),
+        "{stderr}"
+    );
     let (ok, _, stderr) = ataxx(&[
-        "match", "--variant", "ankor", "--level", "easy", "--level", "easy", "--book", "b.txt",
+        "match",
+        "--variant",
+        "ankor",
+        "--level",
+        "easy",
+        "--level",
+        "easy",
+        "--book",
+        "b.txt",
     ]);
     assert!(!ok);
-    assert!(stderr.contains("--book applies to engine matches"), "{stderr}");
+    assert!(
+        stderr.contains("--book applies to engine matches"),
+        "{stderr}"
+    );
 }

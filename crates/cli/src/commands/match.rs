@@ -8,16 +8,16 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use anyhow::{bail, Context};
-use arena::variant::{run_variant_match, VariantMatchSettings, VariantMatchState};
-use ataxx_players::generic::GenericLevel;
-use games::GameKind;
 use arena::pgn::{game_record, today, PgnHeader};
 use arena::stats::{Hypothesis, Sprt};
 use arena::tournament::{PairingStats, SprtState};
+use arena::variant::{run_variant_match, VariantMatchSettings, VariantMatchState};
 use arena::{
     book, plot, run_match, EngineSpec, Format, GameSettings, MatchSettings, MatchState, TimeControl,
 };
+use ataxx_players::generic::GenericLevel;
 use clap::Args as ClapArgs;
+use games::GameKind;
 use indicatif::{ProgressBar, ProgressStyle};
 use serde::Serialize;
 
@@ -33,7 +33,12 @@ pub struct Args {
     engines: Vec<String>,
     /// Play this variant (hexxagon, ataxx4, ankor) between two named levels instead of engines:
     /// two seats exchange colours game by game, four seats rotate between the levels.
-    #[arg(long, value_name = "GAME", requires = "levels", conflicts_with = "engines")]
+    #[arg(
+        long,
+        value_name = "GAME",
+        requires = "levels",
+        conflicts_with = "engines"
+    )]
     variant: Option<GameKind>,
     /// With --variant: the two levels, the first one's score reported (`ataxx levels --variant V`).
     #[arg(long = "level", value_name = "LEVEL", requires = "variant")]

@@ -26,8 +26,8 @@
 //! ```
 
 mod cell;
-mod distance;
 mod diagram;
+mod distance;
 mod moves;
 mod position;
 mod pyramid;

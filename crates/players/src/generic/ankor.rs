@@ -171,7 +171,11 @@ mod tests {
             let mut child = pos.clone();
             let mv = child.parse_move(&mv).unwrap();
             Rules::play(&mut child, mv);
-            assert_eq!(child.winner(), Some(Colour::O), "{level} played {mv} in {pos}");
+            assert_eq!(
+                child.winner(),
+                Some(Colour::O),
+                "{level} played {mv} in {pos}"
+            );
         }
     }
 

@@ -7,8 +7,8 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use thiserror::Error;
 
-use super::levels::{GenericLevel, GenericStrength};
 use super::eval::Evaluate;
+use super::levels::{GenericLevel, GenericStrength};
 use super::{greedy_move, paranoid_search, random_move, Limits};
 
 /// Why [`choose_any`] gave no move.

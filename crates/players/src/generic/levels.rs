@@ -81,8 +81,8 @@ pub const ATAXX4_LEVELS: [GenericLevel; 4] = [
     },
     GenericLevel {
         name: "hard",
-        strength: search(4),
-        description: "paranoid alpha-beta 4 plies deep (a full round of the four seats)",
+        strength: search(8),
+        description: "paranoid alpha-beta deepening to 8 plies within 400,000 nodes (usually 5 to 6: past its own next move)",
     },
 ];
 
