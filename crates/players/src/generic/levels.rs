@@ -82,7 +82,7 @@ pub const ATAXX4_LEVELS: [GenericLevel; 4] = [
     GenericLevel {
         name: "hard",
         strength: search(8),
-        description: "paranoid alpha-beta deepening to 8 plies within 400,000 nodes (usually 5 to 6: past its own next move)",
+        description: "paranoid alpha-beta deepening to 8 plies within 400,000 nodes or 2 s",
     },
 ];
 
