@@ -16,7 +16,11 @@ pub mod pgn;
 pub mod plot;
 pub mod stats;
 pub mod tournament;
+pub mod variant;
 
 pub use engine::{Engine, EngineError, EngineSpec};
 pub use game::{Ending, GameRecord, GameSettings, TimeControl};
 pub use tournament::{run_match, FinishedGame, Format, MatchSettings, MatchState};
+pub use variant::{
+    run_variant_match, VariantGame, VariantMatchError, VariantMatchSettings, VariantMatchState,
+};

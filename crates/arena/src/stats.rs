@@ -142,7 +142,7 @@ pub struct Sample {
 
 impl Sample {
     /// From `(score, count)` buckets.
-    fn from_counts(counts: &[(f64, f64)], games_per_unit: u32) -> Sample {
+    pub fn from_counts(counts: &[(f64, f64)], games_per_unit: u32) -> Sample {
         let units: f64 = counts.iter().map(|&(_, n)| n).sum();
         if units == 0.0 {
             return Sample {

@@ -97,3 +97,133 @@ fn openings_writes_a_readable_book() {
     assert!(book.iter().all(|p| p.turn() == ataxx::Color::O));
     assert!(book[5..].iter().all(|p| p.blocked().count() == 4));
 }
+
+/// `A vs B: +W =D -L (S%)` from a summary: the three counts and the score.
+fn score_line(stdout: &str, names: &str) -> (u32, u32, u32, f64) {
+    let line = stdout
+        .lines()
+        .find(|l| l.starts_with(&format!("{names}: +")))
+        .unwrap_or_else(|| panic!("no score line for {names} in {stdout}"));
+    let rest = line.split(": ").nth(1).unwrap();
+    let fields: Vec<&str> = rest.split([' ', '(', ')', '%']).collect();
+    let count = |prefix: char| -> u32 {
+        fields
+            .iter()
+            .find_map(|f| f.strip_prefix(prefix))
+            .unwrap()
+            .parse()
+            .unwrap()
+    };
+    let score = fields
+        .iter()
+        .filter(|f| f.contains('.'))
+        .find_map(|f| f.parse::<f64>().ok())
+        .unwrap();
+    (count('+'), count('='), count('-'), score)
+}
+
+#[test]
+fn variant_match_plays_ankor_levels_and_reports_a_score() {
+    let dir = tempfile::tempdir().unwrap();
+    let json = dir.path().join("ankor.json");
+    let (ok, stdout, stderr) = ataxx(&[
+        "match",
+        "--variant",
+        "ankor",
+        "--level",
+        "easy",
+        "--level",
+        "very-easy",
+        "--games",
+        "4",
+        "--seed",
+        "3",
+        "--concurrency",
+        "2",
+        "--json",
+        json.to_str().unwrap(),
+    ]);
+    assert!(ok, "{stderr}");
+    assert!(
+        stdout.starts_with("ankor match, 4 games played of 4 scheduled"),
+        "{stdout}"
+    );
+    let (w, d, l, score) = score_line(&stdout, "easy vs very-easy");
+    assert_eq!(w + d + l, 4, "{stdout}");
+    // Two seats: every game is won, drawn or lost whole.
+    let points = f64::from(w) + f64::from(d) / 2.0;
+    assert!((score - 100.0 * points / 4.0).abs() < 0.05, "{stdout}");
+    let summary: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    assert_eq!(summary["variant"], "ankor");
+    assert_eq!(summary["games"], 4);
+    assert_eq!(summary["wins"], w);
+    assert!((summary["points"].as_f64().unwrap() - points).abs() < 1e-9);
+}
+
+#[test]
+fn variant_match_scores_four_player_games_by_pairs() {
+    let (ok, stdout, stderr) = ataxx(&[
+        "match",
+        "--variant",
+        "ataxx4",
+        "--level",
+        "easy",
+        "--level",
+        "very-easy",
+        "--games",
+        "2",
+        "--seed",
+        "1",
+        "--concurrency",
+        "1",
+    ]);
+    assert!(ok, "{stderr}");
+    let (w, d, l, score) = score_line(&stdout, "easy vs very-easy");
+    assert_eq!(w + d + l, 2, "{stdout}");
+    // A four-seat game is worth 0, ¼, ½, ¾ or 1: two games make a multiple of 12.5%.
+    assert!(
+        (score / 12.5 - (score / 12.5).round()).abs() < 1e-6,
+        "{stdout}"
+    );
+}
+
+#[test]
+fn variant_match_rejects_bad_levels_clearly() {
+    let (ok, _, stderr) = ataxx(&[
+        "match",
+        "--variant",
+        "ankor",
+        "--level",
+        "master",
+        "--level",
+        "easy",
+    ]);
+    assert!(!ok);
+    assert!(
+        stderr.contains("no such ankor level") && stderr.contains("very-easy, easy, medium, hard"),
+        "{stderr}"
+    );
+    let (ok, _, stderr) = ataxx(&["match", "--variant", "hexxagon", "--level", "easy"]);
+    assert!(!ok);
+    assert!(
+        stderr.contains("needs two --level options, got 1"),
+        "{stderr}"
+    );
+    let (ok, _, stderr) = ataxx(&[
+        "match",
+        "--variant",
+        "ankor",
+        "--level",
+        "easy",
+        "--level",
+        "easy",
+        "--book",
+        "b.txt",
+    ]);
+    assert!(!ok);
+    assert!(
+        stderr.contains("--book applies to engine matches"),
+        "{stderr}"
+    );
+}

@@ -29,6 +29,9 @@ pub trait AnyPosition: fmt::Debug + Send + Sync {
     /// Each legal move with the leaf count `depth − 1` plies below it.
     fn divide(&self, depth: u32) -> Vec<(String, u64)>;
     fn clone_box(&self) -> Box<dyn AnyPosition>;
+    /// The position as its game's own type, for callers that dispatch on [`Self::kind`]
+    /// (`downcast_ref::<games::ankor::Position>()`) and need what the text leaves out.
+    fn as_any(&self) -> &dyn std::any::Any;
 }
 
 impl<R: Rules> AnyPosition for R {
@@ -119,6 +122,10 @@ impl<R: Rules> AnyPosition for R {
 
     fn clone_box(&self) -> Box<dyn AnyPosition> {
         Box::new(self.clone())
+    }
+
+    fn as_any(&self) -> &dyn std::any::Any {
+        self
     }
 }
 

@@ -1,4 +1,6 @@
 //! `ataxx match`: UAI engines play each other; PGN, live score, Elo, SPRT, JSON and a chart.
+//! With `--variant`, two named levels of Hexxagon, four-player Ataxx or Ankor play each other
+//! in process ([`arena::variant`]).
 
 use std::fs::File;
 use std::io::{BufWriter, IsTerminal, Write};
@@ -9,18 +11,41 @@ use anyhow::{bail, Context};
 use arena::pgn::{game_record, today, PgnHeader};
 use arena::stats::{Hypothesis, Sprt};
 use arena::tournament::{PairingStats, SprtState};
+use arena::variant::{run_variant_match, VariantMatchSettings, VariantMatchState};
 use arena::{
     book, plot, run_match, EngineSpec, Format, GameSettings, MatchSettings, MatchState, TimeControl,
 };
+use ataxx_players::generic::GenericLevel;
 use clap::Args as ClapArgs;
+use games::GameKind;
 use indicatif::{ProgressBar, ProgressStyle};
 use serde::Serialize;
 
 #[derive(ClapArgs)]
 pub struct Args {
     /// An engine's command line; give one per engine, at least two (`-e "ataxx uai"`).
-    #[arg(short, long = "engine", value_name = "COMMAND", required = true)]
+    #[arg(
+        short,
+        long = "engine",
+        value_name = "COMMAND",
+        required_unless_present = "variant"
+    )]
     engines: Vec<String>,
+    /// Play this variant (hexxagon, ataxx4, ankor) between two named levels instead of engines:
+    /// two seats exchange colours game by game, four seats rotate between the levels.
+    #[arg(
+        long,
+        value_name = "GAME",
+        requires = "levels",
+        conflicts_with = "engines"
+    )]
+    variant: Option<GameKind>,
+    /// With --variant: the two levels, the first one's score reported (`ataxx levels --variant V`).
+    #[arg(long = "level", value_name = "LEVEL", requires = "variant")]
+    levels: Vec<String>,
+    /// With --variant: random plies that open each pair of games.
+    #[arg(long, value_name = "PLIES", default_value_t = 4, requires = "variant")]
+    opening_plies: u32,
     /// Engine names, in --engine order (default: each engine's `id name`).
     #[arg(long = "name", value_name = "NAME")]
     names: Vec<String>,
@@ -90,6 +115,9 @@ struct Summary<'a> {
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {
+    if let Some(kind) = args.variant {
+        return run_variant(kind, &args);
+    }
     let engines = engine_specs(&args)?;
     let format = args.format.unwrap_or(if engines.len() == 2 {
         Format::HeadToHead
@@ -353,4 +381,142 @@ fn print_summary(state: &MatchState, settings: &MatchSettings, args: &Args, seed
         .map(|(kind, n)| format!("{kind} {n}"))
         .collect();
     println!("Endings: {}", endings.join(", "));
+}
+
+/// `--variant`: two named levels in process, with the same progress line and summary.
+fn run_variant(kind: GameKind, args: &Args) -> anyhow::Result<()> {
+    if kind == GameKind::Ataxx {
+        bail!(
+            "--variant ataxx: square Ataxx matches are between engines, e.g. \
+             -e \"ataxx uai --level hard\" -e \"ataxx uai --level medium\""
+        );
+    }
+    let unused = [
+        ("--book", args.book.is_some()),
+        ("--pgn", args.pgn.is_some()),
+        ("--sprt", args.sprt.is_some()),
+        ("--plot", args.plot.is_some()),
+        ("--adjudicate-material", args.adjudicate_material.is_some()),
+        ("--name", !args.names.is_empty()),
+        ("--option", !args.options.is_empty()),
+    ];
+    if let Some((flag, _)) = unused.iter().find(|(_, given)| *given) {
+        bail!("{flag} applies to engine matches, not to --variant {kind}");
+    }
+    let [first, second] = args.levels.as_slice() else {
+        bail!(
+            "--variant {kind} needs two --level options, got {}",
+            args.levels.len()
+        );
+    };
+    let level = |name: &str| {
+        GenericLevel::find(kind, name).with_context(|| {
+            let names: Vec<&str> = ataxx_players::generic::variant_levels(kind)
+                .iter()
+                .map(|l| l.name)
+                .collect();
+            format!(
+                "--level {name:?}: no such {kind} level; levels: {}",
+                names.join(", ")
+            )
+        })
+    };
+    let concurrency = args
+        .concurrency
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    if concurrency == 0 {
+        bail!("--concurrency must be at least 1");
+    }
+    let seed = args.seed.unwrap_or_else(|| {
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos() as u64)
+    });
+    let settings = VariantMatchSettings {
+        kind,
+        options: Default::default(),
+        levels: [level(first)?, level(second)?],
+        games: args.games,
+        opening_plies: args.opening_plies,
+        max_plies: args.max_plies.unwrap_or(1000),
+        seed,
+        concurrency,
+    };
+    let names = settings.levels.map(|l| l.name);
+    let progress = ProgressBar::new(0).with_style(
+        ProgressStyle::with_template("{bar:30.cyan/blue} {pos}/{len} {elapsed_precise} {msg}")
+            .expect("a valid template"),
+    );
+    let plain_progress = !std::io::stderr().is_terminal();
+    let started = std::time::Instant::now();
+    let state = run_variant_match(&settings, |_, state| {
+        let line = variant_score_line(state, names);
+        progress.set_length(u64::from(state.games_scheduled));
+        progress.set_position(u64::from(state.games_played));
+        progress.set_message(line.clone());
+        let step = (state.games_scheduled / 20).max(1);
+        if plain_progress && state.games_played % step == 0 {
+            eprintln!("[{}/{}] {line}", state.games_played, state.games_scheduled);
+        }
+    })?;
+    progress.finish_and_clear();
+    let est = state.estimate();
+    println!(
+        "{kind} match, {} games played of {} scheduled, openings of {} random plies, seed {seed}, {:.0} s",
+        state.games_played,
+        state.games_scheduled,
+        settings.opening_plies,
+        started.elapsed().as_secs_f64()
+    );
+    for (name, level) in names.iter().zip(settings.levels) {
+        println!("  {name}: {}", level.spec());
+    }
+    println!("{}", variant_score_line(&state, names));
+    println!(
+        "  points {:.2} of {}, Elo {} ± {} (95%), LOS {:.1}%",
+        state.points,
+        state.games_played,
+        signed(est.elo),
+        unsigned(est.error),
+        100.0 * est.los
+    );
+    println!(
+        "  plies per game {:.1}, adjudicated draws (--max-plies {}) {}",
+        state.plies as f64 / f64::from(state.games_played.max(1)),
+        settings.max_plies,
+        state.adjudicated
+    );
+    if let Some(path) = &args.json {
+        let summary = serde_json::json!({
+            "variant": kind.to_string(),
+            "levels": names,
+            "specs": settings.levels.map(|l| l.spec()),
+            "games": state.games_played,
+            "wins": state.wdl.wins,
+            "draws": state.wdl.draws,
+            "losses": state.wdl.losses,
+            "points": state.points,
+            "score": est.score,
+            "elo": est.elo,
+            "seed": seed,
+            "opening_plies": settings.opening_plies,
+        });
+        std::fs::write(path, serde_json::to_string_pretty(&summary)? + "\n")
+            .with_context(|| format!("cannot write {}", path.display()))?;
+    }
+    Ok(())
+}
+
+/// `A vs B: +W =D -L (score%)`, games by the first level's share of the points.
+fn variant_score_line(state: &VariantMatchState, names: [&str; 2]) -> String {
+    let wdl = state.wdl;
+    format!(
+        "{} vs {}: +{} ={} -{} ({:.1}%)",
+        names[0],
+        names[1],
+        wdl.wins,
+        wdl.draws,
+        wdl.losses,
+        100.0 * state.points / f64::from(state.games_played.max(1))
+    )
 }

@@ -27,6 +27,7 @@
 
 mod cell;
 mod diagram;
+mod distance;
 mod moves;
 mod position;
 mod pyramid;

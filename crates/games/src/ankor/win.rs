@@ -7,7 +7,7 @@ use super::pyramid::{bits, Cells};
 impl Position {
     /// The cells that count as touching each side: coordinate 0 on that side and level ≤ H
     /// (any level for H = −1).
-    fn side_targets(&self) -> [Cells; 3] {
+    pub(crate) fn side_targets(&self) -> [Cells; 3] {
         let pyr = self.pyr;
         let low = match self.win_height {
             -1 => pyr.all,

@@ -1,11 +1,14 @@
 //! The dynamic entry point: a level's move for a position whose game is known at run time.
 
+use std::time::{Duration, Instant};
+
 use games::{AnyPosition, GameKind, Rules};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use thiserror::Error;
 
-use super::levels::{GenericLevel, GenericStrength, NODE_LIMIT};
+use super::eval::Evaluate;
+use super::levels::{GenericLevel, GenericStrength};
 use super::{greedy_move, paranoid_search, random_move, Limits};
 
 /// Why [`choose_any`] gave no move.
@@ -26,22 +29,23 @@ pub enum ChooseError {
 /// Work to do on a position whose game is known statically, run by [`on_concrete`].
 trait OnGame {
     type Output;
-    fn run<R: Rules>(self, pos: &R) -> Result<Self::Output, ChooseError>;
+    fn run<R: Evaluate>(self, pos: &R) -> Result<Self::Output, ChooseError>;
 }
 
-/// Reads `pos` back as its game's own position type and runs `work` on it: the one place that
-/// turns a run-time game into a compile-time one. (Ankor's repetition history does not travel
-/// through its position text: a search sees the position afresh.)
+/// Runs `work` on `pos` as its game's own position type: the one place that turns a run-time
+/// game into a compile-time one. The position itself is used, not its text, so what the text
+/// leaves out (Ankor's repetition history) reaches the search.
 fn on_concrete<W: OnGame>(pos: &dyn AnyPosition, work: W) -> Result<W::Output, ChooseError> {
-    fn read<R: Rules>(fen: &str) -> Result<R, ChooseError> {
-        R::from_fen(fen).map_err(|e| ChooseError::Position(e.to_string()))
+    fn cast<R: Evaluate>(pos: &dyn AnyPosition) -> Result<&R, ChooseError> {
+        pos.as_any().downcast_ref::<R>().ok_or_else(|| {
+            ChooseError::Position(format!("a {} position of an unexpected type", pos.kind()))
+        })
     }
-    let fen = pos.fen();
     match pos.kind() {
-        GameKind::Ataxx => work.run(&read::<ataxx::Position>(&fen)?),
-        GameKind::Hexxagon => work.run(&read::<games::hexxagon::Position>(&fen)?),
-        GameKind::Ataxx4 => work.run(&read::<games::ataxx4::Position>(&fen)?),
-        GameKind::Ankor => work.run(&read::<games::ankor::Position>(&fen)?),
+        GameKind::Ataxx => work.run(cast::<ataxx::Position>(pos)?),
+        GameKind::Hexxagon => work.run(cast::<games::hexxagon::Position>(pos)?),
+        GameKind::Ataxx4 => work.run(cast::<games::ataxx4::Position>(pos)?),
+        GameKind::Ankor => work.run(cast::<games::ankor::Position>(pos)?),
     }
 }
 
@@ -66,7 +70,7 @@ pub fn choose_any(level: &str, pos: &dyn AnyPosition, seed: u64) -> Result<Strin
     struct Named<'a>(&'a str, u64);
     impl OnGame for Named<'_> {
         type Output = String;
-        fn run<R: Rules>(self, pos: &R) -> Result<String, ChooseError> {
+        fn run<R: Evaluate>(self, pos: &R) -> Result<String, ChooseError> {
             choose_generic(self.0, pos, self.1)
         }
     }
@@ -114,7 +118,7 @@ pub fn choose_with(
     struct With<'a>(&'a GenericLevel, u64);
     impl OnGame for With<'_> {
         type Output = String;
-        fn run<R: Rules>(self, pos: &R) -> Result<String, ChooseError> {
+        fn run<R: Evaluate>(self, pos: &R) -> Result<String, ChooseError> {
             self.0
                 .choose(pos, &mut ChaCha8Rng::seed_from_u64(self.1))
                 .map(|mv| mv.to_string())
@@ -125,7 +129,7 @@ pub fn choose_with(
 }
 
 /// A generic level's move in a position of a statically known game.
-pub fn choose_generic<R: Rules>(level: &str, pos: &R, seed: u64) -> Result<String, ChooseError> {
+pub fn choose_generic<R: Evaluate>(level: &str, pos: &R, seed: u64) -> Result<String, ChooseError> {
     let found = GenericLevel::find(R::KIND, level).ok_or_else(|| unknown(level, R::KIND))?;
     found
         .choose(pos, &mut ChaCha8Rng::seed_from_u64(seed))
@@ -135,15 +139,19 @@ pub fn choose_generic<R: Rules>(level: &str, pos: &R, seed: u64) -> Result<Strin
 
 impl GenericLevel {
     /// This level's move in `pos`; `None` once the game is over.
-    pub fn choose<R: Rules>(&self, pos: &R, rng: &mut ChaCha8Rng) -> Option<R::Move> {
+    pub fn choose<R: Evaluate>(&self, pos: &R, rng: &mut ChaCha8Rng) -> Option<R::Move> {
         match self.strength {
             GenericStrength::Random => random_move(pos, rng),
             GenericStrength::Greedy => greedy_move(pos, rng),
-            GenericStrength::Search { depth } => {
+            GenericStrength::Search {
+                depth,
+                nodes,
+                millis,
+            } => {
                 let limits = Limits {
                     depth,
-                    max_nodes: Some(NODE_LIMIT),
-                    deadline: None,
+                    max_nodes: Some(nodes),
+                    deadline: Some(Instant::now() + Duration::from_millis(millis)),
                 };
                 paranoid_search(pos, limits, rng).map(|o| o.best)
             }
@@ -162,7 +170,7 @@ pub fn search_any(
     struct Search(u32, Option<std::time::Instant>, u64);
     impl OnGame for Search {
         type Output = (String, i32);
-        fn run<R: Rules>(self, pos: &R) -> Result<(String, i32), ChooseError> {
+        fn run<R: Evaluate>(self, pos: &R) -> Result<(String, i32), ChooseError> {
             let limits = Limits {
                 depth: self.0,
                 max_nodes: None,

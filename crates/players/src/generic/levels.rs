@@ -10,8 +10,9 @@ pub enum GenericStrength {
     Random,
     /// [`super::greedy_move`].
     Greedy,
-    /// [`super::paranoid_search`] this many plies deep (bounded by nodes as well).
-    Search { depth: u32 },
+    /// [`super::paranoid_search`] deepening to `depth` plies, stopped after `nodes` nodes or
+    /// `millis` milliseconds, whichever comes first (answering with the last complete depth).
+    Search { depth: u32, nodes: u64, millis: u64 },
 }
 
 /// A named level of a variant.
@@ -22,9 +23,20 @@ pub struct GenericLevel {
     pub description: &'static str,
 }
 
-/// The most nodes a variant level searches for one move, whatever its depth: a level always
-/// answers in well under a second.
+/// The most nodes a variant level searches for one move, whatever its depth.
 pub const NODE_LIMIT: u64 = 400_000;
+
+/// The most time a variant level takes for one move: its search stops there.
+pub const MOVE_TIME_MS: u64 = 2_000;
+
+/// A search `depth` plies deep within the default bounds ([`NODE_LIMIT`], [`MOVE_TIME_MS`]).
+pub const fn search(depth: u32) -> GenericStrength {
+    GenericStrength::Search {
+        depth,
+        nodes: NODE_LIMIT,
+        millis: MOVE_TIME_MS,
+    }
+}
 
 /// Hexxagon's levels, weakest first (ladder measured in docs/levels.md).
 pub const HEXXAGON_LEVELS: [GenericLevel; 4] = [
@@ -40,12 +52,12 @@ pub const HEXXAGON_LEVELS: [GenericLevel; 4] = [
     },
     GenericLevel {
         name: "medium",
-        strength: GenericStrength::Search { depth: 2 },
+        strength: search(2),
         description: "alpha-beta 2 plies deep on the piece difference",
     },
     GenericLevel {
         name: "hard",
-        strength: GenericStrength::Search { depth: 3 },
+        strength: search(3),
         description: "alpha-beta 3 plies deep on the piece difference",
     },
 ];
@@ -64,24 +76,24 @@ pub const ATAXX4_LEVELS: [GenericLevel; 4] = [
     },
     GenericLevel {
         name: "medium",
-        strength: GenericStrength::Search { depth: 3 },
-        description: "paranoid alpha-beta 3 plies deep: own pieces less the strongest opponent's",
+        strength: search(3),
+        description: "paranoid alpha-beta 3 plies deep: own pieces less the strongest opponent's, and the capture in hand",
     },
     GenericLevel {
         name: "hard",
-        strength: GenericStrength::Search { depth: 4 },
-        description: "paranoid alpha-beta 4 plies deep (a full round of the four seats)",
+        strength: search(8),
+        description: "paranoid alpha-beta deepening to 8 plies within 400,000 nodes or 2 s",
     },
 ];
 
 /// The generic levels of a game, weakest first: Hexxagon's and four-player Ataxx's tables,
 /// and for square Ataxx the same ladder built from the generic players (its named levels
-/// proper are [`crate::LEVELS`], which [`super::choose_any`] uses). Ankor borrows Hexxagon's
-/// table for now: its search sees wins and counts cubes, with no connection-aware evaluation
-/// and no measured ladder yet (issue #12).
+/// proper are [`crate::LEVELS`], which [`super::choose_any`] uses), and Ankor's
+/// ([`super::ankor::ANKOR_LEVELS`]).
 pub fn variant_levels(kind: GameKind) -> &'static [GenericLevel] {
     match kind {
         GameKind::Ataxx4 => &ATAXX4_LEVELS,
+        GameKind::Ankor => &super::ankor::ANKOR_LEVELS,
         _ => &HEXXAGON_LEVELS,
     }
 }
@@ -104,7 +116,11 @@ impl GenericLevel {
         match self.strength {
             GenericStrength::Random => "random".into(),
             GenericStrength::Greedy => "greedy".into(),
-            GenericStrength::Search { depth } => format!("search:depth={depth}"),
+            GenericStrength::Search {
+                depth,
+                nodes,
+                millis,
+            } => format!("search:depth={depth},nodes={nodes},ms={millis}"),
         }
     }
 }

@@ -9,7 +9,9 @@
 //! assert!(pos.legal_moves().contains(&mv));
 //! ```
 
+mod ankor;
 mod any;
+mod ataxx4;
 mod eval;
 mod greedy;
 mod levels;
@@ -17,9 +19,13 @@ mod random;
 mod search;
 pub mod uai;
 
+pub use ankor::ANKOR_LEVELS;
 pub use any::{choose_any, choose_generic, choose_with, plays, search_any, ChooseError};
-pub use eval::{evaluate, single_or_jump, WIN};
+pub use eval::{evaluate, piece_margin, single_or_jump, Evaluate, WIN};
 pub use greedy::greedy_move;
-pub use levels::{variant_levels, GenericLevel, GenericStrength, ATAXX4_LEVELS, HEXXAGON_LEVELS};
+pub use levels::{
+    search, variant_levels, GenericLevel, GenericStrength, ATAXX4_LEVELS, HEXXAGON_LEVELS,
+    MOVE_TIME_MS, NODE_LIMIT,
+};
 pub use random::random_move;
 pub use search::{paranoid_search, Limits, SearchOutcome};

@@ -8,15 +8,15 @@
 //! safety in four-player Ataxx, where opponents who happen to be adjacent really do take the
 //! mover's pieces. With two seats paranoid and plain alpha-beta are the same search.
 //!
-//! Forced passes are ordinary moves (the [`Rules`] position lists the pass); eliminated seats
+//! Forced passes are ordinary moves (the [`games::Rules`] position lists the pass); eliminated seats
 //! never get the turn (the position skips them); a seat with no pieces left scores as lost.
 
 use std::time::Instant;
 
-use games::{Rules, Seat};
+use games::Seat;
 use rand::Rng;
 
-use super::eval::{evaluate, WIN};
+use super::eval::{evaluate, Evaluate, WIN};
 use crate::choice::BestPicker;
 
 /// How far a search may go: plies, and optionally nodes and a deadline. The search deepens
@@ -67,11 +67,11 @@ impl Searcher {
                 self.stopped = true;
             }
         }
-        if self.nodes.is_multiple_of(1024) {
-            if let Some(deadline) = self.limits.deadline {
-                if Instant::now() >= deadline {
-                    self.stopped = true;
-                }
+        // Every node: a node costs microseconds (a move generation, evaluations), the clock
+        // tens of nanoseconds, and a level must never overrun its time.
+        if let Some(deadline) = self.limits.deadline {
+            if Instant::now() >= deadline {
+                self.stopped = true;
             }
         }
         self.stopped
@@ -79,7 +79,7 @@ impl Searcher {
 
     /// The children of `pos`, best-looking first for the seat to move (move ordering: the
     /// mover's immediate evaluation, a cheap one-ply look).
-    fn ordered<R: Rules>(&self, pos: &R) -> Vec<(R::Move, R)> {
+    fn ordered<R: Evaluate>(&self, pos: &R) -> Vec<(R::Move, R)> {
         let mover = pos.turn();
         let mut children: Vec<(i32, R::Move, R)> = pos
             .legal_moves()
@@ -94,7 +94,7 @@ impl Searcher {
         children.into_iter().map(|(_, mv, c)| (mv, c)).collect()
     }
 
-    fn alphabeta<R: Rules>(
+    fn alphabeta<R: Evaluate>(
         &mut self,
         pos: &R,
         depth: u32,
@@ -106,17 +106,27 @@ impl Searcher {
         if pos.outcome().is_some() || depth == 0 || self.out_of_bounds() {
             return adjust(evaluate(pos, self.me), ply);
         }
-        if pos.piece_counts()[self.me.index()] == 0 {
-            return -WIN + ply;
-        }
         let maximise = pos.turn() == self.me;
-        let children = self.ordered(pos);
+        // One ply from the leaves the children are scored once, unsorted: ordering them would
+        // evaluate each twice.
+        let children: Vec<(R::Move, R)> = if depth == 1 {
+            pos.legal_moves()
+                .into_iter()
+                .map(|mv| {
+                    let mut child = pos.clone();
+                    child.play(mv);
+                    (mv, child)
+                })
+                .collect()
+        } else {
+            self.ordered(pos)
+        };
         if children.is_empty() {
             return adjust(evaluate(pos, self.me), ply);
         }
         let mut best = if maximise { i32::MIN } else { i32::MAX };
-        for (_, child) in &children {
-            let v = self.alphabeta(child, depth - 1, ply + 1, alpha, beta);
+        for (mv, child) in &children {
+            let v = self.child_value(*mv, child, depth - 1, ply + 1, alpha, beta);
             if maximise {
                 best = best.max(v);
                 alpha = alpha.max(v);
@@ -129,6 +139,28 @@ impl Searcher {
             }
         }
         best
+    }
+
+    /// The value of `child`, reached by `mv`, for the searching player. A move that swaps
+    /// seats (Ankor's `swap`) hands the searching player the other seat below it; with two
+    /// seats the evaluation is zero-sum, so values for the new seat are values for them.
+    fn child_value<R: Evaluate>(
+        &mut self,
+        mv: R::Move,
+        child: &R,
+        depth: u32,
+        ply: i32,
+        alpha: i32,
+        beta: i32,
+    ) -> i32 {
+        if !R::swaps_seats(mv) {
+            return self.alphabeta(child, depth, ply, alpha, beta);
+        }
+        let me = self.me;
+        self.me = Seat(1 - me.0);
+        let v = self.alphabeta(child, depth, ply, alpha, beta);
+        self.me = me;
+        v
     }
 }
 
@@ -145,7 +177,7 @@ fn adjust(score: i32, ply: i32) -> i32 {
 
 /// Searches `pos` for the seat to move within `limits`; among equally scored root moves the
 /// choice is uniform (`rng`). `None` once the game is over.
-pub fn paranoid_search<R: Rules>(
+pub fn paranoid_search<R: Evaluate>(
     pos: &R,
     limits: Limits,
     rng: &mut impl Rng,
@@ -177,7 +209,7 @@ pub fn paranoid_search<R: Rules>(
             // Searching with alpha one below the best keeps equal scores exact, so ties are
             // found and broken at random.
             let alpha = picker.best_score().map_or(-WIN - 1, |&b: &i32| b - 1);
-            let v = searcher.alphabeta(child, depth - 1, 1, alpha, WIN + 1);
+            let v = searcher.child_value(*mv, child, depth - 1, 1, alpha, WIN + 1);
             if searcher.stopped && depth > 1 {
                 break;
             }
