@@ -1,4 +1,5 @@
-//! UAI_Variant through real pipes: Hexxagon and four-player Ataxx FENs, then back to square.
+//! UAI_Variant through real pipes: Hexxagon, Ankor and four-player Ataxx positions, then back to
+//! square.
 
 use std::time::Duration;
 
@@ -11,18 +12,18 @@ use uai_pipe::Engine;
 const SECOND: Duration = Duration::from_secs(1);
 
 #[test]
-fn uai_variant_exchange_plays_hexxagon_and_ataxx4() {
+fn uai_variant_exchange_plays_hexxagon_ankor_and_ataxx4() {
     let mut engine = Engine::start(&["uai", "--level", "medium"]);
     engine.send("uai");
     let intro = engine.expect_line("uaiok", 5 * SECOND);
     assert!(
         intro.iter().any(|l| {
-            l
-            == "option name UAI_Variant type combo default ataxx var ataxx var hexxagon var ataxx4"
+            l == "option name UAI_Variant type combo default ataxx var ataxx var hexxagon \
+                  var ataxx4 var ankor"
         }),
         "{intro:?}"
     );
-    for kind in [GameKind::Hexxagon, GameKind::Ataxx4] {
+    for kind in [GameKind::Hexxagon, GameKind::Ankor, GameKind::Ataxx4] {
         engine.send(&format!("setoption name UAI_Variant value {kind}"));
         engine.send("uainewgame");
         engine.send("isready");

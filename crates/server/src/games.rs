@@ -269,7 +269,7 @@ pub struct SeatSummary {
     pub rank: Option<i64>,
     /// Once finished, the result from this seat's side: `win`, `loss` or `draw` (a page
     /// writes "You win" from its reader's seat).
-    pub outcome: Option<&'static str>,
+    pub outcome: Option<String>,
     pub rating_change: Option<f64>,
 }
 
@@ -477,7 +477,7 @@ impl GameRow {
                 used_ms: seat.used_ms,
                 clock_ms: clock_ms(i),
                 rank: seat.rank,
-                outcome: seat_outcome(seat.rank, &self.seats),
+                outcome: seat_outcome(seat.rank, &self.seats).map(str::to_string),
                 rating_change: seat.rating_change,
             })
             .collect();

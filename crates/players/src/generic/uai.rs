@@ -1,9 +1,9 @@
 //! UAI for every game: `UAI_Variant` in front of a square-Ataxx UAI loop.
 //!
 //! [`run_with_variants`] advertises `option name UAI_Variant type combo default ataxx var
-//! ataxx var hexxagon var ataxx4` (inserted into the square loop's `uai` reply, before
+//! ataxx var hexxagon var ataxx4 var ankor` (inserted into the square loop's `uai` reply, before
 //! `uaiok`). While the variant is `ataxx` every line goes to the square loop unchanged; after
-//! `setoption name UAI_Variant value hexxagon` (or `ataxx4`) this front end answers
+//! `setoption name UAI_Variant value hexxagon` (or `ataxx4`, `ankor`) this front end answers
 //! `isready`, `position startpos|fen … [moves …]`, `go` and `d` itself, through
 //! [`games::AnyPosition`] and the generic players: a named level of the variant if one was
 //! given, else [`super::search_any`] with `go`'s `depth` / `movetime` / clock.
@@ -19,7 +19,7 @@ use super::{choose_any, search_any};
 
 /// The option line advertised in the `uai` reply.
 pub const VARIANT_OPTION: &str =
-    "option name UAI_Variant type combo default ataxx var ataxx var hexxagon var ataxx4";
+    "option name UAI_Variant type combo default ataxx var ataxx var hexxagon var ataxx4 var ankor";
 
 type Shared = Arc<Mutex<Box<dyn Write + Send>>>;
 
