@@ -152,11 +152,15 @@ fn two_players_play_by_mail_with_comments_a_nag_a_message_a_forfeit_and_a_resign
         "{}",
         forfeit.body
     );
+    // Bob never moved, so the forfeit does not count for ratings, and the mail says why.
     assert!(
-        forfeit.body.contains("Rating changes: bob"),
+        forfeit
+            .body
+            .contains("Unrated: bob never moved: the game does not count for ratings"),
         "{}",
         forfeit.body
     );
+    assert!(!forfeit.body.contains("Rating changes"), "{}", forfeit.body);
 
     // Board 101 ends by resignation: both get the result and the rating changes.
     server.mail(BOB, "ataxx resign 101 bob pw2", "Well played.");

@@ -99,10 +99,11 @@ async fn a_seek_is_listed_taken_once_and_the_lobby_hears_it_all() {
     assert_eq!(game["fen"], "x3o/5/5/5/o3x x 0 1");
     assert_eq!(game["clock"]["initial_ms"], 180_000);
     assert_eq!(game["clock"]["increment_ms"], 2_000);
-    let removed = next_where(&mut lobby, |v| v["type"] == "seek_removed").await;
-    assert_eq!(removed["id"], id);
+    // The game is announced as its transaction commits, then the seeks it took.
     let started = next_where(&mut lobby, |v| v["type"] == "game_started").await;
     assert_eq!(started["game"]["board"], game["board"]);
+    let removed = next_where(&mut lobby, |v| v["type"] == "seek_removed").await;
+    assert_eq!(removed["id"], id);
     let (status, err) = api("POST", &server.url(&accept), Some(&bob), None);
     assert_eq!(status, 404);
     assert!(err["error"]["message"]

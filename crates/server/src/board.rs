@@ -220,6 +220,9 @@ pub fn mail(view: &GameView, at: Option<usize>, now_ms: i64) -> String {
     if !changes.is_empty() {
         writeln!(out, "Rating changes: {}", changes.join(", ")).unwrap();
     }
+    if let Some(reason) = &game.unrated_reason {
+        writeln!(out, "Unrated: {reason}").unwrap();
+    }
     if let Some(proposal) = &game.proposal {
         writeln!(
             out,
