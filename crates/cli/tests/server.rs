@@ -12,7 +12,9 @@ use tokio_tungstenite::tungstenite::Message;
 
 #[path = "common/served.rs"]
 mod served;
-use served::{api, next_where, send, signup_and_login, socket, wait_for, Served, TextDoor};
+use served::{
+    api, next_where, play_over_socket, send, signup_and_login, socket, wait_for, Served, TextDoor,
+};
 #[path = "common/seam.rs"]
 mod seam;
 use seam::{expected_ratings, kind, pick, play_and_pass};
@@ -976,25 +978,7 @@ async fn play_over_http(game_name: &str, blocks: Option<&str>) {
         chosen += 1;
         let guard = summary["ply"].as_i64().unwrap() + 1;
         let ws = &mut sockets[seat];
-        send(
-            ws,
-            json!({"type": "move", "id": chosen, "move": mv, "guard": guard}),
-        )
-        .await;
-        // The board's `moves` event and the answer to the move, in either order.
-        let (mut event, mut ack) = (Value::Null, Value::Null);
-        while event.is_null() || ack.is_null() {
-            let message = next_where(ws, |v| {
-                ["moves", "ack", "error"].contains(&v["type"].as_str().unwrap_or(""))
-            })
-            .await;
-            assert_ne!(message["type"], "error", "{message}");
-            match message["type"].as_str() {
-                Some("moves") if message["ply"].as_i64() >= Some(guard) => event = message,
-                Some("ack") => ack = message,
-                _ => {}
-            }
-        }
+        let (event, ack) = play_over_socket(ws, json!(chosen), &mv, guard).await;
         let plies = play_and_pass(&mut pos, &mv);
         let rows = event["moves"].as_array().unwrap();
         assert_eq!(rows.len(), plies.len());

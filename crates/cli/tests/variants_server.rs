@@ -11,7 +11,7 @@ use serde_json::{json, Value};
 
 #[path = "common/served.rs"]
 mod served;
-use served::{api, next_where, send, signup_and_login, socket, Served, TextDoor};
+use served::{api, next_where, play_over_socket, signup_and_login, socket, Served, TextDoor};
 #[path = "common/seam.rs"]
 mod seam;
 use seam::{expected_ratings, kind, pick, play_and_pass};
@@ -339,24 +339,7 @@ async fn an_ankor_game_over_http_and_websocket_with_a_swap_and_a_slide() {
             .find(|(name, _)| *name == mover)
             .unwrap()
             .1;
-        send(
-            ws,
-            json!({"type": "move", "id": id, "move": mv, "guard": guard}),
-        )
-        .await;
-        let (mut event, mut ack) = (Value::Null, Value::Null);
-        while event.is_null() || ack.is_null() {
-            let message = next_where(ws, |v| {
-                ["moves", "ack", "error"].contains(&v["type"].as_str().unwrap_or(""))
-            })
-            .await;
-            assert_ne!(message["type"], "error", "{message}");
-            match message["type"].as_str() {
-                Some("moves") if message["ply"].as_i64() >= Some(guard) => event = message,
-                Some("ack") => ack = message,
-                _ => {}
-            }
-        }
+        let (event, ack) = play_over_socket(ws, json!(id), mv, guard).await;
         let plies = play_and_pass(&mut pos, mv);
         let texts: Vec<&str> = event["moves"]
             .as_array()

@@ -317,6 +317,30 @@ pub async fn send(ws: &mut Socket, value: Value) {
         .unwrap();
 }
 
+/// Sends a move over a board socket; returns the board's `moves` event that carries it and the
+/// move's `ack`, which arrive in either order. An `error` answer fails the test.
+pub async fn play_over_socket(ws: &mut Socket, id: Value, mv: &str, guard: i64) -> (Value, Value) {
+    send(
+        ws,
+        json!({"type": "move", "id": id, "move": mv, "guard": guard}),
+    )
+    .await;
+    let (mut event, mut ack) = (Value::Null, Value::Null);
+    while event.is_null() || ack.is_null() {
+        let message = next_where(ws, |v| {
+            ["moves", "ack", "error"].contains(&v["type"].as_str().unwrap_or(""))
+        })
+        .await;
+        assert_ne!(message["type"], "error", "{message}");
+        match message["type"].as_str() {
+            Some("moves") if message["ply"].as_i64() >= Some(guard) => event = message,
+            Some("ack") => ack = message,
+            _ => {}
+        }
+    }
+    (event, ack)
+}
+
 /// Reads until the server's close frame; returns its code.
 pub async fn close_code(ws: &mut Socket) -> Option<CloseCode> {
     let deadline = Instant::now() + Duration::from_secs(10);
