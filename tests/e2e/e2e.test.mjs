@@ -1,80 +1,12 @@
 // Browser tests: Chromium drives the pages of a running `ataxx serve` (run.sh starts it and sets
 // ATAXX_URL). People are simulated by separate browser contexts, each with its own cookies.
 
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
-import path from 'node:path';
-import { chromium } from 'playwright-core';
-
-const BASE = process.env.ATAXX_URL;
-const SHOTS = process.env.SCREENSHOTS;
-assert.ok(BASE, 'ATAXX_URL must name the server (tests/e2e/run.sh sets it)');
-
-const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-  '--disable-background-networking', '--disable-component-update', '--disable-sync'];
-const TIMEOUT = 10_000;
-const PASSWORD = 'horse-battery-42';
-
-let browser;
-/** Script errors of any page: each test ends by checking there were none. */
-const errors = [];
-const noScriptErrors = () => assert.deepEqual(errors.splice(0), []);
-before(async () => {
-  // Playwright gives every launch a fresh temporary --user-data-dir.
-  browser = await chromium.launch({ executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium', args: FLAGS });
-});
-after(async () => { await browser?.close(); });
-
-async function person(name, viewport = { width: 1280, height: 860 }) {
-  const context = await browser.newContext({ viewport, acceptDownloads: true });
-  const page = await context.newPage();
-  page.setDefaultTimeout(TIMEOUT);
-  page.on('pageerror', (err) => errors.push(`${name}'s page: ${err.message}`));
-  // Game connections pass through a switch that a test may turn off and on (page.line).
-  page.line = { up: true, sockets: [] };
-  await page.routeWebSocket(/\/api\/games\/\d+\/ws/, (ws) => {
-    if (!page.line.up) return ws.close({ code: 1011, reason: 'line down' });
-    ws.connectToServer();
-    page.line.sockets.push(ws);
-    return undefined;
-  });
-  await page.goto(`${BASE}/#/login`);
-  await page.click('.tab[data-mode=signup]');
-  await page.fill('[name=userid]', name);
-  await page.fill('[name=password]', PASSWORD);
-  await page.click('#auth-submit');
-  await page.waitForSelector('#challenge-form');
-  await waitText(page, '#nav-me', name);
-  return page;
-}
-
-/** Waits until the element's text contains `text` (a string or a RegExp). */
-async function waitText(page, selector, text) {
-  const pattern = text instanceof RegExp ? text.source : text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  try {
-    await page.waitForFunction(([sel, source]) => {
-      const node = document.querySelector(sel);
-      return node && new RegExp(source).test(node.textContent);
-    }, [selector, pattern], { timeout: TIMEOUT });
-  } catch (err) {
-    const actual = await page.locator(selector).first().textContent().catch(() => '(missing)');
-    throw new Error(`${selector} should contain ${text}, has ${JSON.stringify(actual)}: ${err.message}`);
-  }
-}
-
-const piece = (page, color, sq) => page.waitForSelector(`.board .piece.${color}[data-sq="${sq}"]`);
-const noPiece = (page, sq) => page.waitForSelector(`.board .piece[data-sq="${sq}"]`, { state: 'detached' });
-const clickSquare = (page, sq) => page.click(`.board rect[data-sq="${sq}"]`);
-const boardOf = (page) => Number(page.url().match(/#\/game\/(\d+)/)[1]);
-const moveCount = (page) => page.locator('#moves td.mv').count();
-
-async function shot(page, name, fullPage = false) {
-  if (!SHOTS) return;
-  await page.evaluate(() => window.scrollTo(0, 0));
-  await page.waitForTimeout(400); // let the animations finish
-  await page.screenshot({ path: path.join(SHOTS, name), fullPage });
-}
+import {
+  BASE, boardOf, clickSquare, moveCount, noPiece, noScriptErrors, person, piece, shot, waitText,
+} from './common.mjs';
 
 test('two people: challenge, accept, live moves, undo, chat, reload, resign, replay', async () => {
   const alice = await person('alice');
