@@ -8,6 +8,9 @@ import { mountProfile } from './profile.js';
 import { mountLeaderboard } from './leaderboard.js';
 
 const session = { me: null };
+// The session cookie is HttpOnly: the page remembers who signed in on this browser, so that a
+// signed-out visitor's page never asks /api/me (and never logs its 401).
+const SIGNED_IN = 'signedIn';
 let unmount = () => {};
 
 /** Shows a short message at the bottom of the page. */
@@ -59,6 +62,7 @@ function renderNav() {
   nav.querySelector('#signout')?.addEventListener('click', async () => {
     try { await api('/api/logout', { method: 'POST' }); } catch { /* the session is gone either way */ }
     session.me = null;
+    localStorage.removeItem(SIGNED_IN);
     renderNav();
     location.hash = '#/login';
   });
@@ -103,8 +107,11 @@ function mountLogin(root) {
       }
       const me = await api('/api/login', { method: 'POST', body: { userid, password } });
       session.me = me.userid;
+      localStorage.setItem(SIGNED_IN, me.userid);
       renderNav();
-      location.hash = '#/';
+      // The sign-in form leaves the history: Back goes to the page before it.
+      if (location.hash === '#/') route();
+      else location.replace('#/');
     } catch (err) {
       error.textContent = err.message;
     }
@@ -143,10 +150,14 @@ async function updateTitle() {
 
 async function start() {
   applyStyle();
+  const remembered = localStorage.getItem(SIGNED_IN);
   try {
-    session.me = (await api('/api/me')).userid;
-  } catch {
-    session.me = null;
+    session.me = remembered && (await api('/api/me')).userid;
+  } catch (err) {
+    // Refused: signed out (or the session expired). Unreachable: still whoever signed in here,
+    // and the pages retry until the server answers.
+    session.me = err.status === 0 ? remembered : null;
+    if (err.status !== 0) localStorage.removeItem(SIGNED_IN);
   }
   renderNav();
   window.addEventListener('hashchange', route);

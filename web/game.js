@@ -5,6 +5,8 @@ import { Board } from './board.js';
 import { HexBoard } from './hexboard.js';
 import { AnkorBoard } from './ankorboard.js';
 import { hexDistance, moveCells, parseAnkor, parseFen, parseHexFen, squareCells, squareDistance } from './position.js';
+import { NextStep } from './rematch.js';
+import { premoveTargets, showPremove } from './premove.js';
 
 /**
  * What the page needs to know of each game: its board, how to read its positions, which cells
@@ -46,6 +48,7 @@ export function mountGame(root, { me, toast }, board) {
           <button type="button" data-step="start" title="First position (Home)" aria-label="first position"><svg viewBox="0 0 24 24" aria-hidden="true"><path d="M6 5h2v14H6zM20 5v14L9 12z"/></svg></button>
           <button type="button" data-step="back" title="Back (←)" aria-label="back"><svg viewBox="0 0 24 24" aria-hidden="true"><path d="M17 5v14L6 12z"/></svg></button>
           <span id="ply-label">0 / 0</span>
+          <button type="button" id="flip" title="Flip the board" aria-label="flip the board" aria-pressed="false"><svg viewBox="0 0 24 24" aria-hidden="true"><path d="M7 3l-4 4h3v10h2V7h3zM17 21l4-4h-3V7h-2v10h-3z"/></svg></button>
           <button type="button" data-step="forward" title="Forward (→)" aria-label="forward"><svg viewBox="0 0 24 24" aria-hidden="true"><path d="M7 5v14l11-7z"/></svg></button>
           <button type="button" data-step="end" title="Latest position (End)" aria-label="latest position"><svg viewBox="0 0 24 24" aria-hidden="true"><path d="M16 5h2v14h-2zM4 5v14l11-7z"/></svg></button>
         </div>
@@ -53,17 +56,19 @@ export function mountGame(root, { me, toast }, board) {
       <aside class="side">
         <div class="card status-card">
           <p id="status" class="status"></p>
+          <p id="notice" class="notice" role="status"></p>
           <p id="connection" class="connection"></p>
           <div id="proposal"></div>
-          <form id="move-form" class="move-form" autocomplete="off">
+          <div id="next-step" class="next-step"></div>
+          <form id="move-form" class="move-form" autocomplete="off" hidden>
             <input id="move-input" placeholder="Type a move" aria-label="move" spellcheck="false">
             <button type="submit">Move</button>
           </form>
           <div class="actions">
             <button type="button" id="swap" class="primary" hidden title="Take over O's opening: the players exchange colours">Swap</button>
-            <button type="button" id="resign" class="danger">Resign</button>
-            <button type="button" id="undo">Propose undo</button>
-            <button type="button" id="draw">Offer draw</button>
+            <button type="button" id="resign" class="danger" hidden>Resign</button>
+            <button type="button" id="undo" hidden>Propose undo</button>
+            <button type="button" id="draw" hidden>Offer draw</button>
             <button type="button" id="analyse">Analyse</button>
             <a class="button" id="pgn" href="/api/games/${board}/pgn" download="ataxx-${board}.pgn">Download PGN</a>
             <a class="button" id="record" href="/api/games/${board}/record" download="ataxx-${board}.txt" title="The 1995 two-column record">Record</a>
@@ -75,7 +80,7 @@ export function mountGame(root, { me, toast }, board) {
         <div class="card chat">
           <h3>Chat</h3>
           <ul id="chat"></ul>
-          <form id="chat-form" autocomplete="off"><input id="chat-input" placeholder="Say something" maxlength="2000" aria-label="chat message"><button type="submit">Send</button></form>
+          <form id="chat-form" autocomplete="off" hidden><input id="chat-input" placeholder="Say something" maxlength="2000" aria-label="chat message"><button type="submit">Send</button></form>
         </div>
       </aside>
     </div>`;
@@ -90,6 +95,8 @@ export function mountGame(root, { me, toast }, board) {
   let animation = null;
   let kind = null;
   let boardView = null;
+  let premove = null; // a live game's move chosen before my turn: {text, from, to}
+  const nextStep = new NextStep(root.querySelector('#next-step'), { me, toast });
 
   const shown = () => (viewPly === null ? positions.length - 1 : viewPly);
   /** My seat ({seat, name, letter, ...}), or undefined when I watch. */
@@ -105,6 +112,8 @@ export function mountGame(root, { me, toast }, board) {
       boardView = new kind.Board($('#board'), { onSquare: clickSquare });
       $('#move-input').placeholder = `Type a move: ${kind.example}`;
       $('#analyse').hidden = view.game !== 'ataxx';
+      // Ankor's cubes are drawn in perspective: upside down they would read wrong.
+      $('#flip').hidden = !!kind.cubes;
       for (const link of ['#pgn', '#record']) $(link).download = $(link).download.replace(/^[a-z0-9]+-/, `${view.game}-`);
     }
     positions = [view.start_fen, ...view.moves.map((m) => m.fen)].map(kind.parse);
@@ -112,6 +121,7 @@ export function mountGame(root, { me, toast }, board) {
     if (viewPly !== null && viewPly > view.moves.length) viewPly = null;
     selected = null;
     animation = null;
+    if (view.moves.length !== before) notice('');
     if (animate && viewPly === null && view.moves.length > before) {
       // Animate the last real move (the passes after it change nothing on the board).
       let i = view.moves.length - 1;
@@ -120,6 +130,7 @@ export function mountGame(root, { me, toast }, board) {
       if (mv) animation = { from: mv.from, to: mv.to, flipped: kind.cubes ? [] : flippedBy(kind, positions[i], positions[i + 1], mv.to) };
     }
     draw();
+    playPremove();
   }
 
   /** The legal moves, shown and played only on the latest position on my turn. */
@@ -141,13 +152,14 @@ export function mountGame(root, { me, toast }, board) {
     const pos = positions[ply];
     const last = ply > 0 ? moveCells(view.moves[ply - 1].move) : null;
     const marks = { selected, lastFrom: last?.from, lastTo: last?.to, hintFrom: hint?.from, hintTo: hint?.to };
-    if (selected) Object.assign(marks, targetsOf(selected));
+    if (selected) Object.assign(marks, myTurn() ? targetsOf(selected) : premoveTargets(kind, pos, selected));
     if (kind.cubes) {
       // Holes a cube may be placed on; at the end, the winning group.
       marks.places = selected ? [] : legal().filter((m) => !m.includes('-') && m !== 'swap' && m !== '0000');
       if (ply === view.moves.length) marks.path = view.winning_path ?? [];
     }
     boardView.render(pos, marks, animation);
+    showPremove($('#board'), premove);
     animation = null;
     drawPlayers(pos);
     drawStatus();
@@ -156,9 +168,11 @@ export function mountGame(root, { me, toast }, board) {
     $('#image-svg').href = `/board/${board}.svg?ply=${ply}`;
     $('#image-png').href = `/board/${board}.png?ply=${ply}`;
     const playing = mySeat() !== null && view.status === 'active';
-    for (const id of ['#resign', '#undo', '#draw']) $(id).disabled = !playing || !!view.proposal;
+    // Finished games and spectators have no use for them: hidden, not greyed out.
+    for (const id of ['#resign', '#undo', '#draw']) Object.assign($(id), { hidden: !playing, disabled: !!view.proposal });
     // Proposals are for two-player games.
-    for (const id of ['#undo', '#draw']) $(id).hidden = view.seats.length > 2;
+    for (const id of ['#undo', '#draw']) if (view.seats.length > 2) $(id).hidden = true;
+    nextStep.update(view);
     $('#swap').hidden = !legal().includes('swap');
     $('#move-form').hidden = !playing;
     $('#chat-form').hidden = mySeat() === null;
@@ -220,10 +234,16 @@ export function mountGame(root, { me, toast }, board) {
       case 'withdrawn': return 'The challenge was withdrawn.';
       case 'finished': {
         const how = TERMINATIONS[view.termination] ?? view.termination;
+        // From the reader's side: a player reads their own outcome and pieces first, a
+        // spectator the winner's.
+        const reader = mine();
+        const who = { win: 'You win', loss: 'You lose', draw: 'Draw' }[reader?.outcome] ?? (view.winner ? `${view.winner} wins` : 'Draw');
+        const first = reader ?? view.seats.find((s) => s.name === view.winner);
+        const order = first && view.seats.length === 2 ? [first, ...view.seats.filter((s) => s !== first)] : view.seats;
         // Counting decides the Ataxx games; Ankor's cubes on the board say nothing of the result.
-        const score = kind.cubes ? '' : `, ${view.seats.map((s) => s.pieces).join('–')}`;
-        const who = !view.winner ? 'Draw' : view.winner === me ? 'You win' : `${view.winner} wins`;
-        return `${[who, how].filter(Boolean).join(' ')}${score}.`;
+        const score = kind.cubes ? '' : `, ${order.map((s) => s.pieces).join('–')}`;
+        const unrated = view.unrated_reason ? ` ${view.unrated_reason}.` : '';
+        return `${[who, how].filter(Boolean).join(' ')}${score}.${unrated}`;
       }
       default: {
         // The forced passes since the last real move, by whoever had to make them.
@@ -298,6 +318,7 @@ export function mountGame(root, { me, toast }, board) {
       return true;
     } catch (err) {
       toast(err.message, 'error');
+      notice(err.message, true);
       if (err.code === 'stale_move_number') load();
       return false;
     }
@@ -307,6 +328,7 @@ export function mountGame(root, { me, toast }, board) {
     if (!view) return;
     if (viewPly !== null) { viewPly = null; draw(); return; }
     if (!myTurn()) {
+      if (canPremove()) return void clickPremove(sq);
       if (view.status === 'active' && mySeat()) toast(`It is ${view.to_move}'s move.`);
       return;
     }
@@ -327,12 +349,72 @@ export function mountGame(root, { me, toast }, board) {
     }
     // A single or a placement names only its cell: it plays at once.
     if (moves.includes(sq)) return void move(sq);
-    if (selected) { selected = null; draw(); }
+    refuse(sq);
+  }
+
+  /** A click that plays nothing: say why, and shake the board. */
+  function refuse(sq) {
+    const content = new Map(kind.cells(positions[positions.length - 1])).get(sq);
+    const from = selected;
+    const piece = kind.cubes ? 'cube' : 'piece';
+    selected = null;
+    draw();
+    let why = `No ${piece} of yours can reach ${sq}.`;
+    if (content === '-') why = `${sq} is blocked.`;
+    else if (content === mySeat()) why = `Your ${piece} on ${sq} has no move.`;
+    else if (content) why = `${sq} holds an opponent's ${piece}: pick one of yours.`;
+    else if (from) why = `Your ${piece} on ${from} cannot reach ${sq}.`;
+    notice(why, true);
+  }
+
+  /** A line under the status: a refused move, a rejected offer, a waiting premove. */
+  function notice(text, refused = false) {
+    $('#notice').textContent = text;
+    if (!refused) return;
+    const box = $('#board');
+    box.classList.remove('refused');
+    void box.offsetWidth; // restarts the animation
+    box.classList.add('refused');
+  }
+
+  // --- premoves: in a live game, one move chosen while the opponent thinks
+  const canPremove = () => view.status === 'active' && !!view.clock && mySeat() !== null && !kind.cubes && viewPly === null;
+
+  /** Picks a piece, then its destination; any click while a premove waits cancels it. */
+  function clickPremove(sq) {
+    const content = new Map(kind.cells(positions[positions.length - 1])).get(sq);
+    if (premove) {
+      premove = null;
+      notice('Premove cancelled.');
+    } else if (content === mySeat()) {
+      selected = selected === sq ? null : sq;
+    } else if (selected) {
+      const { singles, jumps } = premoveTargets(kind, positions[positions.length - 1], selected);
+      const text = singles.includes(sq) ? sq : jumps.includes(sq) ? selected + sq : null;
+      if (text) {
+        premove = { text, from: selected, to: sq };
+        notice(`Premove ${text}: played when your turn comes. Click the board to cancel it.`);
+      }
+      selected = null;
+    }
+    draw();
+  }
+
+  /** Plays the waiting premove once the turn comes, if it is still legal then. */
+  function playPremove() {
+    if (!premove) return;
+    if (view.status !== 'active') { premove = null; draw(); return; }
+    if (!myTurn()) return;
+    const { text } = premove;
+    premove = null;
+    if (legal().includes(text)) move(text);
+    else { notice(`The premove ${text} is no longer legal.`, true); draw(); }
   }
 
   async function move(text) {
     selected = null;
     hint = null;
+    notice('');
     $('#analysis').textContent = '';
     draw();
     await send(text);
@@ -363,6 +445,10 @@ export function mountGame(root, { me, toast }, board) {
   $('#undo').addEventListener('click', () => send('undo'));
   $('#draw').addEventListener('click', () => send('propose'));
   $('#swap').addEventListener('click', () => move('swap'));
+  $('#flip').addEventListener('click', () => {
+    const flipped = root.querySelector('.board-col').classList.toggle('flipped');
+    $('#flip').setAttribute('aria-pressed', String(flipped));
+  });
   $('#proposal').addEventListener('click', async (event) => {
     const button = event.target.closest('button');
     if (!button) return;
@@ -434,12 +520,32 @@ export function mountGame(root, { me, toast }, board) {
 
   // --- the live stream
   async function load() {
+    if (closed) return;
     try {
       setView(await api(`/api/games/${board}`), true);
       drawChat();
     } catch (err) {
-      $('#status').textContent = err.message;
+      if (err.status === 404 || err.status === 400) noSuchGame();
+      else $('#status').textContent = err.message;
     }
+  }
+
+  /** A board that does not exist: say so instead of showing controls, and stop listening. */
+  function noSuchGame() {
+    closed = true;
+    socket.close();
+    document.title = 'No such game · Ataxx';
+    root.innerHTML = `<section class="card no-such-game"><h1>No such game</h1>
+      <p>There is no board ${esc(String(board))} on this server.</p><p><a href="#/">Back to the lobby</a></p></section>`;
+  }
+
+  const PROPOSALS = { draw: 'draw offer', undo: 'request to take back the last move' };
+  /** A rejected proposal, told to the other players (the proposer first of all). */
+  function noteRejection({ proposal, by }) {
+    if (by === me || !mySeat()) return;
+    const text = `${by} rejected ${view.proposal?.by === me ? 'your' : 'the'} ${PROPOSALS[proposal] ?? proposal}.`;
+    notice(text);
+    toast(text);
   }
 
   function onMessage(event) {
@@ -465,6 +571,7 @@ export function mountGame(root, { me, toast }, board) {
         break;
     }
     if (summary.moves.length !== event.ply) { socket.send({ type: 'resync' }); return; }
+    if (event.type === 'rejected') noteRejection(event);
     setView(summary, event.type === 'moves');
     if (event.type === 'chat') drawChat();
     if (event.type === 'ended') toast(statusText());
@@ -476,6 +583,8 @@ export function mountGame(root, { me, toast }, board) {
       const line = $('#connection');
       line.textContent = status === 'live' ? '' : 'Connection lost: reconnecting…';
       line.className = `connection ${status}`;
+      // A socket refused before any board came: ask whether the board exists at all.
+      if (status !== 'live' && !view) load();
     },
   });
   const ticker = setInterval(tick, 250);
@@ -490,6 +599,7 @@ export function mountGame(root, { me, toast }, board) {
     clearInterval(ticker);
     clearTimeout(fallback);
     socket.close();
+    nextStep.close();
     document.removeEventListener('keydown', onKey);
     window.removeEventListener('online', onOnline);
     document.title = 'Ataxx';

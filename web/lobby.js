@@ -38,6 +38,7 @@ export function mountLobby(root, { me, toast }) {
     <div class="lobby">
       <section class="card new-game">
         <h2>New game</h2>
+        <p class="error" id="lobby-offline" role="alert" hidden></p>
         <form id="challenge-form">
           <label>Game <select name="game" id="game-select">${GAME_KINDS.map(([v, t]) => `<option value="${v}">${esc(t)}</option>`).join('')}</select></label>
           <fieldset class="segmented">
@@ -59,14 +60,15 @@ export function mountLobby(root, { me, toast }) {
           <datalist id="people"></datalist>
           <div class="row">
             <label>You play <select name="color">
-              <option value="x">x, moves first</option>
-              <option value="o">o, moves second</option>
+              <option value="x">the first colour (moves first)</option>
+              <option value="o">the second colour</option>
               <option value="random">random</option>
             </select></label>
             <label>Board <select name="size">
               ${[7, 8, 6, 5, 4, 3].map((n) => `<option value="${n}">${n}×${n}</option>`).join('')}
             </select></label>
           </div>
+          <p class="hint" id="colour-note"></p>
           <label>Time <select name="clock">${CLOCKS.map(([v, t]) => `<option value="${v}">${esc(t)}</option>`).join('')}</select></label>
           <div class="blocks" id="blocks">
             <label>Blocked squares <input name="blocks" id="blocks-input" placeholder="Blocks-Config code (6bch) or mask (0x0F00)" autocomplete="off" spellcheck="false"></label>
@@ -115,6 +117,19 @@ export function mountLobby(root, { me, toast }) {
     root.querySelector('#bot-description').textContent = bot ? bot.description : '';
   };
   form.bot.addEventListener('change', showBot);
+  // Which colour moves first and which one the player gets ("You play x" picks the first seat).
+  const showColour = () => {
+    const named = { x: 'red', o: 'blue' };
+    if (document.body.classList.contains('cb')) named.x = 'orange';
+    const first = form.game.value === 'ankor' ? ['o', 'x'] : ['x', 'o'];
+    const piece = (seat) => `<span class="dot ${first[seat]}"></span> ${first[seat]} (${named[first[seat]]})`;
+    const seat = { x: 0, o: 1 }[form.color.value];
+    root.querySelector('#colour-note').innerHTML = form.game.value === 'ataxx4'
+      ? `Red moves first, then blue, green and yellow. You play ${['red', 'blue'][seat] ?? 'a seat drawn at random'}.`
+      : `${piece(0)} moves first. You play ${seat === undefined ? 'a colour drawn at random' : piece(seat)}.`;
+  };
+  form.color.addEventListener('change', showColour);
+  form.game.addEventListener('change', showColour);
   const showBlocks = () => { root.querySelector('#blocks').hidden = form.size.value !== '7' || !['ataxx', 'ataxx4'].includes(form.game.value); };
   form.size.addEventListener('change', showBlocks);
   // Each game has its own sizes and options; four-player games name three opponents.
@@ -163,11 +178,12 @@ export function mountLobby(root, { me, toast }) {
       picker.render(parseFen(layout.fen));
     } catch (err) {
       if (ticket === asked) error.textContent = err.message;
+      return err.status !== 0 && err.status < 500;
     }
+    return true;
   }
   form.blocks.addEventListener('input', () => preview(form.blocks.value));
   root.querySelector('#blocks-clear').addEventListener('click', () => { form.blocks.value = ''; preview(''); });
-  preview('');
 
   form.addEventListener('submit', async (event) => {
     event.preventDefault();
@@ -175,7 +191,10 @@ export function mountLobby(root, { me, toast }) {
     error.textContent = '';
     const person = form.kind.value === 'person';
     const opponent = person ? form.opponent.value.trim() : form.bot.value;
-    if (!opponent) { error.textContent = 'Whom do you want to play? Type a user name.'; return; }
+    if (!opponent) {
+      error.textContent = person ? 'Whom do you want to play? Type a user name.' : 'The computer levels have not loaded yet: the server cannot be reached.';
+      return;
+    }
     const options = {};
     const game = form.game.value;
     const [, , sizes] = GAME_KINDS.find(([v]) => v === game);
@@ -218,10 +237,11 @@ export function mountLobby(root, { me, toast }) {
         api(`/api/games?player=${encodeURIComponent(me)}&status=finished&limit=12`),
       ]);
     } catch (err) {
-      toast(err.message, 'error');
-      return;
+      // Unreachable: the lobby's retry says so once, rather than a toast for every try.
+      if (err.status !== 0) toast(err.message, 'error');
+      return false;
     }
-    if (closed) return;
+    if (closed) return true;
     const challenges = open.filter((g) => g.status === 'challenge');
     const active = open.filter((g) => g.status === 'active')
       .sort((a, b) => (b.to_move === me) - (a.to_move === me));
@@ -245,6 +265,7 @@ export function mountLobby(root, { me, toast }) {
       const how = g.termination && g.termination !== 'rules' ? ` (${esc(g.termination)})` : '';
       return gameRow(g, outcome, `${timeAgo(g.finished_ms)}, ${outcome}${how}`);
     }).join('') || '<li class="empty">No finished games yet.</li>';
+    return true;
   }
 
   root.querySelector('#challenges').addEventListener('click', async (event) => {
@@ -280,23 +301,41 @@ export function mountLobby(root, { me, toast }) {
         <button type="button" class="small" data-user="${esc(u)}">Challenge</button></li>`).join('')
         || '<li class="empty">Nobody else right now.</li>';
       root.querySelector('#people').innerHTML = others.map((u) => `<option value="${esc(u)}">`).join('');
-    } catch { /* shown again at the next beat */ }
+      return true;
+    } catch { return false; /* shown again at the next beat */ }
   }
 
-  (async () => {
+  async function loadBots() {
     try {
       bots = await api('/api/bots');
-    } catch (err) {
-      toast(err.message, 'error');
+    } catch {
+      return false;
     }
     form.bot.innerHTML = bots.map((b) => `<option value="${esc(b.userid)}">${esc(b.level)} (${esc(b.rating_text)})</option>`).join('');
     showBot();
     root.querySelector('#bots').innerHTML = bots.map((b) => `<li><a href="#/user/${esc(b.userid)}">${esc(b.level)}</a> <span class="muted">${esc(b.rating_text)}</span></li>`).join('');
-  })();
+    return true;
+  }
+
+  // A lobby opened while the server is away tries again with growing delays (as the game
+  // page's socket does) until everything has loaded, then clears its error.
+  const offline = root.querySelector('#lobby-offline');
+  let retry;
+  let retryDelay = 1000;
+  async function load() {
+    clearTimeout(retry);
+    const loaded = await Promise.all([bots.length > 0 || loadBots(), preview(form.blocks.value), refresh(), heartbeat()]);
+    if (closed) return;
+    offline.hidden = loaded.every(Boolean);
+    if (offline.hidden) { retryDelay = 1000; return; }
+    offline.textContent = 'The server cannot be reached: trying again…';
+    retry = setTimeout(load, retryDelay);
+    retryDelay = Math.min(retryDelay * 2, 8000);
+  }
   showKind();
   showGame();
-  refresh();
-  heartbeat();
+  showColour();
+  load();
   const beat = setInterval(heartbeat, 30000);
 
   // Events on my games refresh the lists; a game I am in that starts opens.
@@ -310,12 +349,13 @@ export function mountLobby(root, { me, toast }) {
       clearTimeout(pending);
       pending = setTimeout(refresh, 100);
     },
-    onStatus: (status) => { if (status === 'live') refresh(); },
+    onStatus: (status) => { if (status === 'live') (offline.hidden ? refresh : load)(); },
   });
   return () => {
     closed = true;
     clearInterval(beat);
     clearTimeout(pending);
+    clearTimeout(retry);
     socket.close();
   };
 }

@@ -60,6 +60,8 @@ const ASSETS: &[Asset] = &[
     asset!("game.js", JS),
     asset!("profile.js", JS),
     asset!("leaderboard.js", JS),
+    asset!("rematch.js", JS),
+    asset!("premove.js", JS),
 ];
 
 /// How long after its last heartbeat a browser's user still counts as online.
