@@ -30,6 +30,9 @@ const GAME_KINDS = [
   ['ankor', 'Ankor', [6, 3, 4, 5, 7, 8], (n) => `${n} holes a side`],
 ];
 
+/** Whether a refused request means the server is away (rather than a refusal to show). */
+const unreachable = (err) => err.status === 0 || err.status >= 500;
+
 const seatOf = (game, me) => (game.x === me ? 'x' : 'o');
 const opponentOf = (game, me) => (game.x === me ? game.o : game.x);
 
@@ -122,7 +125,7 @@ export function mountLobby(root, { me, toast }) {
     const named = { x: 'red', o: 'blue' };
     if (document.body.classList.contains('cb')) named.x = 'orange';
     const first = form.game.value === 'ankor' ? ['o', 'x'] : ['x', 'o'];
-    const piece = (seat) => `<span class="dot ${first[seat]}"></span> ${first[seat]} (${named[first[seat]]})`;
+    const piece = (seat) => `<span class="dot ${first[seat]}"></span>${first[seat]} (${named[first[seat]]})`;
     const seat = { x: 0, o: 1 }[form.color.value];
     root.querySelector('#colour-note').innerHTML = form.game.value === 'ataxx4'
       ? `Red moves first, then blue, green and yellow. You play ${['red', 'blue'][seat] ?? 'a seat drawn at random'}.`
@@ -178,7 +181,7 @@ export function mountLobby(root, { me, toast }) {
       picker.render(parseFen(layout.fen));
     } catch (err) {
       if (ticket === asked) error.textContent = err.message;
-      return err.status !== 0 && err.status < 500;
+      return !unreachable(err);
     }
     return true;
   }
@@ -238,8 +241,9 @@ export function mountLobby(root, { me, toast }) {
       ]);
     } catch (err) {
       // Unreachable: the lobby's retry says so once, rather than a toast for every try.
-      if (err.status !== 0) toast(err.message, 'error');
-      return false;
+      if (unreachable(err)) return false;
+      toast(err.message, 'error');
+      return true;
     }
     if (closed) return true;
     const challenges = open.filter((g) => g.status === 'challenge');
@@ -302,14 +306,16 @@ export function mountLobby(root, { me, toast }) {
         || '<li class="empty">Nobody else right now.</li>';
       root.querySelector('#people').innerHTML = others.map((u) => `<option value="${esc(u)}">`).join('');
       return true;
-    } catch { return false; /* shown again at the next beat */ }
+    } catch (err) {
+      return !unreachable(err); // shown again at the next beat
+    }
   }
 
   async function loadBots() {
     try {
       bots = await api('/api/bots');
-    } catch {
-      return false;
+    } catch (err) {
+      return !unreachable(err);
     }
     form.bot.innerHTML = bots.map((b) => `<option value="${esc(b.userid)}">${esc(b.level)} (${esc(b.rating_text)})</option>`).join('');
     showBot();
