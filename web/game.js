@@ -48,9 +48,9 @@ export function mountGame(root, { me, toast }, board) {
           <button type="button" data-step="start" title="First position (Home)" aria-label="first position"><svg viewBox="0 0 24 24" aria-hidden="true"><path d="M6 5h2v14H6zM20 5v14L9 12z"/></svg></button>
           <button type="button" data-step="back" title="Back (←)" aria-label="back"><svg viewBox="0 0 24 24" aria-hidden="true"><path d="M17 5v14L6 12z"/></svg></button>
           <span id="ply-label">0 / 0</span>
-          <button type="button" id="flip" title="Flip the board" aria-label="flip the board" aria-pressed="false"><svg viewBox="0 0 24 24" aria-hidden="true"><path d="M7 3l-4 4h3v10h2V7h3zM17 21l4-4h-3V7h-2v10h-3z"/></svg></button>
           <button type="button" data-step="forward" title="Forward (→)" aria-label="forward"><svg viewBox="0 0 24 24" aria-hidden="true"><path d="M7 5v14l11-7z"/></svg></button>
           <button type="button" data-step="end" title="Latest position (End)" aria-label="latest position"><svg viewBox="0 0 24 24" aria-hidden="true"><path d="M16 5h2v14h-2zM4 5v14l11-7z"/></svg></button>
+          <button type="button" id="flip" title="Flip the board" aria-label="flip the board" aria-pressed="false"><svg viewBox="0 0 24 24" aria-hidden="true"><path d="M7 3l-4 4h3v10h2V7h3zM17 21l4-4h-3V7h-2v10h-3z"/></svg></button>
         </div>
       </div>
       <aside class="side">

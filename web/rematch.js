@@ -95,18 +95,23 @@ export class NextStep {
   async look() {
     try {
       const open = await api(`/api/games?player=${encodeURIComponent(this.me)}&status=challenge`);
-      const { seats, finished_ms: finished } = this.view;
-      this.offer = open.find((g) => g.created_ms >= finished && samePlayers(g.seats, seats)) ?? null;
+      this.offer = open.find((g) => this.isRematch(g)) ?? null;
       this.render();
     } catch { /* the next event looks again */ }
   }
 
   heard(event) {
-    if (event.type === 'started' && event.board === this.offer?.board) {
+    // A rematch (mine or theirs) began: open it, whether or not its offer was seen here.
+    if (event.type === 'started' && this.isRematch(event.game)) {
       location.hash = `#/game/${event.board}`;
     } else if (event.type === 'challenge' || event.type === 'cancelled') {
       this.look();
     }
+  }
+
+  /** Whether `game` is a game between the same players made since this one ended. */
+  isRematch(game) {
+    return !!game && game.created_ms >= this.view.finished_ms && samePlayers(game.seats, this.view.seats);
   }
 
   async act(what) {

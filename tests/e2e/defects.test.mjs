@@ -245,3 +245,44 @@ test('the board flips, and a live game takes one premove, played in turn or canc
   for (const page of [yara, zeke]) await page.context().close();
   noScriptErrors();
 });
+
+test('a premove that is no longer legal when the turn comes is dropped, and says so', async () => {
+  const abby = await person('abby');
+  const ben = await person('ben');
+  // 5×5: x on a5 and e1, o on e5 and a1; c3 is a jump away from both a1 and e1.
+  await startGame([abby, 'abby'], [ben, 'ben'], { clock: '5+3', size: '5' });
+  await clickSquare(ben, 'a1');
+  await clickSquare(ben, 'c3');
+  await waitText(ben, '#notice', 'Premove a1c3');
+  await clickSquare(abby, 'e1');
+  await clickSquare(abby, 'c3');
+  await waitText(ben, '#notice', 'The premove a1c3 is no longer legal.');
+  await waitText(ben, '#status', 'Your move.');
+  await piece(ben, 'x', 'c3');
+  await piece(ben, 'o', 'a1');
+  for (const page of [abby, ben]) await page.context().close();
+  noScriptErrors();
+});
+
+test('a rematch against a computer level starts at once, the colours swapped', async () => {
+  const cleo = await person('cleo');
+  await cleo.selectOption('[name=bot]', 'bot-very-easy');
+  await cleo.selectOption('[name=size]', '4');
+  await cleo.click('#challenge-submit');
+  await cleo.waitForURL(/#\/game\/\d+/);
+  const first = boardOf(cleo);
+  await waitText(cleo, '#status', 'Your move.');
+  await cleo.click('#resign');
+  await cleo.click('#resign');
+  await waitText(cleo, '#status', 'You lose by resignation');
+  // Nobody moved: the game does not count, and the page says why.
+  await waitText(cleo, '#status', 'cleo never moved');
+  await cleo.click('#rematch');
+  await cleo.waitForURL((url) => /#\/game\/\d+$/.test(url.hash) && url.hash !== `#/game/${first}`);
+  const rematch = await gameOf(cleo, boardOf(cleo));
+  assert.deepEqual(rematch.seats.map((s) => s.name), ['bot-very-easy', 'cleo']);
+  assert.equal(rematch.start_fen.split(' ')[0].split('/').length, 4);
+  await waitText(cleo, '#status', /Your move|bot-very-easy to move/);
+  await cleo.context().close();
+  noScriptErrors();
+});
