@@ -6,6 +6,8 @@ import { mountLobby } from './lobby.js';
 import { mountGame } from './game.js';
 import { mountProfile } from './profile.js';
 import { mountLeaderboard } from './leaderboard.js';
+import { notificationToggle, watchUser } from './notify.js';
+import { soundToggle } from './sound.js';
 
 const session = { me: null };
 let unmount = () => {};
@@ -48,6 +50,7 @@ function renderNav() {
       ? `<a href="#/">Lobby</a><a href="#/leaderboard">Leaderboard</a><a href="#/user/${esc(session.me)}" id="nav-me">${esc(session.me)}</a>
          <button type="button" class="link" id="signout">Sign out</button>`
       : '<a href="#/leaderboard">Leaderboard</a><a href="#/login">Sign in</a>'}`;
+  nav.prepend(...[soundToggle(), session.me && notificationToggle(toast)].filter(Boolean));
   nav.querySelector('#cb-toggle').addEventListener('change', (event) => {
     localStorage.setItem('pieceStyle', event.target.checked ? 'cb' : 'classic');
     applyStyle();
@@ -60,6 +63,7 @@ function renderNav() {
     try { await api('/api/logout', { method: 'POST' }); } catch { /* the session is gone either way */ }
     session.me = null;
     renderNav();
+    watchUser(null);
     location.hash = '#/login';
   });
 }
@@ -104,6 +108,7 @@ function mountLogin(root) {
       const me = await api('/api/login', { method: 'POST', body: { userid, password } });
       session.me = me.userid;
       renderNav();
+      watchUser(session.me);
       location.hash = '#/';
     } catch (err) {
       error.textContent = err.message;
@@ -127,20 +132,6 @@ async function route() {
   else unmount = mountLobby(root, ctx);
 }
 
-const baseTitle = document.title;
-
-/** The tab title counts the games waiting for the signed-in player's move: "(2) Ataxx". */
-async function updateTitle() {
-  let waiting = 0;
-  if (session.me) {
-    try {
-      const games = await api(`/api/games?player=${encodeURIComponent(session.me)}&status=active`);
-      waiting = games.filter((game) => game.to_move === session.me).length;
-    } catch { /* the next round tries again */ }
-  }
-  document.title = waiting ? `(${waiting}) ${baseTitle}` : baseTitle;
-}
-
 async function start() {
   applyStyle();
   try {
@@ -151,8 +142,7 @@ async function start() {
   renderNav();
   window.addEventListener('hashchange', route);
   route();
-  updateTitle();
-  setInterval(updateTitle, 10000);
+  watchUser(session.me);
 }
 
 start();

@@ -5,6 +5,10 @@ import { Board } from './board.js';
 import { HexBoard } from './hexboard.js';
 import { AnkorBoard } from './ankorboard.js';
 import { hexDistance, moveCells, parseAnkor, parseFen, parseHexFen, squareCells, squareDistance } from './position.js';
+import { announce, moveWords } from './announce.js';
+import { attachKeyboard } from './keyboard.js';
+import { setPageTitle } from './notify.js';
+import { soundForMoves, sounds } from './sound.js';
 
 /**
  * What the page needs to know of each game: its board, how to read its positions, which cells
@@ -80,6 +84,8 @@ export function mountGame(root, { me, toast }, board) {
       </aside>
     </div>`;
   const $ = (sel) => root.querySelector(sel);
+  const detachKeyboard = attachKeyboard($('#board'));
+  let lowTimeWarned = false;
   let view = null;
   let positions = [];
   let viewPly = null; // null: follow the game; else the number of moves shown
@@ -108,6 +114,11 @@ export function mountGame(root, { me, toast }, board) {
       for (const link of ['#pgn', '#record']) $(link).download = $(link).download.replace(/^[a-z0-9]+-/, `${view.game}-`);
     }
     positions = [view.start_fen, ...view.moves.map((m) => m.fen)].map(kind.parse);
+    if (animate && view.moves.length > before) {
+      const fresh = view.moves.slice(before);
+      for (const m of fresh) announce(moveWords(m, view.seats, me));
+      soundForMoves(fresh);
+    }
     clockBase = view.clock ? { ...view.clock, at: performance.now() } : null;
     if (viewPly !== null && viewPly > view.moves.length) viewPly = null;
     selected = null;
@@ -162,7 +173,8 @@ export function mountGame(root, { me, toast }, board) {
     $('#swap').hidden = !legal().includes('swap');
     $('#move-form').hidden = !playing;
     $('#chat-form').hidden = mySeat() === null;
-    document.title = myTurn() ? `Your move · board ${board} · ${kind.title}` : `Board ${board} · ${kind.title}`;
+    setPageTitle(myTurn() ? `Your move · board ${board} · ${kind.title}` : `Board ${board} · ${kind.title}`,
+      view.status === 'active' ? view.turn : null, myTurn());
   }
 
   /** Seat rows of the player bars: me (or seat 0) at the bottom, the others above. */
@@ -204,6 +216,11 @@ export function mountGame(root, { me, toast }, board) {
       node.textContent = formatClock(ms);
       node.classList.toggle('running', running);
       node.classList.toggle('low', ms < 20000);
+      // One warning each time my own running clock falls under ten seconds.
+      if (running && seat.name === me) {
+        if (ms < 10000 && !lowTimeWarned) sounds.lowTime();
+        lowTimeWarned = ms < 10000;
+      }
     }
   }
 
@@ -467,7 +484,11 @@ export function mountGame(root, { me, toast }, board) {
     if (summary.moves.length !== event.ply) { socket.send({ type: 'resync' }); return; }
     setView(summary, event.type === 'moves');
     if (event.type === 'chat') drawChat();
-    if (event.type === 'ended') toast(statusText());
+    if (event.type === 'ended') {
+      toast(statusText());
+      announce(statusText());
+      sounds.end();
+    }
   }
 
   const socket = new LiveSocket(() => `/api/games/${board}/ws${view ? `?since=${view.version}` : ''}`, {
@@ -492,6 +513,7 @@ export function mountGame(root, { me, toast }, board) {
     socket.close();
     document.removeEventListener('keydown', onKey);
     window.removeEventListener('online', onOnline);
-    document.title = 'Ataxx';
+    detachKeyboard();
+    setPageTitle('Ataxx');
   };
 }
