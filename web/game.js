@@ -105,6 +105,7 @@ export function mountGame(root, { me, toast }, board) {
 
   function setView(next, animate) {
     const before = view ? view.moves.length : Infinity;
+    const wasActive = view?.status === 'active';
     view = next;
     if (!kind || kind !== GAMES[view.game]) {
       kind = GAMES[view.game] ?? GAMES.ataxx;
@@ -131,6 +132,11 @@ export function mountGame(root, { me, toast }, board) {
       if (mv) animation = { from: mv.from, to: mv.to, flipped: kind.cubes ? [] : flippedBy(kind, positions[i], positions[i + 1], mv.to) };
     }
     draw();
+    // The end seen live (whichever event brought it): said, and sounded.
+    if (wasActive && view.status === 'finished') {
+      announce(statusText());
+      sounds.end();
+    }
   }
 
   /** The legal moves, shown and played only on the latest position on my turn. */
@@ -484,11 +490,7 @@ export function mountGame(root, { me, toast }, board) {
     if (summary.moves.length !== event.ply) { socket.send({ type: 'resync' }); return; }
     setView(summary, event.type === 'moves');
     if (event.type === 'chat') drawChat();
-    if (event.type === 'ended') {
-      toast(statusText());
-      announce(statusText());
-      sounds.end();
-    }
+    if (event.type === 'ended') toast(statusText());
   }
 
   const socket = new LiveSocket(() => `/api/games/${board}/ws${view ? `?since=${view.version}` : ''}`, {

@@ -289,7 +289,8 @@ export function mountLobby(root, { me, toast }) {
     } catch (err) {
       toast(err.message, 'error');
     }
-    form.bot.innerHTML = bots.map((b) => `<option value="${esc(b.userid)}">${esc(b.level)} (${esc(b.rating_text)})</option>`).join('');
+    // Engines put on the server with `ataxx bot` come after the built-in levels, marked.
+    form.bot.innerHTML = bots.map((b) => `<option value="${esc(b.userid)}">${esc(b.level)}${b.engine ? ' · engine' : ''} (${esc(b.rating_text)})</option>`).join('');
     showBot();
     root.querySelector('#bots').innerHTML = bots.map((b) => `<li><a href="#/user/${esc(b.userid)}">${esc(b.level)}</a> <span class="muted">${esc(b.rating_text)}</span></li>`).join('');
   })();

@@ -60,6 +60,10 @@ const ASSETS: &[Asset] = &[
     asset!("game.js", JS),
     asset!("profile.js", JS),
     asset!("leaderboard.js", JS),
+    asset!("notify.js", JS),
+    asset!("sound.js", JS),
+    asset!("keyboard.js", JS),
+    asset!("announce.js", JS),
 ];
 
 /// How long after its last heartbeat a browser's user still counts as online.
