@@ -461,7 +461,7 @@ export function mountGame(root, { me, toast }, board) {
       setView(await api(`/api/games/${board}`), true);
       drawChat();
     } catch (err) {
-      $('#status').textContent = err.message;
+      if (!closed) $('#status').textContent = err.message;
     }
   }
 

@@ -289,6 +289,7 @@ export function mountLobby(root, { me, toast }) {
     } catch (err) {
       toast(err.message, 'error');
     }
+    if (closed) return; // the page was left meanwhile
     // Engines put on the server with `ataxx bot` come after the built-in levels, marked.
     form.bot.innerHTML = bots.map((b) => `<option value="${esc(b.userid)}">${esc(b.level)}${b.engine ? ' · engine' : ''} (${esc(b.rating_text)})</option>`).join('');
     showBot();

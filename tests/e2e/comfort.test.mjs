@@ -45,9 +45,15 @@ test('the keyboard alone plays a whole 4x4 game against a bot, and the moves are
 
   let jumps = 0;
   for (let turn = 0; turn < 40; turn++) {
-    await kim.waitForFunction(() => /mine|finished/.test(document.querySelector('#status').className));
-    const game = await gameOf(kim, board);
+    // Kim's turn (or the end) at the server, then on the page.
+    let game = await gameOf(kim, board);
+    while (game.status !== 'finished' && game.to_move !== 'kim') {
+      await kim.waitForTimeout(50);
+      game = await gameOf(kim, board);
+    }
+    await waitText(kim, '#ply-label', `${game.ply} / ${game.ply}`);
     if (game.status === 'finished') break;
+    await kim.waitForFunction(() => document.querySelector('#status').classList.contains('mine'));
     const legal = game.legal_moves.filter((m) => m !== '0000');
     // Jumps now and then, so that picking and dropping are both played by keys.
     const jump = legal.find((m) => m.length === 4);
@@ -185,14 +191,18 @@ test('axe-core finds no serious or critical violation on any page, light or dark
   ];
   const problems = [];
   for (const theme of ['light', 'dark']) {
-    for (const [page, hash] of pages) {
+    for (const page of [lee, signedOut]) {
       await page.goto(`${BASE}/`);
       await page.evaluate((t) => localStorage.setItem('theme', t), theme);
-      await page.goto(`${BASE}/${hash}`);
       await page.reload();
+      await page.waitForSelector(`body.${theme}`);
+    }
+    for (const [page, hash] of pages) {
+      await page.goto(`${BASE}/${hash}`);
       await page.waitForSelector('#page > *');
       await page.waitForLoadState('networkidle').catch(() => {});
       await page.waitForTimeout(300);
+      assert.ok(await page.evaluate((t) => document.body.classList.contains(t), theme));
       for (const v of await violations(page)) problems.push(`${hash} (${theme}): ${v}`);
     }
   }
