@@ -37,7 +37,10 @@ for line in engine.stdout:
 "#;
 
 fn now_ns() -> i64 {
-    SystemTime::now().duration_since(UNIX_EPOCH).unwrap().as_nanos() as i64
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .unwrap()
+        .as_nanos() as i64
 }
 
 fn percentile(sorted: &[f64], p: f64) -> f64 {
@@ -139,7 +142,10 @@ async fn bot_overhead_per_move() {
         .iter()
         .zip(&seen)
         .map(|((engine_move, answered), (played, arrived))| {
-            assert_eq!(engine_move, played, "the engine's answers and the moves seen pair up");
+            assert_eq!(
+                engine_move, played,
+                "the engine's answers and the moves seen pair up"
+            );
             (arrived - answered) as f64 / 1e6
         })
         .collect();

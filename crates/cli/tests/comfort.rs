@@ -18,7 +18,11 @@ fn an_engine_bot_is_listed_beside_the_levels_and_can_be_challenged() {
     let (_, before) = api("GET", &server.url("/api/bots"), None, None);
     let levels = before.as_array().unwrap().len();
     assert!(levels > 0, "the built-in levels are listed: {before}");
-    assert!(before.as_array().unwrap().iter().all(|b| b["engine"] == false));
+    assert!(before
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|b| b["engine"] == false));
     assert!(!before.to_string().contains("deepthought"));
 
     let (status, reply) = api("POST", &server.url("/api/bot/upgrade"), Some(&engine), None);
