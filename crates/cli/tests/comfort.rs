@@ -97,10 +97,10 @@ async fn the_user_stream_tells_a_player_of_a_challenge_and_of_their_turn() {
         "POST",
         &server.url(&format!("/api/games/{board}/move")),
         Some(&ada),
-        Some(json!({"move": "b2"})),
+        Some(json!({"move": "b6"})),
     );
     assert_eq!(status, 200, "{reply}");
     let moved = event_of(&mut bobs_page, board, "moves").await;
-    assert_eq!(moved["moves"][0]["move"], "b2", "{moved}");
+    assert_eq!(moved["moves"][0]["move"], "b6", "{moved}");
     assert_eq!(moved["game"]["to_move"], "bob", "{moved}");
 }
