@@ -12,7 +12,7 @@ if ! command -v chromium >/dev/null 2>&1; then
   DEBIAN_FRONTEND=noninteractive $sudo_or_not apt-get install -y -qq chromium >/dev/null
 fi
 
-if [ ! -d tests/e2e/node_modules/playwright-core ]; then
-  echo "== installing playwright-core (npm)"
+if [ ! -d tests/e2e/node_modules/playwright-core ] || [ ! -d tests/e2e/node_modules/axe-core ]; then
+  echo "== installing playwright-core and axe-core (npm)"
   (cd tests/e2e && npm ci --no-audit --no-fund --loglevel=error)
 fi

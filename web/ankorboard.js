@@ -47,7 +47,7 @@ export class AnkorBoard {
     }
     this.offset = [MARGIN - x0, MARGIN - y0];
     this.container.innerHTML = '';
-    const svg = el('svg', { viewBox: `0 0 ${(x1 - x0 + 2 * MARGIN).toFixed(0)} ${(y1 - y0 + 2 * MARGIN).toFixed(0)}`, class: 'board ankor', role: 'grid', 'aria-label': 'board' }, this.container);
+    const svg = el('svg', { viewBox: `0 0 ${(x1 - x0 + 2 * MARGIN).toFixed(0)} ${(y1 - y0 + 2 * MARGIN).toFixed(0)}`, class: 'board ankor', role: 'img', 'aria-label': 'board' }, this.container);
     this.layer = el('g', {}, svg);
     svg.addEventListener('click', (event) => {
       const cell = event.target.closest('[data-cell]');

@@ -6,6 +6,8 @@ import { mountLobby } from './lobby.js';
 import { mountGame } from './game.js';
 import { mountProfile } from './profile.js';
 import { mountLeaderboard } from './leaderboard.js';
+import { notificationToggle, watchUser } from './notify.js';
+import { soundToggle } from './sound.js';
 
 const session = { me: null };
 // The session cookie is HttpOnly: the page remembers who signed in on this browser, so that a
@@ -51,6 +53,7 @@ function renderNav() {
       ? `<a href="#/">Lobby</a><a href="#/leaderboard">Leaderboard</a><a href="#/user/${esc(session.me)}" id="nav-me">${esc(session.me)}</a>
          <button type="button" class="link" id="signout">Sign out</button>`
       : '<a href="#/leaderboard">Leaderboard</a><a href="#/login">Sign in</a>'}`;
+  nav.prepend(...[soundToggle(), session.me && notificationToggle(toast)].filter(Boolean));
   nav.querySelector('#cb-toggle').addEventListener('change', (event) => {
     localStorage.setItem('pieceStyle', event.target.checked ? 'cb' : 'classic');
     applyStyle();
@@ -64,6 +67,7 @@ function renderNav() {
     session.me = null;
     localStorage.removeItem(SIGNED_IN);
     renderNav();
+    watchUser(null);
     location.hash = '#/login';
   });
 }
@@ -109,6 +113,7 @@ function mountLogin(root) {
       session.me = me.userid;
       localStorage.setItem(SIGNED_IN, me.userid);
       renderNav();
+      watchUser(session.me);
       // The sign-in form leaves the history: Back goes to the page before it.
       if (location.hash === '#/') route();
       else location.replace('#/');
@@ -134,20 +139,6 @@ async function route() {
   else unmount = mountLobby(root, ctx);
 }
 
-const baseTitle = document.title;
-
-/** The tab title counts the games waiting for the signed-in player's move: "(2) Ataxx". */
-async function updateTitle() {
-  let waiting = 0;
-  if (session.me) {
-    try {
-      const games = await api(`/api/games?player=${encodeURIComponent(session.me)}&status=active`);
-      waiting = games.filter((game) => game.to_move === session.me).length;
-    } catch { /* the next round tries again */ }
-  }
-  document.title = waiting ? `(${waiting}) ${baseTitle}` : baseTitle;
-}
-
 async function start() {
   applyStyle();
   const remembered = localStorage.getItem(SIGNED_IN);
@@ -162,8 +153,7 @@ async function start() {
   renderNav();
   window.addEventListener('hashchange', route);
   route();
-  updateTitle();
-  setInterval(updateTitle, 10000);
+  watchUser(session.me);
 }
 
 start();

@@ -49,7 +49,7 @@ export class CellBoard {
     this.key = layout.key;
     this.centers = {};
     this.container.innerHTML = '';
-    const svg = el('svg', { viewBox: `0 0 ${layout.width} ${layout.height}`, class: `board ${layout.kind}`, role: 'grid', 'aria-label': 'board' }, this.container);
+    const svg = el('svg', { viewBox: `0 0 ${layout.width} ${layout.height}`, class: `board ${layout.kind}`, role: 'img', 'aria-label': 'board' }, this.container);
     this.svg = svg;
     this.squares = el('g', { class: 'squares' }, svg);
     this.marks = el('g', { class: 'marks' }, svg);

@@ -7,6 +7,10 @@ import { AnkorBoard } from './ankorboard.js';
 import { hexDistance, moveCells, parseAnkor, parseFen, parseHexFen, squareCells, squareDistance } from './position.js';
 import { NextStep } from './rematch.js';
 import { premoveTargets, showPremove } from './premove.js';
+import { announce, moveWords } from './announce.js';
+import { attachKeyboard } from './keyboard.js';
+import { setPageTitle } from './notify.js';
+import { soundForMoves, sounds } from './sound.js';
 
 /**
  * What the page needs to know of each game: its board, how to read its positions, which cells
@@ -85,6 +89,8 @@ export function mountGame(root, { me, toast }, board) {
       </aside>
     </div>`;
   const $ = (sel) => root.querySelector(sel);
+  const detachKeyboard = attachKeyboard($('#board'));
+  let lowTimeWarned = false;
   let view = null;
   let positions = [];
   let viewPly = null; // null: follow the game; else the number of moves shown
@@ -106,6 +112,7 @@ export function mountGame(root, { me, toast }, board) {
 
   function setView(next, animate) {
     const before = view ? view.moves.length : Infinity;
+    const wasActive = view?.status === 'active';
     view = next;
     if (!kind || kind !== GAMES[view.game]) {
       kind = GAMES[view.game] ?? GAMES.ataxx;
@@ -117,6 +124,11 @@ export function mountGame(root, { me, toast }, board) {
       for (const link of ['#pgn', '#record']) $(link).download = $(link).download.replace(/^[a-z0-9]+-/, `${view.game}-`);
     }
     positions = [view.start_fen, ...view.moves.map((m) => m.fen)].map(kind.parse);
+    if (animate && view.moves.length > before) {
+      const fresh = view.moves.slice(before);
+      for (const m of fresh) announce(moveWords(m, view.seats, me));
+      soundForMoves(fresh);
+    }
     clockBase = view.clock ? { ...view.clock, at: performance.now() } : null;
     if (viewPly !== null && viewPly > view.moves.length) viewPly = null;
     selected = null;
@@ -131,6 +143,11 @@ export function mountGame(root, { me, toast }, board) {
     }
     draw();
     playPremove();
+    // The end seen live (whichever event brought it): said, and sounded.
+    if (wasActive && view.status === 'finished') {
+      announce(statusText());
+      sounds.end();
+    }
   }
 
   /** The legal moves, shown and played only on the latest position on my turn. */
@@ -176,7 +193,8 @@ export function mountGame(root, { me, toast }, board) {
     $('#swap').hidden = !legal().includes('swap');
     $('#move-form').hidden = !playing;
     $('#chat-form').hidden = mySeat() === null;
-    document.title = myTurn() ? `Your move · board ${board} · ${kind.title}` : `Board ${board} · ${kind.title}`;
+    setPageTitle(myTurn() ? `Your move · board ${board} · ${kind.title}` : `Board ${board} · ${kind.title}`,
+      view.status === 'active' ? view.turn : null, myTurn());
   }
 
   /** Seat rows of the player bars: me (or seat 0) at the bottom, the others above. */
@@ -218,6 +236,11 @@ export function mountGame(root, { me, toast }, board) {
       node.textContent = formatClock(ms);
       node.classList.toggle('running', running);
       node.classList.toggle('low', ms < 20000);
+      // One warning each time my own running clock falls under ten seconds.
+      if (running && seat.name === me) {
+        if (ms < 10000 && !lowTimeWarned) sounds.lowTime();
+        lowTimeWarned = ms < 10000;
+      }
     }
   }
 
@@ -525,6 +548,7 @@ export function mountGame(root, { me, toast }, board) {
       setView(await api(`/api/games/${board}`), true);
       drawChat();
     } catch (err) {
+      if (closed) return;
       if (err.status === 404 || err.status === 400) noSuchGame();
       else $('#status').textContent = err.message;
     }
@@ -602,6 +626,7 @@ export function mountGame(root, { me, toast }, board) {
     nextStep.close();
     document.removeEventListener('keydown', onKey);
     window.removeEventListener('online', onOnline);
-    document.title = 'Ataxx';
+    detachKeyboard();
+    setPageTitle('Ataxx');
   };
 }

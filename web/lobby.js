@@ -317,7 +317,9 @@ export function mountLobby(root, { me, toast }) {
     } catch (err) {
       return !unreachable(err);
     }
-    form.bot.innerHTML = bots.map((b) => `<option value="${esc(b.userid)}">${esc(b.level)} (${esc(b.rating_text)})</option>`).join('');
+    if (closed) return; // the page was left meanwhile
+    // Engines put on the server with `ataxx bot` come after the built-in levels, marked.
+    form.bot.innerHTML = bots.map((b) => `<option value="${esc(b.userid)}">${esc(b.level)}${b.engine ? ' · engine' : ''} (${esc(b.rating_text)})</option>`).join('');
     showBot();
     root.querySelector('#bots').innerHTML = bots.map((b) => `<li><a href="#/user/${esc(b.userid)}">${esc(b.level)}</a> <span class="muted">${esc(b.rating_text)}</span></li>`).join('');
     return true;

@@ -38,3 +38,17 @@ pub async fn upgrade(storage: &Storage, name: &str) -> Result<()> {
     tracing::info!(%name, "account upgraded to a bot");
     Ok(())
 }
+
+/// The accounts played through `ataxx bot`, by name.
+pub async fn engine_bots(conn: &mut sqlx::AnyConnection) -> Result<Vec<storage::UserRow>> {
+    let rows = sqlx::query("SELECT name FROM users WHERE bot_level = $1 ORDER BY name")
+        .bind(ENGINE_BOT)
+        .fetch_all(&mut *conn)
+        .await?;
+    let mut bots = vec![];
+    for row in rows {
+        let name: String = row.try_get("name")?;
+        bots.extend(storage::user(conn, &name).await?);
+    }
+    Ok(bots)
+}

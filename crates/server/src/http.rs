@@ -415,8 +415,17 @@ async fn bots(State(state): State<HttpState>) -> ApiResult {
             let mut value = user_summary(&mut conn, &user, GameKind::Ataxx.name()).await?;
             value["level"] = json!(level.name);
             value["description"] = json!(level.description);
+            value["engine"] = json!(false);
             rows.push(value);
         }
+    }
+    // Engines their authors put on the server with `ataxx bot`, after the built-in levels.
+    for user in crate::bot_accounts::engine_bots(&mut conn).await? {
+        let mut value = user_summary(&mut conn, &user, GameKind::Ataxx.name()).await?;
+        value["level"] = json!(user.name);
+        value["description"] = json!("An engine played through `ataxx bot` (UAI) by its author.");
+        value["engine"] = json!(true);
+        rows.push(value);
     }
     Ok(Json(json!(rows)))
 }

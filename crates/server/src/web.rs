@@ -62,6 +62,10 @@ const ASSETS: &[Asset] = &[
     asset!("leaderboard.js", JS),
     asset!("rematch.js", JS),
     asset!("premove.js", JS),
+    asset!("notify.js", JS),
+    asset!("sound.js", JS),
+    asset!("keyboard.js", JS),
+    asset!("announce.js", JS),
 ];
 
 /// How long after its last heartbeat a browser's user still counts as online.

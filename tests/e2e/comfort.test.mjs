@@ -1,0 +1,212 @@
+// Comfort and access (issue 17, part 2): the keyboard alone plays a game, a correspondence move
+// or a challenge arriving in a background tab raises a notification, the tab title and favicon
+// count the games waiting, and axe-core finds no serious or critical violation on any page.
+
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createRequire } from 'node:module';
+import {
+  BASE, boardOf, noScriptErrors, person, shot, visitor, waitText,
+} from './common.mjs';
+
+const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
+
+/** The game as the server has it (the page's own session asks). */
+const gameOf = (page, board) => page.evaluate((b) => fetch(`/api/games/${b}`).then((r) => r.json()), board);
+
+/** Presses arrow keys until the board's keyboard cursor is on `sq` (square boards: a1 bottom left). */
+async function cursorTo(page, sq) {
+  for (let presses = 0; presses < 20; presses++) {
+    const at = await page.getAttribute('#board', 'data-cursor');
+    if (at === sq) return;
+    const [df, dr] = [sq.charCodeAt(0) - at.charCodeAt(0), Number(sq.slice(1)) - Number(at.slice(1))];
+    await page.keyboard.press(df > 0 ? 'ArrowRight' : df < 0 ? 'ArrowLeft' : dr > 0 ? 'ArrowUp' : 'ArrowDown');
+  }
+  assert.fail(`the cursor never reached ${sq}`);
+}
+
+test('the keyboard alone plays a whole 4x4 game against a bot, and the moves are announced', async () => {
+  const kim = await person('kim');
+  await kim.selectOption('[name=bot]', 'bot-very-easy');
+  await kim.selectOption('[name=size]', '4');
+  await kim.click('#challenge-submit');
+  await kim.waitForURL(/#\/game\/\d+/);
+  const board = boardOf(kim);
+  await waitText(kim, '#status', 'Your move');
+
+  // Tab reaches the board like any control; the cursor shows on a cell.
+  for (let tabs = 0; tabs < 40; tabs++) {
+    if (await kim.evaluate(() => document.activeElement?.id === 'board')) break;
+    await kim.keyboard.press('Tab');
+  }
+  assert.equal(await kim.evaluate(() => document.activeElement?.id), 'board', 'Tab reaches the board');
+  assert.match(await kim.getAttribute('#board', 'data-cursor'), /^[a-d][1-4]$/);
+  assert.equal(await kim.locator('#board .kb-cursor').count(), 1);
+
+  let jumps = 0;
+  for (let turn = 0; turn < 40; turn++) {
+    // Kim's turn (or the end) at the server, then on the page.
+    let game = await gameOf(kim, board);
+    while (game.status !== 'finished' && game.to_move !== 'kim') {
+      await kim.waitForTimeout(50);
+      game = await gameOf(kim, board);
+    }
+    await waitText(kim, '#ply-label', `${game.ply} / ${game.ply}`);
+    if (game.status === 'finished') break;
+    await kim.waitForFunction(() => document.querySelector('#status').classList.contains('mine'));
+    const legal = game.legal_moves.filter((m) => m !== '0000');
+    // Jumps now and then, so that picking and dropping are both played by keys.
+    const jump = legal.find((m) => m.length === 4);
+    const move = turn % 3 === 1 && jump ? jump : legal.find((m) => m.length === 2) ?? legal[0];
+    if (move.length === 4) {
+      await cursorTo(kim, move.slice(0, 2));
+      await kim.keyboard.press('Enter');
+      await kim.waitForSelector(`#board rect.selected[data-sq="${move.slice(0, 2)}"]`);
+      if (jumps === 0) {
+        await shot(kim, 'keyboard-cursor.png');
+        // Escape lets go of the picked piece; Enter picks it again.
+        await kim.keyboard.press('Escape');
+        await kim.waitForSelector('#board rect.selected', { state: 'detached' });
+        assert.equal(await kim.evaluate(() => document.activeElement?.id), 'board');
+        await kim.keyboard.press('Enter');
+        await kim.waitForSelector(`#board rect.selected[data-sq="${move.slice(0, 2)}"]`);
+      }
+      jumps += 1;
+      await cursorTo(kim, move.slice(2));
+    } else {
+      await cursorTo(kim, move);
+    }
+    await kim.keyboard.press('Enter');
+    await kim.waitForFunction(([b, ply]) => fetch(`/api/games/${b}`).then((r) => r.json()).then((g) => g.ply > ply), [board, game.ply]);
+  }
+  await waitText(kim, '#status', /You win|bot-very-easy wins|Draw/);
+  assert.ok(jumps > 0, 'the game had a jump played by keys');
+  assert.equal(await kim.evaluate(() => document.activeElement?.id), 'board', 'the focus stayed on the board');
+
+  // Screen readers heard both sides' moves and the result.
+  const final = await gameOf(kim, board);
+  const said = await kim.locator('#announcer').textContent();
+  assert.match(said, /(You|bot-very-easy) \((x|o)\)/);
+  await waitText(kim, '#announcer', /You win|bot-very-easy wins|Draw/);
+  const log = await kim.evaluate(() => [...document.querySelectorAll('#announcer p')].map((p) => p.textContent));
+  assert.ok(log.some((line) => line.startsWith('bot-very-easy (o) plays')) || final.moves.at(-1).seat === 0, `the bot's moves are announced: ${log}`);
+  await kim.context().close();
+  noScriptErrors();
+});
+
+test('a notification tells of a challenge and a correspondence move in a background tab; the title and favicon count them', async () => {
+  const ann = await person('ann');
+  const ben = await person('ben');
+  const context = ben.context();
+  await context.grantPermissions(['notifications'], { origin: BASE });
+  // Record what the page asks the browser to show (the permission stays the real one).
+  await ben.addInitScript(() => {
+    const Real = window.Notification;
+    window.shownNotes = [];
+    window.Notification = class {
+      static get permission() { return Real.permission; }
+      static requestPermission() { return Real.requestPermission(); }
+      constructor(title, options = {}) { window.shownNotes.push({ title, body: options.body }); }
+      close() {}
+    };
+  });
+  await ben.reload();
+  await ben.waitForSelector('#notify-toggle');
+  await ben.check('#notify-toggle');
+  await ben.waitForFunction(() => localStorage.getItem('notifications') === 'on');
+
+  // Ben looks at another tab: his lobby goes to the background.
+  const other = await context.newPage();
+  await other.goto(`${BASE}/#/leaderboard`);
+  await other.bringToFront();
+  if (await ben.evaluate(() => document.visibilityState) !== 'hidden') {
+    // Headless Chromium keeps every tab visible: say what a real browser says for a hidden tab.
+    await ben.evaluate(() => {
+      Object.defineProperty(document, 'visibilityState', { configurable: true, get: () => 'hidden' });
+      document.dispatchEvent(new Event('visibilitychange'));
+    });
+  }
+
+  const created = await ann.evaluate(() => fetch('/api/games', {
+    method: 'POST', headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ opponents: ['ben'], color: 'x', options: {} }),
+  }).then((r) => r.json()));
+  const { board } = created;
+  await ben.waitForFunction(() => window.shownNotes.length >= 1);
+  assert.deepEqual(await ben.evaluate(() => window.shownNotes[0]), { title: 'ann challenges you', body: `ataxx on board ${board}` });
+
+  const accepted = await ben.evaluate((b) => fetch(`/api/games/${b}/accept`, { method: 'POST' }).then((r) => r.status), board);
+  assert.equal(accepted, 200);
+  await ann.goto(`${BASE}/#/game/${board}`);
+  await waitText(ann, '#status', 'Your move');
+  await ann.click('.board rect[data-sq="b6"]');
+  await ben.waitForFunction(() => window.shownNotes.length >= 2);
+  assert.deepEqual(await ben.evaluate(() => window.shownNotes[1]), { title: `Your move on board ${board}`, body: 'ann played b6.' });
+
+  // The tab title and the favicon count the one game waiting for Ben.
+  await ben.waitForFunction(() => document.title.startsWith('(1) '));
+  assert.equal(await ben.getAttribute('link[rel="icon"]', 'data-waiting'), '1');
+  assert.match(await ben.getAttribute('link[rel="icon"]', 'href'), /^data:image\/svg\+xml,/);
+
+  // On the board itself, in view, the favicon shows whose move it is and no note comes.
+  await ben.evaluate(() => { delete document.visibilityState; });
+  await ben.bringToFront();
+  await ben.goto(`${BASE}/#/game/${board}`);
+  await waitText(ben, '#status', 'Your move');
+  await ben.waitForFunction(() => document.title.startsWith('(1) Your move'));
+  assert.equal(await ben.getAttribute('link[rel="icon"]', 'data-turn'), 'o');
+  await ben.click('.board rect[data-sq="f6"]');
+  await waitText(ann, '#status', 'Your move');
+  await ann.click('.board rect[data-sq="a6"]');
+  await waitText(ben, '#status', 'Your move');
+  assert.equal(await ben.evaluate(() => window.shownNotes.length), 2, 'no note while the page is in view');
+  await shot(ben, 'notifications-nav.png');
+  for (const page of [ann, ben]) await page.context().close();
+  noScriptErrors();
+});
+
+/** axe-core's serious and critical violations on the page as it is now. */
+async function violations(page) {
+  await page.addScriptTag({ path: AXE });
+  const found = await page.evaluate(async () => (await window.axe.run(document, { resultTypes: ['violations'] })).violations
+    .filter((v) => ['serious', 'critical'].includes(v.impact))
+    .map((v) => `${v.id} (${v.impact}): ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | ')}`));
+  return found;
+}
+
+test('axe-core finds no serious or critical violation on any page, light or dark', async () => {
+  const lee = await person('lee');
+  await lee.selectOption('[name=bot]', 'bot-very-easy');
+  await lee.click('#challenge-submit');
+  await lee.waitForURL(/#\/game\/\d+/);
+  const board = boardOf(lee);
+  await waitText(lee, '#status', 'Your move');
+  await lee.click('.board rect[data-sq="b6"]');
+  await lee.waitForSelector('#moves td.mv');
+  const signedOut = await visitor('guest');
+  // Every route, signed in and out (the pages present on this branch).
+  const pages = [
+    [signedOut, '#/login'], [signedOut, `#/game/${board}`], [signedOut, '#/leaderboard'], [signedOut, '#/user/lee'],
+    [lee, '#/'], [lee, `#/game/${board}`], [lee, '#/leaderboard'], [lee, '#/user/lee'], [lee, '#/user/bot-very-easy'],
+  ];
+  const problems = [];
+  for (const theme of ['light', 'dark']) {
+    for (const page of [lee, signedOut]) {
+      await page.goto(`${BASE}/`);
+      await page.evaluate((t) => localStorage.setItem('theme', t), theme);
+      await page.reload();
+      await page.waitForSelector(`body.${theme}`);
+    }
+    for (const [page, hash] of pages) {
+      await page.goto(`${BASE}/${hash}`);
+      await page.waitForSelector('#page > *');
+      await page.waitForLoadState('networkidle').catch(() => {});
+      await page.waitForTimeout(300);
+      assert.ok(await page.evaluate((t) => document.body.classList.contains(t), theme));
+      for (const v of await violations(page)) problems.push(`${hash} (${theme}): ${v}`);
+    }
+  }
+  assert.deepEqual(problems, []);
+  for (const page of [lee, signedOut]) await page.context().close();
+  noScriptErrors();
+});
