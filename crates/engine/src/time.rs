@@ -27,8 +27,11 @@ pub struct Clock {
 
 /// Kept back from every clock for process and pipe latency.
 const MOVE_OVERHEAD: Duration = Duration::from_millis(25);
-/// The most of a clock that is kept back from planning (half of it when the clock is short).
-const CLOCK_RESERVE: Duration = Duration::from_millis(150);
+/// The part of a clock that planning draws on only for half an increment a move: once the clock
+/// is down to it, moves live on the increment and the clock climbs back. A reserve of half the
+/// clock (as before) let a 1 s + 10 ms clock settle near 60–80 ms, and any stall of the process
+/// longer than that lost on time.
+const CLOCK_RESERVE: Duration = Duration::from_millis(200);
 /// Moves the remaining time is spread over when the GUI does not say.
 const DEFAULT_MOVES_TO_GO: u32 = 25;
 
@@ -87,7 +90,7 @@ impl TimeManager {
 fn clock_budget(clock: &Clock) -> (Duration, Duration) {
     // Part of the clock is never planned for, so that a stalled process (a loaded machine)
     // still has time in hand; once the clock is down to it, moves live on the increment.
-    let reserve = (clock.remaining / 2).min(CLOCK_RESERVE);
+    let reserve = clock.remaining.min(CLOCK_RESERVE);
     let available = clock
         .remaining
         .saturating_sub(MOVE_OVERHEAD + reserve)
@@ -97,9 +100,13 @@ fn clock_budget(clock: &Clock) -> (Duration, Duration) {
         .unwrap_or(DEFAULT_MOVES_TO_GO)
         .clamp(1, 50);
     let share = available / moves + clock.increment.mul_f64(0.75);
+    // Half the increment may come out of the reserve (it is back after the move); a cap of
+    // `available` instead left a clock at its reserve 1 ms a move, and the engine played its
+    // ends at depth 1.
     let hard = (share * 3)
         .min(available / 3 + clock.increment / 2)
-        .min(available);
+        .min(clock.remaining.saturating_sub(MOVE_OVERHEAD))
+        .max(Duration::from_millis(1));
     (share.min(hard), hard)
 }
 
@@ -134,6 +141,29 @@ mod tests {
             moves_to_go: None,
         });
         assert!(soft >= ms(30) && soft <= ms(60), "{soft:?}");
+    }
+
+    #[test]
+    fn a_search_draws_on_the_reserve_for_half_an_increment_at_most() {
+        // The old reserve of half the clock let a 1 s + 10 ms clock settle near 70 ms.
+        let floor = CLOCK_RESERVE + MOVE_OVERHEAD;
+        for remaining in [20, 50, 100, 200, 225, 250, 400, 1_000] {
+            let clock = Clock {
+                remaining: ms(remaining),
+                increment: ms(10),
+                moves_to_go: None,
+            };
+            let (_, hard) = clock_budget(&clock);
+            let left = ms(remaining).saturating_sub(hard);
+            assert!(
+                left + ms(5) + ms(1) >= ms(remaining).min(floor),
+                "{remaining} ms: a search may leave only {left:?}"
+            );
+            // At the reserve a move still gets half the increment to think.
+            if remaining >= 200 {
+                assert!(hard >= ms(5), "{remaining} ms: only {hard:?}");
+            }
+        }
     }
 
     #[test]

@@ -8,7 +8,7 @@
 //! | 16–19 | hidden units per side (u32) |
 //! | 20–23, 24–27 | the scales `QA`, `QB` (u32) |
 //! | 28–31 | hundredths of a piece per logit unit (i32) |
-//! | 32– | first-layer weights (`INPUTS × HIDDEN` i16, one row per input), biases (`HIDDEN` i16), output weights (`2 × HIDDEN` i16), output bias (i32) |
+//! | 32– | first-layer weights (`INPUTS × HIDDEN` i16 within the `i8` range, one row per input), biases (`HIDDEN` i16), output weights (`2 × HIDDEN` i16), output bias (i32) |
 //! | last 8 | FNV-1a 64 of everything before (u64) |
 
 use std::io;
@@ -52,9 +52,11 @@ pub enum NetError {
     Checksum,
     #[error("hidden unit {0}'s weights could overflow its 16-bit accumulator")]
     Overflow(usize),
+    #[error("first-layer weight {index} is {value}, outside the 8-bit range this build stores")]
+    InputWeightRange { index: usize, value: i16 },
 }
 
-fn fnv1a(bytes: &[u8]) -> u64 {
+pub(super) fn fnv1a(bytes: &[u8]) -> u64 {
     bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
         (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
     })
@@ -69,7 +71,11 @@ impl Network {
             out.extend_from_slice(&v.to_le_bytes());
         }
         out.extend_from_slice(&self.scale.to_le_bytes());
-        for w in self.w1.iter().chain(self.b1.iter()).chain(self.w2.iter()) {
+        let w1 = self.w1.iter().map(|&w| i16::from(w));
+        for w in w1
+            .chain(self.b1.iter().copied())
+            .chain(self.w2.iter().copied())
+        {
             out.extend_from_slice(&w.to_le_bytes());
         }
         out.extend_from_slice(&self.b2.to_le_bytes());
@@ -123,8 +129,16 @@ impl Network {
         let mut words = content[HEADER_BYTES..content.len() - 4]
             .chunks_exact(2)
             .map(|c| i16::from_le_bytes([c[0], c[1]]));
+        let w1 = words
+            .by_ref()
+            .take(INPUTS * HIDDEN)
+            .enumerate()
+            .map(|(index, value)| {
+                i8::try_from(value).map_err(|_| NetError::InputWeightRange { index, value })
+            })
+            .collect::<Result<Box<[i8]>, _>>()?;
         let mut take = |n: usize| words.by_ref().take(n).collect::<Box<[i16]>>();
-        let (w1, b1, w2) = (take(INPUTS * HIDDEN), take(HIDDEN), take(2 * HIDDEN));
+        let (b1, w2) = (take(HIDDEN), take(2 * HIDDEN));
         let b2 = i32::from_le_bytes(content[content.len() - 4..].try_into().expect("4"));
         let net = Network {
             w1,

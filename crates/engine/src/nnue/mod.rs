@@ -7,10 +7,12 @@
 //! side to move's first. The output is a logit of the expected result; times the net's `scale`
 //! it is a score in hundredths of a piece.
 //!
-//! Quantisation: first-layer weights and biases × [`QA`] in `i16` (the clip ceiling is `QA`),
-//! output weights × [`QB`] in `i16`, output bias × `QA·QB` in `i32`. Training keeps every weight
-//! within ±[`WEIGHT_CLIP`], so a unit's accumulator (a bias plus 36 weights) stays within
-//! ±37·1.98·255 ≈ 18,700 and never overflows `i16`; a loaded file is checked for the same.
+//! Quantisation: first-layer weights × [`QA`] in `i8` and biases × [`QA`] in `i16` (the clip
+//! ceiling is `QA`), output weights × [`QB`] in `i16`, output bias × `QA·QB` in `i32`. Training
+//! keeps first-layer weights within ±[`INPUT_WEIGHT_CLIP`] (so that they fit `i8`: half the
+//! bytes per row the accumulators read, which is what inference waits on) and the rest within
+//! ±[`WEIGHT_CLIP`], so a unit's accumulator (a bias plus 36 weights) stays within
+//! 505 + 36·127 ≈ 5,100 and never overflows `i16`; a loaded file is checked for the same.
 
 pub mod features;
 pub mod file;
@@ -34,8 +36,10 @@ pub const HIDDEN: usize = 128;
 pub const QA: i32 = 255;
 /// Scale of the output weights.
 pub const QB: i32 = 256;
-/// Bound on every float weight, so that quantised accumulators fit `i16`.
+/// Bound on the float biases and output weights.
 pub const WEIGHT_CLIP: f32 = 1.98;
+/// Bound on the float first-layer weights: × [`QA`] they fit `i8`.
+pub const INPUT_WEIGHT_CLIP: f32 = i8::MAX as f32 / QA as f32;
 
 fn side_index(side: Color) -> usize {
     match side {
@@ -104,9 +108,13 @@ impl FloatNet {
         self.output(&us, &them)
     }
 
-    /// Keeps every weight within ±[`WEIGHT_CLIP`] (after each training step).
+    /// Keeps the first-layer weights within ±[`INPUT_WEIGHT_CLIP`] and the others within
+    /// ±[`WEIGHT_CLIP`] (after each training step).
     pub fn clip(&mut self) {
-        for w in self.w1.iter_mut().chain(&mut self.b1).chain(&mut self.w2) {
+        for w in self.w1.iter_mut() {
+            *w = w.clamp(-INPUT_WEIGHT_CLIP, INPUT_WEIGHT_CLIP);
+        }
+        for w in self.b1.iter_mut().chain(&mut self.w2) {
             *w = w.clamp(-WEIGHT_CLIP, WEIGHT_CLIP);
         }
     }
@@ -114,8 +122,10 @@ impl FloatNet {
     /// The integer network: weights rounded to their scales.
     pub fn quantise(&self) -> Network {
         let q = |w: f32, s: i32| (w.clamp(-WEIGHT_CLIP, WEIGHT_CLIP) * s as f32).round() as i16;
+        let q1 =
+            |w: f32| (w.clamp(-INPUT_WEIGHT_CLIP, INPUT_WEIGHT_CLIP) * QA as f32).round() as i8;
         Network {
-            w1: self.w1.iter().map(|&w| q(w, QA)).collect(),
+            w1: self.w1.iter().map(|&w| q1(w)).collect(),
             b1: self.b1.iter().map(|&w| q(w, QA)).collect(),
             w2: self.w2.iter().map(|&w| q(w, QB)).collect(),
             b2: (self.b2 * (QA * QB) as f32).round() as i32,
@@ -143,7 +153,8 @@ impl Default for Accumulator {
 /// The quantised network that the engine runs.
 #[derive(Clone, Debug)]
 pub struct Network {
-    w1: Box<[i16]>,
+    /// `INPUTS × HIDDEN`, one row per input.
+    w1: Box<[i8]>,
     b1: Box<[i16]>,
     w2: Box<[i16]>,
     b2: i32,
@@ -172,7 +183,7 @@ impl Network {
         self
     }
 
-    fn row(&self, input: usize) -> &[i16] {
+    fn row(&self, input: usize) -> &[i8] {
         &self.w1[input * HIDDEN..][..HIDDEN]
     }
 

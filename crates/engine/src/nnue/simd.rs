@@ -1,6 +1,7 @@
 //! The three integer kernels of inference, in AVX2 (`std::arch`) and in portable Rust, chosen
 //! once at run time by [`Backend::detect`]. Both give bit-identical results (wrapping `i16`
-//! arithmetic, exact `i32` sums), which the tests check.
+//! arithmetic, exact `i32` sums), which the tests check. First-layer rows are `i8`, widened to
+//! `i16` as they are added.
 
 /// Which implementation of the kernels runs.
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]
@@ -22,7 +23,7 @@ impl Backend {
 
     /// `acc += add - sub`, element-wise.
     #[inline(always)]
-    pub fn add_sub(self, acc: &mut [i16], add: &[i16], sub: &[i16]) {
+    pub fn add_sub(self, acc: &mut [i16], add: &[i8], sub: &[i8]) {
         assert!(add.len() == acc.len() && sub.len() == acc.len());
         match self {
             Backend::Portable => portable::add_sub(acc, add, sub),
@@ -34,7 +35,7 @@ impl Backend {
 
     /// `acc += add`, element-wise.
     #[inline(always)]
-    pub fn add(self, acc: &mut [i16], add: &[i16]) {
+    pub fn add(self, acc: &mut [i16], add: &[i8]) {
         assert!(add.len() == acc.len());
         match self {
             Backend::Portable => portable::add(acc, add),
@@ -58,15 +59,15 @@ impl Backend {
 }
 
 mod portable {
-    pub fn add_sub(acc: &mut [i16], add: &[i16], sub: &[i16]) {
+    pub fn add_sub(acc: &mut [i16], add: &[i8], sub: &[i8]) {
         for ((a, &p), &m) in acc.iter_mut().zip(add).zip(sub) {
-            *a = a.wrapping_add(p).wrapping_sub(m);
+            *a = a.wrapping_add(i16::from(p)).wrapping_sub(i16::from(m));
         }
     }
 
-    pub fn add(acc: &mut [i16], add: &[i16]) {
+    pub fn add(acc: &mut [i16], add: &[i8]) {
         for (a, &p) in acc.iter_mut().zip(add) {
-            *a = a.wrapping_add(p);
+            *a = a.wrapping_add(i16::from(p));
         }
     }
 
@@ -84,15 +85,25 @@ mod avx2 {
 
     const LANES: usize = 16;
 
+    /// The 16 `i8` at `row`, sign-extended to `i16` lanes.
+    ///
+    /// # Safety
+    /// The CPU must support AVX2; `row` must point at 16 readable bytes.
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    unsafe fn widen(row: *const i8) -> __m256i {
+        _mm256_cvtepi8_epi16(_mm_loadu_si128(row as *const __m128i))
+    }
+
     /// # Safety
     /// The CPU must support AVX2; `add` and `sub` as long as `acc`.
     #[target_feature(enable = "avx2")]
-    pub unsafe fn add_sub(acc: &mut [i16], add: &[i16], sub: &[i16]) {
+    pub unsafe fn add_sub(acc: &mut [i16], add: &[i8], sub: &[i8]) {
         let chunks = acc.len() / LANES;
         for i in 0..chunks {
             let a = acc.as_mut_ptr().add(i * LANES) as *mut __m256i;
-            let p = _mm256_loadu_si256(add.as_ptr().add(i * LANES) as *const __m256i);
-            let m = _mm256_loadu_si256(sub.as_ptr().add(i * LANES) as *const __m256i);
+            let p = widen(add.as_ptr().add(i * LANES));
+            let m = widen(sub.as_ptr().add(i * LANES));
             let v = _mm256_sub_epi16(_mm256_add_epi16(_mm256_loadu_si256(a), p), m);
             _mm256_storeu_si256(a, v);
         }
@@ -103,11 +114,11 @@ mod avx2 {
     /// # Safety
     /// The CPU must support AVX2; `add` as long as `acc`.
     #[target_feature(enable = "avx2")]
-    pub unsafe fn add(acc: &mut [i16], add: &[i16]) {
+    pub unsafe fn add(acc: &mut [i16], add: &[i8]) {
         let chunks = acc.len() / LANES;
         for i in 0..chunks {
             let a = acc.as_mut_ptr().add(i * LANES) as *mut __m256i;
-            let p = _mm256_loadu_si256(add.as_ptr().add(i * LANES) as *const __m256i);
+            let p = widen(add.as_ptr().add(i * LANES));
             _mm256_storeu_si256(a, _mm256_add_epi16(_mm256_loadu_si256(a), p));
         }
         let done = chunks * LANES;
@@ -158,6 +169,8 @@ mod tests {
                 }).collect()
             };
             let (add, sub, w) = (row(), row(), row());
+            let narrow = |r: &[i16]| r.iter().map(|&x| (x >> 8) as i8).collect::<Vec<i8>>();
+            let (add, sub) = (narrow(&add), narrow(&sub));
             let backend = Backend::detect();
             let (mut a, mut b) = (acc.clone(), acc.clone());
             backend.add_sub(&mut a, &add, &sub);

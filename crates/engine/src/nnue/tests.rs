@@ -1,4 +1,4 @@
-use super::file::{FILE_BYTES, MAGIC};
+use super::file::{fnv1a, FILE_BYTES, MAGIC};
 use super::*;
 use proptest::prelude::*;
 
@@ -153,14 +153,26 @@ fn bad_net_files_are_refused_with_the_reason() {
     // A well-formed file whose weights could overflow an accumulator (a trained net cannot:
     // its weights are clipped).
     let mut huge = test_net().quantise();
-    for w in huge.w1.iter_mut().skip(3).step_by(HIDDEN) {
-        *w = 1000;
-    }
+    huge.b1[3] = i16::MAX - 100;
     let mut bytes = huge.to_bytes();
     assert_eq!(&bytes[..8], MAGIC);
     assert_eq!(
         Network::from_bytes(&bytes).map(|_| ()),
         Err(NetError::Overflow(3))
+    );
+    // A first-layer weight outside `i8` (written by hand: the checksum is made to match).
+    let mut wide = good.clone();
+    let at = 32 + 2 * 7;
+    wide[at..at + 2].copy_from_slice(&1000i16.to_le_bytes());
+    let body = wide.len() - 8;
+    let sum = fnv1a(&wide[..body]);
+    wide[body..].copy_from_slice(&sum.to_le_bytes());
+    assert_eq!(
+        refuse(&wide),
+        NetError::InputWeightRange {
+            index: 7,
+            value: 1000
+        }
     );
     bytes.truncate(3);
     assert_eq!(refuse(&bytes), NetError::BadMagic);
