@@ -1,11 +1,15 @@
 // The page shell: who is signed in, the navigation bar, the piece style, and the routes
-// (#/ lobby, #/login, #/game/<board>, #/user/<name>, #/leaderboard).
+// (#/ lobby, or the front page when signed out; #/tv, #/seeks, #/login, #/game/<board>,
+// #/user/<name>, #/leaderboard).
 
 import { api, esc } from './api.js';
 import { mountLobby } from './lobby.js';
 import { mountGame } from './game.js';
 import { mountProfile } from './profile.js';
 import { mountLeaderboard } from './leaderboard.js';
+import { mountFront } from './front.js';
+import { mountTv } from './tv.js';
+import { mountSeeks } from './seeks.js';
 
 const session = { me: null };
 let unmount = () => {};
@@ -45,9 +49,9 @@ function renderNav() {
       <input type="checkbox" id="dark-toggle" ${isDark() ? 'checked' : ''}> Dark
     </label>
     ${session.me
-      ? `<a href="#/">Lobby</a><a href="#/leaderboard">Leaderboard</a><a href="#/user/${esc(session.me)}" id="nav-me">${esc(session.me)}</a>
+      ? `<a href="#/">Lobby</a><a href="#/seeks">Seeks</a><a href="#/tv">TV</a><a href="#/leaderboard">Leaderboard</a><a href="#/user/${esc(session.me)}" id="nav-me">${esc(session.me)}</a>
          <button type="button" class="link" id="signout">Sign out</button>`
-      : '<a href="#/leaderboard">Leaderboard</a><a href="#/login">Sign in</a>'}`;
+      : '<a href="#/seeks">Seeks</a><a href="#/tv">TV</a><a href="#/leaderboard">Leaderboard</a><a href="#/login">Sign in</a>'}`;
   nav.querySelector('#cb-toggle').addEventListener('change', (event) => {
     localStorage.setItem('pieceStyle', event.target.checked ? 'cb' : 'classic');
     applyStyle();
@@ -62,6 +66,12 @@ function renderNav() {
     renderNav();
     location.hash = '#/login';
   });
+}
+
+/** Someone signed in from a page other than the sign-in form (the front page's quick play). */
+function signedIn(name) {
+  session.me = name;
+  renderNav();
 }
 
 function mountLogin(root) {
@@ -119,11 +129,14 @@ async function route() {
   root.innerHTML = '';
   const path = location.hash.replace(/^#/, '') || '/';
   const [, page, arg] = path.split('/');
-  const ctx = { me: session.me, toast };
+  const ctx = { me: session.me, toast, signedIn };
   if (page === 'game' && arg) unmount = mountGame(root, ctx, Number(arg));
   else if (page === 'user' && arg) unmount = mountProfile(root, ctx, decodeURIComponent(arg));
   else if (page === 'leaderboard') unmount = mountLeaderboard(root);
-  else if (page === 'login' || !session.me) unmount = mountLogin(root);
+  else if (page === 'tv') unmount = mountTv(root, ctx);
+  else if (page === 'seeks') unmount = mountSeeks(root, ctx);
+  else if (page === 'login') unmount = mountLogin(root);
+  else if (!session.me) unmount = mountFront(root, ctx);
   else unmount = mountLobby(root, ctx);
 }
 

@@ -12,7 +12,7 @@ import { hexDistance, moveCells, parseAnkor, parseFen, parseHexFen, squareCells,
  * stay on the server, which sends the legal moves and the position after every ply.
  */
 const SQUARE = { Board, parse: parseFen, cells: squareCells, distance: squareDistance, example: 'd4 or c3b5' };
-const GAMES = {
+export const GAMES = {
   ataxx: { ...SQUARE, title: 'Ataxx' },
   ataxx4: { ...SQUARE, title: 'Four-player Ataxx' },
   hexxagon: { Board: HexBoard, parse: parseHexFen, cells: (pos) => [...pos.cells], distance: hexDistance, example: 'e5 or a1c3', title: 'Hexxagon' },

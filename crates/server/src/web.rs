@@ -60,6 +60,9 @@ const ASSETS: &[Asset] = &[
     asset!("game.js", JS),
     asset!("profile.js", JS),
     asset!("leaderboard.js", JS),
+    asset!("front.js", JS),
+    asset!("tv.js", JS),
+    asset!("seeks.js", JS),
 ];
 
 /// How long after its last heartbeat a browser's user still counts as online.
