@@ -60,9 +60,17 @@ fn boards(featured: &Value) -> Vec<i64> {
 
 /// A user's Ataxx rating and its text, as their profile shows them.
 fn rating(server: &Served, name: &str) -> (f64, Value) {
-    let (status, user) = api("GET", &server.url(&format!("/api/users/{name}")), None, None);
+    let (status, user) = api(
+        "GET",
+        &server.url(&format!("/api/users/{name}")),
+        None,
+        None,
+    );
     assert_eq!(status, 200, "{user}");
-    (user["rating"].as_f64().unwrap(), user["rating_text"].clone())
+    (
+        user["rating"].as_f64().unwrap(),
+        user["rating_text"].clone(),
+    )
 }
 
 #[test]
@@ -91,13 +99,18 @@ fn tv_ranks_games_in_play_by_their_players_ratings_and_drops_finished_ones() {
     assert_eq!(status, 200, "{all}");
     assert_eq!(boards(&all), vec![top, middle, low]);
     // Each game's rating is the mean of its players' as their profiles give them.
-    for (featured, players) in all.as_array().unwrap().iter().zip([
-        ["ann", "abe"],
-        ["bea", "bob"],
-        ["lou", "lee"],
-    ]) {
+    for (featured, players) in
+        all.as_array()
+            .unwrap()
+            .iter()
+            .zip([["ann", "abe"], ["bea", "bob"], ["lou", "lee"]])
+    {
         let [(x, x_text), (o, o_text)] = players.map(|name| rating(&server, name));
-        assert_eq!(featured["rating"], json!(((x + o) / 2.0).round() as i64), "{featured}");
+        assert_eq!(
+            featured["rating"],
+            json!(((x + o) / 2.0).round() as i64),
+            "{featured}"
+        );
         assert_eq!(featured["ratings"], json!([x_text, o_text]));
         assert_eq!(featured["game"]["status"], "active");
     }

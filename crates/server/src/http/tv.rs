@@ -31,6 +31,12 @@ pub(super) async fn get(State(state): State<HttpState>, Query(query): Query<TvQu
         Some(limit @ 1..=MAX_LIMIT) => limit,
         Some(limit) => return Err(bad(format!("limit {limit}: from 1 to {MAX_LIMIT}"))),
     };
-    let games = featured(&state.app.storage, &state.app.games, game.map(|g| g.name()), limit).await?;
+    let games = featured(
+        &state.app.storage,
+        &state.app.games,
+        game.map(|g| g.name()),
+        limit,
+    )
+    .await?;
     Ok(Json(json!(games)))
 }
