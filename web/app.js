@@ -1,12 +1,15 @@
 // The page shell: who is signed in, the navigation bar, the piece style, and the routes
-// (#/ lobby, #/login, #/game/<board>, #/user/<name>, #/leaderboard).
+// (#/ lobby, or the front page when signed out; #/tv, #/seeks, #/login, #/game/<board>,
+// #/user/<name>, #/leaderboard).
 
 import { api, esc } from './api.js';
 import { mountLobby } from './lobby.js';
 import { mountGame } from './game.js';
 import { mountProfile } from './profile.js';
 import { mountLeaderboard } from './leaderboard.js';
-import { notificationToggle, watchUser } from './notify.js';
+import { mountFront } from './front.js';
+import { mountTv } from './tv.js';
+import { mountSeeks } from './seeks.js';
 import { soundToggle } from './sound.js';
 
 const session = { me: null };
@@ -50,9 +53,9 @@ function renderNav() {
       <input type="checkbox" id="dark-toggle" ${isDark() ? 'checked' : ''}> Dark
     </label>
     ${session.me
-      ? `<a href="#/">Lobby</a><a href="#/leaderboard">Leaderboard</a><a href="#/user/${esc(session.me)}" id="nav-me">${esc(session.me)}</a>
+      ? `<a href="#/">Lobby</a><a href="#/seeks">Seeks</a><a href="#/tv">TV</a><a href="#/leaderboard">Leaderboard</a><a href="#/user/${esc(session.me)}" id="nav-me">${esc(session.me)}</a>
          <button type="button" class="link" id="signout">Sign out</button>`
-      : '<a href="#/leaderboard">Leaderboard</a><a href="#/login">Sign in</a>'}`;
+      : '<a href="#/seeks">Seeks</a><a href="#/tv">TV</a><a href="#/leaderboard">Leaderboard</a><a href="#/login">Sign in</a>'}`;
   nav.prepend(...[soundToggle(), session.me && notificationToggle(toast)].filter(Boolean));
   nav.querySelector('#cb-toggle').addEventListener('change', (event) => {
     localStorage.setItem('pieceStyle', event.target.checked ? 'cb' : 'classic');
@@ -70,6 +73,14 @@ function renderNav() {
     watchUser(null);
     location.hash = '#/login';
   });
+}
+
+/** Someone signed in, by the sign-in form or another page (the front page's quick play). */
+function signedIn(name) {
+  session.me = name;
+  localStorage.setItem(SIGNED_IN, name);
+  renderNav();
+  watchUser(name);
 }
 
 function mountLogin(root) {
@@ -110,10 +121,7 @@ function mountLogin(root) {
         await api('/api/signup', { method: 'POST', body: { userid, password, addresses } });
       }
       const me = await api('/api/login', { method: 'POST', body: { userid, password } });
-      session.me = me.userid;
-      localStorage.setItem(SIGNED_IN, me.userid);
-      renderNav();
-      watchUser(session.me);
+      signedIn(me.userid);
       // The sign-in form leaves the history: Back goes to the page before it.
       if (location.hash === '#/') route();
       else location.replace('#/');
@@ -131,11 +139,14 @@ async function route() {
   root.innerHTML = '';
   const path = location.hash.replace(/^#/, '') || '/';
   const [, page, arg] = path.split('/');
-  const ctx = { me: session.me, toast };
+  const ctx = { me: session.me, toast, signedIn };
   if (page === 'game' && arg) unmount = mountGame(root, ctx, Number(arg));
   else if (page === 'user' && arg) unmount = mountProfile(root, ctx, decodeURIComponent(arg));
   else if (page === 'leaderboard') unmount = mountLeaderboard(root);
-  else if (page === 'login' || !session.me) unmount = mountLogin(root);
+  else if (page === 'tv') unmount = mountTv(root, ctx);
+  else if (page === 'seeks') unmount = mountSeeks(root, ctx);
+  else if (page === 'login') unmount = mountLogin(root);
+  else if (!session.me) unmount = mountFront(root, ctx);
   else unmount = mountLobby(root, ctx);
 }
 

@@ -18,7 +18,7 @@ import { soundForMoves, sounds } from './sound.js';
  * stay on the server, which sends the legal moves and the position after every ply.
  */
 const SQUARE = { Board, parse: parseFen, cells: squareCells, distance: squareDistance, example: 'd4 or c3b5' };
-const GAMES = {
+export const GAMES = {
   ataxx: { ...SQUARE, title: 'Ataxx' },
   ataxx4: { ...SQUARE, title: 'Four-player Ataxx' },
   hexxagon: { Board: HexBoard, parse: parseHexFen, cells: (pos) => [...pos.cells], distance: hexDistance, example: 'e5 or a1c3', title: 'Hexxagon' },

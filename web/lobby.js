@@ -5,7 +5,7 @@ import { api, esc, LiveSocket, timeAgo } from './api.js';
 import { Board } from './board.js';
 import { parseFen, parseSquare } from './position.js';
 
-const CLOCKS = [
+export const CLOCKS = [
   ['', 'Correspondence (days per move)'],
   ['1+0', 'Live 1 min'],
   ['3+2', 'Live 3 min + 2 s'],
@@ -23,7 +23,7 @@ function maskBit(name) {
 }
 
 /** The games a new game may be, with their board sizes (the default first). */
-const GAME_KINDS = [
+export const GAME_KINDS = [
   ['ataxx', 'Ataxx', [7, 8, 6, 5, 4, 3], (n) => `${n}×${n}`],
   ['hexxagon', 'Hexxagon', [5, 4, 3], (n) => `${n} cells a side`],
   ['ataxx4', 'Four-player Ataxx', [7, 8, 6, 5], (n) => `${n}×${n}`],

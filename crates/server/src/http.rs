@@ -29,6 +29,7 @@ use games::GameKind;
 
 mod leaderboard;
 mod seeks;
+mod tv;
 
 /// The largest request body and WebSocket message.
 pub const MAX_BODY: usize = 64 * 1024;
@@ -157,6 +158,7 @@ fn router(state: HttpState) -> Router {
         .route("/api/seeks/{id}/accept", post(seeks::accept))
         .route("/api/lobby/ws", get(seeks::socket))
         .route("/api/leaderboard", get(leaderboard::get))
+        .route("/api/tv", get(tv::get))
         .route("/api/bot/upgrade", post(leaderboard::upgrade_to_bot))
         .merge(crate::web::routes(state.app.clone()))
         .layer(DefaultBodyLimit::max(MAX_BODY))

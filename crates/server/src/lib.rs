@@ -35,6 +35,7 @@ pub mod socket_messages;
 pub mod storage;
 pub mod text;
 mod throttle;
+pub mod tv;
 mod web;
 
 use std::net::SocketAddr;

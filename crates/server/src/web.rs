@@ -66,6 +66,9 @@ const ASSETS: &[Asset] = &[
     asset!("sound.js", JS),
     asset!("keyboard.js", JS),
     asset!("announce.js", JS),
+    asset!("front.js", JS),
+    asset!("tv.js", JS),
+    asset!("seeks.js", JS),
 ];
 
 /// How long after its last heartbeat a browser's user still counts as online.
