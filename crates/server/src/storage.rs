@@ -27,6 +27,7 @@ use tokio::sync::{mpsc, oneshot, Mutex, OwnedMutexGuard};
 
 use crate::error::{Error, Result};
 
+pub mod limits;
 pub mod seeks;
 
 /// How far a commit goes before it returns.
@@ -65,6 +66,44 @@ impl WriteTx {
             flusher.flush().await?;
         }
         Ok(())
+    }
+}
+
+/// How many times a transaction PostgreSQL aborted to break a deadlock or a serialization
+/// conflict is run again before the error goes to the caller.
+pub const CONFLICT_RETRIES: u32 = 3;
+
+/// Whether PostgreSQL aborted the transaction to resolve a conflict with another one
+/// (SQLSTATE 40001 serialization failure, 40P01 deadlock): running it again may succeed.
+pub fn is_conflict(err: &Error) -> bool {
+    match err {
+        Error::Database(sqlx::Error::Database(db)) => {
+            matches!(db.code().as_deref(), Some("40001" | "40P01"))
+        }
+        _ => false,
+    }
+}
+
+/// Runs a whole transaction (`attempt` begins, does and commits it) and runs it again, up to
+/// [`CONFLICT_RETRIES`] times after a short random pause, when PostgreSQL aborted it as the
+/// loser of a deadlock or serialization conflict: the other transaction has then gone through,
+/// and the retry sees its result.
+pub async fn retry_conflicts<T, F, Fut>(what: &str, mut attempt: F) -> Result<T>
+where
+    F: FnMut() -> Fut,
+    Fut: std::future::Future<Output = Result<T>>,
+{
+    let mut retries = 0;
+    loop {
+        match attempt().await {
+            Err(err) if is_conflict(&err) && retries < CONFLICT_RETRIES => {
+                retries += 1;
+                tracing::info!(%err, retry = retries, "{what}: conflict with another transaction, retrying");
+                let pause = std::time::Duration::from_millis(rand::random_range(5..50));
+                tokio::time::sleep(pause).await;
+            }
+            done => return done,
+        }
     }
 }
 
@@ -188,7 +227,7 @@ fn migrations() -> Migrator {
 
 /// The migrations up to `last` (tests build old databases with fewer).
 fn migrations_up_to(last: i64) -> Migrator {
-    let files: [(i64, &str, &str); 7] = [
+    let files: [(i64, &str, &str); 8] = [
         (1, "init", include_str!("../migrations/0001_init.sql")),
         (
             2,
@@ -208,6 +247,11 @@ fn migrations_up_to(last: i64) -> Migrator {
         (5, "mail", include_str!("../migrations/0005_mail.sql")),
         (6, "seeks", include_str!("../migrations/0006_seeks.sql")),
         (7, "cluster", include_str!("../migrations/0007_cluster.sql")),
+        (
+            8,
+            "rate limits",
+            include_str!("../migrations/0008_rate_limits.sql"),
+        ),
     ];
     Migrator {
         migrations: Cow::Owned(
