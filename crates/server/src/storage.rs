@@ -1286,6 +1286,81 @@ pub async fn set_subscription(
 mod tests {
     use super::*;
 
+    /// An error as PostgreSQL reports it, with a SQLSTATE code.
+    #[derive(Debug)]
+    struct Sqlstate(&'static str);
+
+    impl std::fmt::Display for Sqlstate {
+        fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            write!(f, "SQLSTATE {}", self.0)
+        }
+    }
+
+    impl std::error::Error for Sqlstate {}
+
+    impl sqlx::error::DatabaseError for Sqlstate {
+        fn message(&self) -> &str {
+            "aborted"
+        }
+        fn code(&self) -> Option<Cow<'_, str>> {
+            Some(self.0.into())
+        }
+        fn as_error(&self) -> &(dyn std::error::Error + Send + Sync + 'static) {
+            self
+        }
+        fn as_error_mut(&mut self) -> &mut (dyn std::error::Error + Send + Sync + 'static) {
+            self
+        }
+        fn into_error(self: Box<Self>) -> Box<dyn std::error::Error + Send + Sync + 'static> {
+            self
+        }
+        fn kind(&self) -> sqlx::error::ErrorKind {
+            sqlx::error::ErrorKind::Other
+        }
+    }
+
+    fn failure(code: &'static str) -> Error {
+        Error::Database(sqlx::Error::Database(Box::new(Sqlstate(code))))
+    }
+
+    /// Runs `retry_conflicts` over attempts that fail with `codes` in turn, then succeed;
+    /// returns the outcome and how many attempts ran.
+    async fn attempts(codes: &[&'static str]) -> (Result<u32>, u32) {
+        let runs = std::sync::atomic::AtomicU32::new(0);
+        let outcome = retry_conflicts("a test", || {
+            let run = runs.fetch_add(1, std::sync::atomic::Ordering::SeqCst) as usize;
+            async move {
+                match codes.get(run) {
+                    Some(code) => Err(failure(code)),
+                    None => Ok(run as u32),
+                }
+            }
+        })
+        .await;
+        (outcome, runs.into_inner())
+    }
+
+    #[tokio::test]
+    async fn deadlocks_and_serialization_failures_are_retried_a_bounded_number_of_times() {
+        let (outcome, runs) = attempts(&["40P01", "40001"]).await;
+        assert_eq!(outcome.unwrap(), 2);
+        assert_eq!(runs, 3);
+        // One more conflict than the retries allow: the last one goes to the caller.
+        let codes = ["40P01"; CONFLICT_RETRIES as usize + 1];
+        let (outcome, runs) = attempts(&codes).await;
+        assert!(outcome.as_ref().is_err_and(is_conflict), "{outcome:?}");
+        assert_eq!(runs, CONFLICT_RETRIES + 1);
+    }
+
+    #[tokio::test]
+    async fn other_errors_are_not_retried() {
+        // A unique violation: running again would fail the same way.
+        let (outcome, runs) = attempts(&["23505"]).await;
+        assert!(outcome.is_err());
+        assert_eq!(runs, 1);
+        assert!(!is_conflict(&Error::Auth));
+    }
+
     #[tokio::test]
     async fn migration_4_moves_players_into_seats_and_ratings_into_the_ataxx_rows() {
         let path = std::env::temp_dir().join(format!(

@@ -486,11 +486,12 @@ pub async fn play(
     if let Some(after) = args.kill_node_after {
         tokio::time::sleep_until((start + Duration::from_secs(after)).into()).await;
         let victim = servers.len() - 1;
+        // Marked dead first, so that a client whose connection breaks knows to move.
+        shared.nodes[victim].alive.store(false, Ordering::SeqCst);
+        *shared.killed_at.lock().expect("kill time") = Some(Instant::now());
         // SIGKILL: no goodbye to the database or the clients.
         servers[victim].child.kill()?;
         servers[victim].child.wait()?;
-        shared.nodes[victim].alive.store(false, Ordering::SeqCst);
-        *shared.killed_at.lock().expect("kill time") = Some(Instant::now());
         eprintln!("killed node {} after {after} s", victim + 1);
     }
     let mut runs = vec![];
