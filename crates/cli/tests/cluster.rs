@@ -395,7 +395,11 @@ async fn a_node_whose_event_listener_dropped_catches_up_on_moves_made_meanwhile(
     let mut pos = Position::startpos();
     let mut play = |door: &mut served::TextDoor, ply: i64| {
         let mv = pos.legal_moves()[0];
-        let player = if ply % 2 == 1 { "alice secret1" } else { "bob secret2" };
+        let player = if ply % 2 == 1 {
+            "alice secret1"
+        } else {
+            "bob secret2"
+        };
         door.ok(&format!("ataxx move 101 {player} {mv}#{ply}"));
         pos.play(mv).unwrap();
         pos.to_string()
@@ -406,7 +410,10 @@ async fn a_node_whose_event_listener_dropped_catches_up_on_moves_made_meanwhile(
     // Node A's listener is cut off, and cannot reconnect while the database refuses new
     // connections; node B (its pool already connected) records three moves meanwhile.
     let name = db.rsplit('/').next().unwrap();
-    psql(&db, &format!("ALTER DATABASE \"{name}\" WITH ALLOW_CONNECTIONS false"));
+    psql(
+        &db,
+        &format!("ALTER DATABASE \"{name}\" WITH ALLOW_CONNECTIONS false"),
+    );
     let listener = ataxx_server::cluster::listener_name(a.child.id());
     let terminated = psql(
         &db,
@@ -420,7 +427,10 @@ async fn a_node_whose_event_listener_dropped_catches_up_on_moves_made_meanwhile(
     for ply in 2..=4 {
         fen = play(&mut door_b, ply);
     }
-    psql(&db, &format!("ALTER DATABASE \"{name}\" WITH ALLOW_CONNECTIONS true"));
+    psql(
+        &db,
+        &format!("ALTER DATABASE \"{name}\" WITH ALLOW_CONNECTIONS true"),
+    );
 
     // Once listening again, node A pushes what it missed: Alice's socket reaches ply 4.
     let caught_up = next_where_within(&mut alice_ws, 60, |v| v["ply"] == 4).await;
@@ -452,7 +462,12 @@ fn a_load_run_that_kills_a_node_loses_no_acknowledged_move() {
             .lines()
             .find(|l| l.starts_with(name))
             .unwrap_or_else(|| panic!("no {name:?} line in {stdout}"));
-        line[name.len()..].split_whitespace().next().unwrap().parse().unwrap()
+        line[name.len()..]
+            .split_whitespace()
+            .next()
+            .unwrap()
+            .parse()
+            .unwrap()
     };
     assert_eq!(figure("lost"), 0, "{stdout}");
     assert!(figure("acknowledged") > 0, "{stdout}");

@@ -183,7 +183,9 @@ async fn recover(app: &App, pushed: &mut Pushed) {
         tracing::warn!(%err, "reloading subscriptions");
     }
     match catch_up(app, pushed).await {
-        Ok(boards) if boards > 0 => tracing::info!(boards, "caught up on boards changed while not listening"),
+        Ok(boards) if boards > 0 => {
+            tracing::info!(boards, "caught up on boards changed while not listening")
+        }
         Ok(_) => {}
         Err(err) => tracing::warn!(%err, "catching up on boards"),
     }
@@ -263,7 +265,10 @@ async fn catch_up(app: &App, pushed: &mut Pushed) -> Result<usize> {
     let mut changed = 0;
     for game in games {
         let seen = pushed.0.get(&game.board).cloned();
-        if seen.as_ref().is_some_and(|seen| seen.version >= game.version) {
+        if seen
+            .as_ref()
+            .is_some_and(|seen| seen.version >= game.version)
+        {
             continue;
         }
         let moves = match &seen {
@@ -287,7 +292,11 @@ async fn catch_up(app: &App, pushed: &mut Pushed) -> Result<usize> {
 
 /// The events that bring a listener from `seen` (None: a board not known) to `game`; each
 /// carries the board's current summary, so clients that see a version gap resync.
-fn missed_events(seen: Option<&Seen>, game: &GameRow, moves: Vec<storage::MoveRow>) -> Vec<EventKind> {
+fn missed_events(
+    seen: Option<&Seen>,
+    game: &GameRow,
+    moves: Vec<storage::MoveRow>,
+) -> Vec<EventKind> {
     let mut kinds = vec![];
     let was = seen.map_or("", |seen| seen.status.as_str());
     match (was, game.status.as_str()) {

@@ -161,9 +161,7 @@ impl Windows {
         let now = wall_ms();
         let mut conn = self.storage.read().await?;
         match limits::window(&mut conn, key).await? {
-            Some((started, used))
-                if now - started < ms(WINDOW) && used >= i64::from(limit) =>
-            {
+            Some((started, used)) if now - started < ms(WINDOW) && used >= i64::from(limit) => {
                 Err(retry_after(started + ms(WINDOW), now))
             }
             _ => Ok(()),

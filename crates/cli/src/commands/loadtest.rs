@@ -113,7 +113,10 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     if args.nodes == 0 || (args.nodes > 1 && !args.db.as_deref().is_some_and(is_postgres)) {
         bail!("--nodes must be 1, or more with --db postgres://...");
     }
-    if args.kill_node_after.is_some_and(|s| args.nodes < 2 || s >= args.seconds) {
+    if args
+        .kill_node_after
+        .is_some_and(|s| args.nodes < 2 || s >= args.seconds)
+    {
         bail!("--kill-node-after needs --nodes 2 or more and fewer seconds than --seconds");
     }
     let dir = std::env::temp_dir().join(format!("ataxx-loadtest-{}", std::process::id()));
