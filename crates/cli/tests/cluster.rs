@@ -1,23 +1,22 @@
 //! Two `ataxx serve` nodes on one PostgreSQL database, driven through real sockets: players on
-//! different nodes, concurrent commands on one board, concurrent challenges, and a leader killed
-//! with SIGKILL. Needs `ATAXX_TEST_POSTGRES` (scripts/test.sh starts a cluster and sets it);
-//! without it each test prints a notice and returns.
+//! different nodes, concurrent commands on one board, concurrent challenges, a leader killed
+//! with SIGKILL, rate limits and the lobby across nodes, a node whose event listener drops, and
+//! a load test that kills a node. Needs `ATAXX_TEST_POSTGRES` (scripts/test.sh starts a cluster
+//! and sets it); without it each test prints a notice and returns.
 
-use std::io::{BufRead, BufReader, Write};
-use std::net::TcpStream;
-use std::path::Path;
-use std::process::{Child, Command, Stdio};
-use std::time::{Duration, Instant};
+#[path = "common/served.rs"]
+mod served;
+
+use std::process::Command;
 
 use ataxx::Position;
-use futures_util::{SinkExt, StreamExt};
+use futures_util::SinkExt;
 use serde_json::{json, Value};
+use served::{api, database, login, next_where_within, socket, wait_for, Served, Socket};
 use tokio_tungstenite::tungstenite::Message;
 
-mod database;
-
 /// The database URL for this test, or None (and a notice) without PostgreSQL.
-fn cluster_database(dir: &Path, test: &str) -> Option<String> {
+fn cluster_database(dir: &std::path::Path, test: &str) -> Option<String> {
     match database::postgres_server() {
         Some(server) => Some(database::postgres_database(&server, &dir.join(test))),
         None => {
@@ -29,170 +28,32 @@ fn cluster_database(dir: &Path, test: &str) -> Option<String> {
     }
 }
 
-/// One running node, killed when dropped.
-struct Node {
-    child: Child,
-    http: String,
-    text: String,
+fn node(db: &str) -> Served {
+    Served::on_database(db, &[])
 }
 
-impl Node {
-    fn start(db: &str) -> Node {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_ataxx"))
-            .args(["serve", "--http", "127.0.0.1:0", "--text", "127.0.0.1:0"])
-            .args(["--log", "warn", "--db", db])
-            .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
-            .spawn()
-            .expect("ataxx serve starts");
-        let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
-        let mut addr = |door: &str| {
-            let line = lines
-                .next()
-                .expect("the node prints its addresses")
-                .unwrap();
-            line.strip_prefix(door)
-                .unwrap_or_else(|| panic!("expected {door:?}, got {line:?}"))
-                .to_string()
-        };
-        let http = addr("http ");
-        let text = addr("text ");
-        Node { child, http, text }
-    }
-
-    fn door(&self) -> Door {
-        let stream = TcpStream::connect(&self.text).expect("text port accepts");
-        stream
-            .set_read_timeout(Some(Duration::from_secs(30)))
-            .unwrap();
-        let reader = BufReader::new(stream.try_clone().unwrap());
-        let mut door = Door { stream, reader };
-        door.reply();
-        door
-    }
-
-    fn url(&self, path: &str) -> String {
-        format!("http://{}{path}", self.http)
-    }
-
-    fn ws(&self, path: &str) -> String {
-        format!("ws://{}{path}", self.http)
-    }
-}
-
-impl Drop for Node {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-/// A text-door connection.
-struct Door {
-    stream: TcpStream,
-    reader: BufReader<TcpStream>,
-}
-
-impl Door {
-    fn reply(&mut self) -> String {
-        let mut lines = vec![];
-        loop {
-            let mut line = String::new();
-            assert!(self.reader.read_line(&mut line).unwrap() > 0, "closed");
-            if line.trim_end() == "." {
-                return ataxx_server::text::unframe(lines.iter().map(String::as_str).chain(["."]))
-                    .unwrap();
-            }
-            lines.push(line);
-        }
-    }
-
-    fn send(&mut self, line: &str) -> String {
-        self.stream
-            .write_all(format!("{line}\r\n").as_bytes())
-            .unwrap();
-        self.reply()
-    }
-
-    fn ok(&mut self, line: &str) -> String {
-        let reply = self.send(line);
-        assert!(!reply.starts_with("error"), "{line}: {reply}");
-        reply
-    }
-
-    fn board(&mut self, board: i64) -> Value {
-        let reply = self.send(&format!("ataxx show {board} --json"));
-        serde_json::from_str::<Value>(&reply).unwrap()["data"][0].clone()
-    }
-
-    /// Polls a board until `done` holds.
-    fn wait_for(&mut self, board: i64, done: impl Fn(&Value) -> bool) -> Value {
-        let deadline = Instant::now() + Duration::from_secs(30);
-        loop {
-            let game = self.board(board);
-            if done(&game) {
-                return game;
-            }
-            assert!(Instant::now() < deadline, "board never got there: {game}");
-            std::thread::sleep(Duration::from_millis(50));
-        }
-    }
+/// Runs SQL on the PostgreSQL server of `db` (connected to its `postgres` database, so that
+/// `db` itself can be closed to new connections), through `psql`.
+fn psql(db: &str, sql: &str) -> String {
+    let (server, _) = db.rsplit_once('/').expect("a database URL");
+    let out = Command::new("psql")
+        .args([&format!("{server}/postgres"), "-XAtq", "-c", sql])
+        .output()
+        .expect("psql runs (scripts/postgres.sh installs PostgreSQL)");
+    assert!(
+        out.status.success(),
+        "{sql}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
 }
 
 fn post(url: &str, token: Option<&str>, body: Value) -> (u16, Value) {
-    let agent: ureq::Agent = ureq::Agent::config_builder()
-        .http_status_as_error(false)
-        .build()
-        .into();
-    let mut request = agent.post(url).header("Content-Type", "application/json");
-    if let Some(token) = token {
-        request = request.header("Authorization", format!("Bearer {token}"));
-    }
-    let mut response = request.send(body.to_string()).unwrap();
-    let status = response.status().as_u16();
-    let text = response.body_mut().read_to_string().unwrap();
-    (
-        status,
-        serde_json::from_str(&text).unwrap_or(Value::String(text)),
-    )
-}
-
-fn login(node: &Node, userid: &str, password: &str) -> String {
-    let (status, body) = post(
-        &node.url("/api/login"),
-        None,
-        json!({"userid": userid, "password": password}),
-    );
-    assert_eq!(status, 200, "{body}");
-    body["token"].as_str().unwrap().to_string()
-}
-
-type Socket =
-    tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
-
-async fn socket(url: &str) -> Socket {
-    tokio_tungstenite::connect_async(url)
-        .await
-        .expect("websocket opens")
-        .0
+    api("POST", url, token, Some(body))
 }
 
 async fn next_where(ws: &mut Socket, want: impl Fn(&Value) -> bool) -> Value {
-    let deadline = Instant::now() + Duration::from_secs(15);
-    loop {
-        let left = deadline.saturating_duration_since(Instant::now());
-        let message = tokio::time::timeout(left, ws.next())
-            .await
-            .expect("an awaited message arrives")
-            .expect("socket open")
-            .unwrap();
-        if let Message::Text(text) = message {
-            let value: Value = serde_json::from_str(&text).unwrap();
-            if want(&value) {
-                return value;
-            }
-        }
-    }
+    next_where_within(ws, 15, want).await
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -201,9 +62,9 @@ async fn players_on_two_nodes_follow_each_other_over_websocket_and_the_text_door
     let Some(db) = cluster_database(dir.path(), "two_nodes_game") else {
         return;
     };
-    let (a, b) = (Node::start(&db), Node::start(&db));
-    let mut door_a = a.door();
-    let mut door_b = b.door();
+    let (a, b) = (node(&db), node(&db));
+    let mut door_a = a.text();
+    let mut door_b = b.text();
     door_a.ok("signup alice secret1");
     door_b.ok("signup bob secret2");
     door_b.ok("signup carol secret3");
@@ -285,8 +146,8 @@ fn fifty_concurrent_commands_on_one_board_over_two_nodes_play_exactly_once() {
     let Some(db) = cluster_database(dir.path(), "fifty_commands") else {
         return;
     };
-    let nodes = [Node::start(&db), Node::start(&db)];
-    let mut door = nodes[0].door();
+    let nodes = [node(&db), node(&db)];
+    let mut door = nodes[0].text();
     door.ok("signup alice secret1");
     door.ok("signup bob secret2");
     door.ok("ataxx challenge alice bob");
@@ -300,7 +161,7 @@ fn fifty_concurrent_commands_on_one_board_over_two_nodes_play_exactly_once() {
             .map(|i| {
                 let node = &nodes[i % 2];
                 scope.spawn(move || {
-                    let mut door = node.door();
+                    let mut door = node.text();
                     let mut played = vec![];
                     for _ in 0..5 {
                         let game = door.board(101);
@@ -336,18 +197,7 @@ fn fifty_concurrent_commands_on_one_board_over_two_nodes_play_exactly_once() {
     let reply = door.send("ataxx show 101 --json");
     let game = &serde_json::from_str::<Value>(&reply).unwrap()["data"][0];
     let fen = game["fen"].as_str().unwrap();
-    let record = nodes[1].url("/api/games/101");
-    let agent: ureq::Agent = ureq::Agent::config_builder().build().into();
-    let view: Value = serde_json::from_str(
-        &agent
-            .get(&record)
-            .call()
-            .unwrap()
-            .body_mut()
-            .read_to_string()
-            .unwrap(),
-    )
-    .unwrap();
+    let (_, view) = api("GET", &nodes[1].url("/api/games/101"), None, None);
     let moves: Vec<&Value> = view["moves"].as_array().unwrap().iter().collect();
     let played: Vec<String> = moves
         .iter()
@@ -377,8 +227,8 @@ fn board_numbers_stay_unique_under_concurrent_challenges_on_two_nodes() {
     let Some(db) = cluster_database(dir.path(), "unique_boards") else {
         return;
     };
-    let nodes = [Node::start(&db), Node::start(&db)];
-    let mut door = nodes[0].door();
+    let nodes = [node(&db), node(&db)];
+    let mut door = nodes[0].text();
     door.ok("signup alice secret1");
     door.ok("signup bob secret2");
     let boards: Vec<i64> = std::thread::scope(|scope| {
@@ -386,7 +236,7 @@ fn board_numbers_stay_unique_under_concurrent_challenges_on_two_nodes() {
             .map(|i| {
                 let node = &nodes[i % 2];
                 scope.spawn(move || {
-                    let mut door = node.door();
+                    let mut door = node.text();
                     (0..5)
                         .map(|_| {
                             let reply = door.send("ataxx challenge alice bob --json");
@@ -419,9 +269,9 @@ fn bots_still_move_after_the_leader_is_killed_with_sigkill() {
         return;
     };
     // The first node wins the election (the second starts once the first serves).
-    let mut leader = Node::start(&db);
-    let survivor = Node::start(&db);
-    let mut door = survivor.door();
+    let mut leader = node(&db);
+    let survivor = node(&db);
+    let mut door = survivor.text();
     door.ok("signup alice secret1");
     door.ok("ataxx challenge alice bot-very-easy");
     door.ok("ataxx accept 101 alice secret1");
@@ -429,10 +279,9 @@ fn bots_still_move_after_the_leader_is_killed_with_sigkill() {
     for round in 0..4 {
         if round == 2 {
             // SIGKILL: no goodbye to the database; its lock goes with its connection.
-            leader.child.kill().unwrap();
-            leader.child.wait().unwrap();
+            leader.kill();
         }
-        let game = door.wait_for(101, |g| {
+        let game = wait_for(&mut door, 101, |g| {
             g["to_move"] == "alice" && g["ply"].as_i64() == Some(ply)
         });
         let pos: Position = game["fen"].as_str().unwrap().parse().unwrap();
@@ -442,7 +291,186 @@ fn bots_still_move_after_the_leader_is_killed_with_sigkill() {
             ply + 1
         ));
         // The bot answers, from whichever node leads.
-        door.wait_for(101, |g| g["ply"].as_i64() == Some(ply + 2));
+        wait_for(&mut door, 101, |g| g["ply"].as_i64() == Some(ply + 2));
         ply += 2;
     }
+}
+
+#[test]
+fn failed_logins_and_signups_on_one_node_count_on_the_other() {
+    let dir = tempfile::tempdir().unwrap();
+    let Some(db) = cluster_database(dir.path(), "rate_limits") else {
+        return;
+    };
+    let (a, b) = (node(&db), node(&db));
+    let mut door_a = a.text();
+    let mut door_b = b.text();
+    // Ten signups from one address a minute, wherever they land.
+    for i in 0..10 {
+        let door = if i % 2 == 0 { &mut door_a } else { &mut door_b };
+        door.ok(&format!("signup user{i} secret{i}"));
+    }
+    let refused = door_b.send("signup user10 secret10");
+    assert!(refused.contains("too many attempts"), "{refused}");
+
+    // Ten wrong passwords for user0 on node A lock this address out of user0 on node B too,
+    // even with the right password; another account is not held back.
+    for _ in 0..10 {
+        let (status, _) = post(
+            &a.url("/api/login"),
+            None,
+            json!({"userid": "user0", "password": "wrong"}),
+        );
+        assert_eq!(status, 401);
+    }
+    let (status, body) = post(
+        &b.url("/api/login"),
+        None,
+        json!({"userid": "user0", "password": "secret0"}),
+    );
+    assert_eq!(status, 429, "{body}");
+    assert_eq!(body["error"]["code"], "rate_limited", "{body}");
+    login(&b, "user1", "secret1");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_seek_posted_on_one_node_reaches_the_lobby_on_the_other_and_back() {
+    let dir = tempfile::tempdir().unwrap();
+    let Some(db) = cluster_database(dir.path(), "lobby") else {
+        return;
+    };
+    let (a, b) = (node(&db), node(&db));
+    a.text().ok("signup alice secret1");
+    b.text().ok("signup bob secret2");
+    let alice = login(&a, "alice", "secret1");
+    let bob = login(&b, "bob", "secret2");
+    let mut lobby_a = socket(&a.ws("/api/lobby/ws")).await;
+    let mut lobby_b = socket(&b.ws("/api/lobby/ws")).await;
+    for lobby in [&mut lobby_a, &mut lobby_b] {
+        next_where(lobby, |v| v["type"] == "lobby").await;
+    }
+
+    // A correspondence seek (no clock: it does not depend on an open page).
+    let (status, seek) = post(
+        &a.url("/api/seeks"),
+        Some(&alice),
+        json!({"game": "ataxx", "rated": false}),
+    );
+    assert_eq!(status, 201, "{seek}");
+    let id = seek["id"].as_i64().unwrap();
+    let added = next_where(&mut lobby_b, |v| v["type"] == "seek_added").await;
+    assert_eq!(added["seek"]["id"], id);
+    assert_eq!(added["seek"]["owner"], "alice");
+
+    // Bob takes it on node B: node A's lobby hears the game start and the seek go.
+    let (status, game) = post(
+        &b.url(&format!("/api/seeks/{id}/accept")),
+        Some(&bob),
+        json!({}),
+    );
+    assert!(status == 200 || status == 201, "{status} {game}");
+    let started = next_where(&mut lobby_a, |v| v["type"] == "game_started").await;
+    assert_eq!(started["game"]["board"], game["board"]);
+    let removed = next_where(&mut lobby_a, |v| v["type"] == "seek_removed").await;
+    assert_eq!(removed["id"], id);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_node_whose_event_listener_dropped_catches_up_on_moves_made_meanwhile() {
+    let dir = tempfile::tempdir().unwrap();
+    let Some(db) = cluster_database(dir.path(), "listener_gap") else {
+        return;
+    };
+    let (a, b) = (node(&db), node(&db));
+    let mut door_b = b.text();
+    door_b.ok("signup alice secret1");
+    door_b.ok("signup bob secret2");
+    door_b.ok("ataxx challenge alice bob");
+    door_b.ok("ataxx accept 101 alice secret1");
+    door_b.ok("ataxx accept 101 bob secret2");
+    let alice = login(&a, "alice", "secret1");
+    let mut alice_ws = socket(&a.ws(&format!("/api/ws?token={alice}"))).await;
+    next_where(&mut alice_ws, |v| v["type"] == "hello").await;
+
+    let mut pos = Position::startpos();
+    let mut play = |door: &mut served::TextDoor, ply: i64| {
+        let mv = pos.legal_moves()[0];
+        let player = if ply % 2 == 1 {
+            "alice secret1"
+        } else {
+            "bob secret2"
+        };
+        door.ok(&format!("ataxx move 101 {player} {mv}#{ply}"));
+        pos.play(mv).unwrap();
+        pos.to_string()
+    };
+    play(&mut door_b, 1);
+    next_where(&mut alice_ws, |v| v["type"] == "moves" && v["ply"] == 1).await;
+
+    // Node A's listener is cut off, and cannot reconnect while the database refuses new
+    // connections; node B (its pool already connected) records three moves meanwhile.
+    let name = db.rsplit('/').next().unwrap();
+    psql(
+        &db,
+        &format!("ALTER DATABASE \"{name}\" WITH ALLOW_CONNECTIONS false"),
+    );
+    let listener = ataxx_server::cluster::listener_name(a.child.id());
+    let terminated = psql(
+        &db,
+        &format!(
+            "SELECT count(*) FROM (SELECT pg_terminate_backend(pid) FROM pg_stat_activity \
+             WHERE application_name = '{listener}') AS t"
+        ),
+    );
+    assert_eq!(terminated.trim(), "1", "node A's listener is found by name");
+    let mut fen = String::new();
+    for ply in 2..=4 {
+        fen = play(&mut door_b, ply);
+    }
+    psql(
+        &db,
+        &format!("ALTER DATABASE \"{name}\" WITH ALLOW_CONNECTIONS true"),
+    );
+
+    // Once listening again, node A pushes what it missed: Alice's socket reaches ply 4.
+    let caught_up = next_where_within(&mut alice_ws, 60, |v| v["ply"] == 4).await;
+    assert_eq!(caught_up["game"]["fen"], fen);
+    let mut door_a = a.text();
+    assert_eq!(door_a.board(101)["ply"], 4);
+}
+
+#[test]
+fn a_load_run_that_kills_a_node_loses_no_acknowledged_move() {
+    let dir = tempfile::tempdir().unwrap();
+    let Some(db) = cluster_database(dir.path(), "kill_node") else {
+        return;
+    };
+    let out = Command::new(env!("CARGO_BIN_EXE_ataxx"))
+        .args(["loadtest", "--db", &db, "--nodes", "2", "--games", "20"])
+        .args(["--players", "20", "--rate", "40", "--seconds", "6"])
+        .args(["--kill-node-after", "2"])
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{stdout}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let figure = |name: &str| -> u64 {
+        let line = stdout
+            .lines()
+            .find(|l| l.starts_with(name))
+            .unwrap_or_else(|| panic!("no {name:?} line in {stdout}"));
+        line[name.len()..]
+            .split_whitespace()
+            .next()
+            .unwrap()
+            .parse()
+            .unwrap()
+    };
+    assert_eq!(figure("lost"), 0, "{stdout}");
+    assert!(figure("acknowledged") > 0, "{stdout}");
+    assert!(figure("reconnected") > 0, "{stdout}");
+    assert!(stdout.contains("killed node 2"), "{stdout}");
 }

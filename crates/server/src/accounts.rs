@@ -8,7 +8,6 @@
 use std::collections::HashMap;
 use std::net::IpAddr;
 use std::sync::{Arc, Mutex, OnceLock};
-use std::time::{Duration, Instant};
 
 use argon2::password_hash::{
     rand_core::OsRng, PasswordHash, PasswordHasher, PasswordVerifier, SaltString,
@@ -40,7 +39,8 @@ pub struct RateLimits {
     /// account: one minute after the limit, doubling with every further failure (up to an hour).
     /// Other addresses are not held back by these failures.
     pub failures_per_minute: u32,
-    /// Open text-door connections per client address.
+    /// Open text-door connections per client address, counted by each node (a connection
+    /// belongs to one process, and goes when it dies).
     pub text_connections_per_address: u32,
 }
 
@@ -58,42 +58,6 @@ impl RateLimits {
     };
 }
 
-/// Fixed one-minute windows per key.
-#[derive(Default)]
-struct Windows {
-    counts: HashMap<String, (Instant, u32)>,
-}
-
-impl Windows {
-    const WINDOW: Duration = Duration::from_secs(60);
-
-    /// Refuses when `key` already used `limit` in its window.
-    fn check(&mut self, key: &str, limit: u32) -> Result<()> {
-        let now = Instant::now();
-        if let Some((start, count)) = self.counts.get(key) {
-            let elapsed = now.duration_since(*start);
-            if elapsed < Self::WINDOW && *count >= limit {
-                let retry_after_s = (Self::WINDOW - elapsed).as_secs().max(1);
-                return Err(Error::RateLimited { retry_after_s });
-            }
-        }
-        Ok(())
-    }
-
-    fn count(&mut self, key: &str) {
-        let now = Instant::now();
-        if self.counts.len() > 100_000 {
-            self.counts
-                .retain(|_, (start, _)| now.duration_since(*start) < Self::WINDOW);
-        }
-        let entry = self.counts.entry(key.to_string()).or_insert((now, 0));
-        if now.duration_since(entry.0) >= Self::WINDOW {
-            *entry = (now, 0);
-        }
-        entry.1 += 1;
-    }
-}
-
 /// A stored password hash and the keyed digest of the password last verified against it.
 type Verified = (String, [u8; 32]);
 
@@ -103,8 +67,8 @@ pub struct Accounts {
     storage: Storage,
     clock: Arc<Clock>,
     limits: RateLimits,
-    windows: Arc<Mutex<Windows>>,
-    logins: Arc<Mutex<crate::throttle::LoginThrottle>>,
+    windows: crate::throttle::Windows,
+    logins: crate::throttle::LoginThrottle,
     /// The client address of the request this handle serves (see [`Accounts::from_peer`]).
     peer: Option<IpAddr>,
     /// Announces ended sessions to open WebSockets.
@@ -207,11 +171,11 @@ fn hex(bytes: &[u8]) -> String {
 impl Accounts {
     pub fn new(storage: Storage, clock: Arc<Clock>, limits: RateLimits) -> Accounts {
         Accounts {
+            windows: crate::throttle::Windows::new(storage.clone()),
+            logins: crate::throttle::LoginThrottle::new(storage.clone()),
             storage,
             clock,
             limits,
-            windows: Arc::default(),
-            logins: Arc::default(),
             peer: None,
             revoked: tokio::sync::broadcast::channel(256).0,
             verified: Arc::default(),
@@ -267,9 +231,8 @@ impl Accounts {
             peer.map_or("local".to_string(), |ip| ip.to_string())
         );
         self.windows
-            .lock()
-            .expect("rate windows")
-            .check(&key, self.limits.signups_per_minute)?;
+            .check(&key, self.limits.signups_per_minute)
+            .await?;
         let password = password.to_string();
         let hash = tokio::task::spawn_blocking(move || hash_password(&password))
             .await
@@ -284,7 +247,9 @@ impl Accounts {
         }
         storage::insert_user(&mut tx.tx, &user).await?;
         tx.commit().await?;
-        self.windows.lock().expect("rate windows").count(&key);
+        if self.limits.signups_per_minute != u32::MAX {
+            self.windows.count(&key).await?;
+        }
         tracing::info!(user = %user.name, "signup");
         Ok(user)
     }
@@ -328,12 +293,7 @@ impl Accounts {
     pub async fn verify(&self, userid: &str, password: &str) -> Result<String> {
         let name = normalize_userid(userid).map_err(|_| Error::Auth)?;
         let limit = self.limits.failures_per_minute;
-        self.logins.lock().expect("login throttle").check(
-            self.peer,
-            &name,
-            limit,
-            Instant::now(),
-        )?;
+        let failed_before = self.logins.check(self.peer, &name, limit).await?;
         let digest = self.digest(password);
         let stored = {
             let mut conn = self.storage.read().await?;
@@ -346,10 +306,9 @@ impl Accounts {
                 == Some(&(hash.clone(), digest))
         });
         if cached {
-            self.logins
-                .lock()
-                .expect("login throttle")
-                .succeeded(self.peer, &name);
+            if failed_before {
+                self.logins.succeeded(self.peer, &name).await?;
+            }
             return Ok(name);
         }
         let password = password.to_string();
@@ -359,19 +318,13 @@ impl Accounts {
                 .await
                 .expect("verifying does not panic");
         if !ok {
-            self.logins.lock().expect("login throttle").failed(
-                self.peer,
-                &name,
-                limit,
-                Instant::now(),
-            );
+            self.logins.failed(self.peer, &name, limit).await?;
             tracing::info!(user = %name, peer = ?self.peer, "authentication failed");
             return Err(Error::Auth);
         }
-        self.logins
-            .lock()
-            .expect("login throttle")
-            .succeeded(self.peer, &name);
+        if failed_before {
+            self.logins.succeeded(self.peer, &name).await?;
+        }
         if let Some(hash) = stored {
             self.verified
                 .lock()

@@ -1,5 +1,5 @@
 //! The server's time source. Game deadlines (nag, forfeit, clocks) read it, so tests can move
-//! time forward; rate limits use the monotonic clock instead.
+//! time forward; rate limits use the wall clock without the offset instead (crate::throttle).
 
 use std::sync::atomic::{AtomicI64, Ordering};
 use std::time::{SystemTime, UNIX_EPOCH};

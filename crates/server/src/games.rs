@@ -732,8 +732,22 @@ impl Games {
     }
 
     /// A player's action on a board: a move, resign, or a draw/undo proposal or answer.
-    /// `guard` is the `#N` of the command: the number this move would get.
+    /// `guard` is the `#N` of the command: the number this move would get. Run again when
+    /// PostgreSQL aborts it in a deadlock (a finishing game locks ratings, see `leave_all`).
     pub async fn act(
+        &self,
+        board: i64,
+        user: &str,
+        action: &Action,
+        guard: Option<i64>,
+    ) -> Result<GameSummary> {
+        storage::retry_conflicts("a player's action", || {
+            self.act_once(board, user, action, guard)
+        })
+        .await
+    }
+
+    async fn act_once(
         &self,
         board: i64,
         user: &str,

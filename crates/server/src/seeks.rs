@@ -209,15 +209,25 @@ impl Seeks {
         }
     }
 
-    fn announce_added(&self, seek: &Seek) {
-        self.hub
-            .publish_lobby(json!({"type": "seek_added", "seek": seek}).to_string());
+    /// Sends a lobby message to this node's lobby pages, or to every node's on a shared database.
+    async fn announce(&self, json: String) {
+        if !self.storage.is_shared() {
+            return self.hub.publish_lobby(json);
+        }
+        if let Err(err) = crate::cluster::notify_lobby(&self.storage, &json).await {
+            tracing::warn!(%err, "announcing a seek to the other nodes");
+        }
     }
 
-    fn announce_removed(&self, ids: &[i64]) {
+    async fn announce_added(&self, seek: &Seek) {
+        self.announce(json!({"type": "seek_added", "seek": seek}).to_string())
+            .await;
+    }
+
+    async fn announce_removed(&self, ids: &[i64]) {
         for id in ids {
-            self.hub
-                .publish_lobby(json!({"type": "seek_removed", "id": id}).to_string());
+            self.announce(json!({"type": "seek_removed", "id": id}).to_string())
+                .await;
         }
     }
 
@@ -265,7 +275,7 @@ impl Seeks {
         let seek = self.view(&mut tx.tx, &row).await?;
         tx.commit().await?;
         tracing::info!(seek = row.id, %owner, game = %row.game, "seek posted");
-        self.announce_added(&seek);
+        self.announce_added(&seek).await;
         Ok(seek)
     }
 
@@ -283,7 +293,7 @@ impl Seeks {
         }
         store::delete_seek(&mut tx.tx, id).await?;
         tx.commit().await?;
-        self.announce_removed(&[id]);
+        self.announce_removed(&[id]).await;
         Ok(())
     }
 
@@ -295,7 +305,7 @@ impl Seeks {
             store::delete_seek(&mut tx.tx, *id).await?;
         }
         tx.commit().await?;
-        self.announce_removed(&ids);
+        self.announce_removed(&ids).await;
         Ok(ids)
     }
 
@@ -346,7 +356,7 @@ impl Seeks {
         }
         tracing::info!(seek = id, board = game.board, taker = %user, "seek taken");
         let summary = self.games.commit_new(tx, game).await?;
-        self.announce_removed(&removed);
+        self.announce_removed(&removed).await;
         Ok(summary)
     }
 
@@ -411,7 +421,7 @@ impl Seeks {
         if !ids.is_empty() {
             tracing::info!(%user, seeks = ?ids, "live seeks withdrawn: last page closed");
         }
-        self.announce_removed(&ids);
+        self.announce_removed(&ids).await;
         Ok(())
     }
 

@@ -1,4 +1,6 @@
-//! Failed-login throttling per (client address, account), with exponential backoff.
+//! Rate limits, kept in the database so that they hold across server nodes: failed logins per
+//! (client address, account) with exponential backoff, and attempts per key in fixed one-minute
+//! windows (signups per address).
 //!
 //! Counting failures per account alone lets anyone lock a user out (ten wrong passwords for
 //! `zed` from anywhere, and `zed`'s right password is refused). Here the count belongs to the
@@ -7,102 +9,171 @@
 //! failure (up to an hour); a success clears the pair. The owner, typing the right password from
 //! another address, is never held back by a stranger's failures. Every lockout is logged as
 //! abuse (`warn`), with the address and the account, never the password.
+//!
+//! Times are wall-clock milliseconds (nodes share no monotonic clock), without the test clock's
+//! offset: moving a game's time does not unlock anyone.
 
-use std::collections::HashMap;
 use std::net::IpAddr;
-use std::time::{Duration, Instant};
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use crate::error::{Error, Result};
+use crate::storage::limits::{self, LoginFailures};
+use crate::storage::Storage;
 
 /// The first wait after `limit` failures; it doubles with each further failure.
 const FIRST_WAIT: Duration = Duration::from_secs(60);
 /// The longest wait.
 const MAX_WAIT: Duration = Duration::from_secs(3600);
-/// Pairs with no failure for this long are forgotten.
+/// A pair's failures older than this no longer count.
 const FORGET_AFTER: Duration = Duration::from_secs(3600);
-/// Table size above which forgotten pairs are swept out.
-const SWEEP_ABOVE: usize = 100_000;
+/// The length of a counting window.
+const WINDOW: Duration = Duration::from_secs(60);
 
-#[derive(Clone, Copy, Debug)]
-struct Record {
-    failures: u32,
-    last_failure: Instant,
-    locked_until: Option<Instant>,
+fn ms(duration: Duration) -> i64 {
+    duration.as_millis() as i64
 }
 
-/// The failures of each (address, account) pair.
-#[derive(Default, Debug)]
+fn wall_ms() -> i64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as i64)
+}
+
+/// How a client address is stored (None: a connection without one, such as a test's).
+fn address_key(peer: Option<IpAddr>) -> String {
+    peer.map_or_else(|| "local".to_string(), |ip| ip.to_string())
+}
+
+fn retry_after(until_ms: i64, now_ms: i64) -> Error {
+    Error::RateLimited {
+        retry_after_s: ((until_ms - now_ms) / 1000).max(1) as u64,
+    }
+}
+
+impl LoginFailures {
+    /// Refuses an attempt while the pair is locked.
+    fn check(&self, now_ms: i64) -> Result<()> {
+        match self.locked_until_ms > now_ms {
+            true => Err(retry_after(self.locked_until_ms, now_ms)),
+            false => Ok(()),
+        }
+    }
+
+    /// The record after one more failure: from the `limit`-th on, locked with a doubling wait.
+    fn after_failure(previous: Option<LoginFailures>, limit: u32, now_ms: i64) -> LoginFailures {
+        let failures = match previous {
+            Some(p) if now_ms - p.last_failure_ms < ms(FORGET_AFTER) => p.failures + 1,
+            _ => 1,
+        };
+        let limit = i64::from(limit.max(1));
+        let locked_until_ms = match failures >= limit {
+            true => {
+                let doublings = (failures - limit).min(16) as u32;
+                let wait = FIRST_WAIT.saturating_mul(1 << doublings).min(MAX_WAIT);
+                now_ms + ms(wait)
+            }
+            false => 0,
+        };
+        LoginFailures {
+            failures,
+            last_failure_ms: now_ms,
+            locked_until_ms,
+        }
+    }
+}
+
+/// The failed logins of each (address, account) pair, in the database.
+#[derive(Clone)]
 pub struct LoginThrottle {
-    pairs: HashMap<(Option<IpAddr>, String), Record>,
+    storage: Storage,
 }
 
 impl LoginThrottle {
-    /// Refuses an attempt from `peer` on `account` while that pair is locked.
-    pub fn check(
-        &mut self,
-        peer: Option<IpAddr>,
-        account: &str,
-        limit: u32,
-        now: Instant,
-    ) -> Result<()> {
+    pub fn new(storage: Storage) -> LoginThrottle {
+        LoginThrottle { storage }
+    }
+
+    /// Refuses an attempt from `peer` on `account` while that pair is locked; returns whether
+    /// the pair has failures on record (a success then clears them).
+    pub async fn check(&self, peer: Option<IpAddr>, account: &str, limit: u32) -> Result<bool> {
         if limit == u32::MAX {
-            return Ok(());
+            return Ok(false);
         }
-        let Some(record) = self.pairs.get(&(peer, account.to_string())) else {
-            return Ok(());
-        };
-        match record.locked_until {
-            Some(until) if until > now => Err(Error::RateLimited {
-                retry_after_s: (until - now).as_secs().max(1),
-            }),
-            _ => Ok(()),
+        let mut conn = self.storage.read().await?;
+        match limits::login_failures(&mut conn, &address_key(peer), account).await? {
+            Some(record) => record.check(wall_ms()).map(|()| true),
+            None => Ok(false),
         }
     }
 
     /// Counts a failure; from the `limit`-th on, locks the pair with a doubling wait.
-    pub fn failed(&mut self, peer: Option<IpAddr>, account: &str, limit: u32, now: Instant) {
+    pub async fn failed(&self, peer: Option<IpAddr>, account: &str, limit: u32) -> Result<()> {
         if limit == u32::MAX {
-            return;
+            return Ok(());
         }
-        if self.pairs.len() > SWEEP_ABOVE {
-            self.pairs.retain(|_, r| {
-                now.duration_since(r.last_failure) < FORGET_AFTER
-                    || r.locked_until.is_some_and(|until| until > now)
-            });
+        let now = wall_ms();
+        let address = address_key(peer);
+        let mut tx = self.storage.write().await?;
+        let previous = limits::lock_login_failures(&mut tx.tx, &address, account).await?;
+        let record = LoginFailures::after_failure(previous, limit, now);
+        limits::set_login_failures(&mut tx.tx, &address, account, &record).await?;
+        // Now and then, pairs nobody failed on for long are swept out.
+        if rand::random::<u8>() == 0 {
+            limits::forget_login_failures(&mut tx.tx, now - ms(FORGET_AFTER)).await?;
         }
-        let record = self
-            .pairs
-            .entry((peer, account.to_string()))
-            .or_insert(Record {
-                failures: 0,
-                last_failure: now,
-                locked_until: None,
-            });
-        if now.duration_since(record.last_failure) >= FORGET_AFTER {
-            record.failures = 0;
-            record.locked_until = None;
-        }
-        record.failures += 1;
-        record.last_failure = now;
-        if record.failures >= limit.max(1) {
-            let doublings = (record.failures - limit.max(1)).min(16);
-            let wait = FIRST_WAIT.saturating_mul(1 << doublings).min(MAX_WAIT);
-            record.locked_until = Some(now + wait);
+        tx.commit().await?;
+        if record.locked_until_ms > now {
             tracing::warn!(
                 peer = ?peer,
                 user = %account,
                 failures = record.failures,
-                wait_s = wait.as_secs(),
+                wait_s = (record.locked_until_ms - now) / 1000,
                 "repeated failed logins: this address waits before trying this account again"
             );
         }
+        Ok(())
     }
 
     /// A right password clears the pair's failures.
-    pub fn succeeded(&mut self, peer: Option<IpAddr>, account: &str) {
-        if !self.pairs.is_empty() {
-            self.pairs.remove(&(peer, account.to_string()));
+    pub async fn succeeded(&self, peer: Option<IpAddr>, account: &str) -> Result<()> {
+        let mut tx = self.storage.write().await?;
+        limits::clear_login_failures(&mut tx.tx, &address_key(peer), account).await?;
+        tx.commit().await
+    }
+}
+
+/// Attempts per key in fixed one-minute windows, in the database.
+#[derive(Clone)]
+pub struct Windows {
+    storage: Storage,
+}
+
+impl Windows {
+    pub fn new(storage: Storage) -> Windows {
+        Windows { storage }
+    }
+
+    /// Refuses when `key` already used `limit` attempts in its window.
+    pub async fn check(&self, key: &str, limit: u32) -> Result<()> {
+        if limit == u32::MAX {
+            return Ok(());
         }
+        let now = wall_ms();
+        let mut conn = self.storage.read().await?;
+        match limits::window(&mut conn, key).await? {
+            Some((started, used)) if now - started < ms(WINDOW) && used >= i64::from(limit) => {
+                Err(retry_after(started + ms(WINDOW), now))
+            }
+            _ => Ok(()),
+        }
+    }
+
+    /// Counts an attempt of `key` (a new window starts when the last one is over).
+    pub async fn count(&self, key: &str) -> Result<()> {
+        let now = wall_ms();
+        let mut tx = self.storage.write().await?;
+        limits::count_in_window(&mut tx.tx, key, now, now - ms(WINDOW)).await?;
+        tx.commit().await
     }
 }
 
@@ -110,59 +181,48 @@ impl LoginThrottle {
 mod tests {
     use super::*;
 
-    fn ip(text: &str) -> Option<IpAddr> {
-        Some(text.parse().unwrap())
+    fn fail_times(n: usize, limit: u32, now: i64) -> LoginFailures {
+        let mut record = None;
+        for _ in 0..n {
+            record = Some(LoginFailures::after_failure(record, limit, now));
+        }
+        record.unwrap()
     }
 
-    #[test]
-    fn a_strangers_failures_never_lock_the_owner_out_from_another_address() {
-        let mut throttle = LoginThrottle::default();
-        let now = Instant::now();
-        for _ in 0..10 {
-            throttle.check(ip("10.0.0.66"), "zed", 10, now).unwrap();
-            throttle.failed(ip("10.0.0.66"), "zed", 10, now);
-        }
-        assert!(throttle.check(ip("10.0.0.66"), "zed", 10, now).is_err());
-        // zed from home, and the stranger on another account, are not held back.
-        throttle.check(ip("192.168.1.5"), "zed", 10, now).unwrap();
-        throttle.check(ip("10.0.0.66"), "amy", 10, now).unwrap();
-    }
-
-    #[test]
-    fn the_wait_doubles_with_each_failure_after_the_limit_and_a_success_clears_it() {
-        let mut throttle = LoginThrottle::default();
-        let peer = ip("10.0.0.66");
-        let mut now = Instant::now();
-        for _ in 0..3 {
-            throttle.failed(peer, "zed", 3, now);
-        }
-        let wait = |t: &mut LoginThrottle, now| match t.check(peer, "zed", 3, now) {
+    fn wait_s(record: &LoginFailures, now: i64) -> u64 {
+        match record.check(now) {
             Err(Error::RateLimited { retry_after_s }) => retry_after_s,
             other => panic!("{other:?}"),
-        };
-        assert_eq!(wait(&mut throttle, now), 60);
-        now += Duration::from_secs(61);
-        throttle.check(peer, "zed", 3, now).unwrap();
-        throttle.failed(peer, "zed", 3, now);
-        assert_eq!(wait(&mut throttle, now), 120);
-        now += Duration::from_secs(121);
-        throttle.failed(peer, "zed", 3, now);
-        assert_eq!(wait(&mut throttle, now), 240);
-        for _ in 0..20 {
-            throttle.failed(peer, "zed", 3, now);
         }
-        assert_eq!(wait(&mut throttle, now), 3600, "capped at an hour");
-        throttle.succeeded(peer, "zed");
-        throttle.check(peer, "zed", 3, now).unwrap();
     }
 
     #[test]
-    fn no_limits_means_no_lockout() {
-        let mut throttle = LoginThrottle::default();
-        let now = Instant::now();
-        for _ in 0..100 {
-            throttle.failed(None, "zed", u32::MAX, now);
+    fn the_wait_doubles_with_each_failure_after_the_limit_and_is_capped_at_an_hour() {
+        let mut now = 1_000_000;
+        let record = fail_times(2, 3, now);
+        record.check(now).unwrap();
+        let mut record = LoginFailures::after_failure(Some(record), 3, now);
+        assert_eq!(wait_s(&record, now), 60);
+        now += 61_000;
+        record.check(now).unwrap();
+        record = LoginFailures::after_failure(Some(record), 3, now);
+        assert_eq!(wait_s(&record, now), 120);
+        now += 121_000;
+        record = LoginFailures::after_failure(Some(record), 3, now);
+        assert_eq!(wait_s(&record, now), 240);
+        for _ in 0..20 {
+            record = LoginFailures::after_failure(Some(record), 3, now);
         }
-        throttle.check(None, "zed", u32::MAX, now).unwrap();
+        assert_eq!(wait_s(&record, now), 3600, "capped at an hour");
+    }
+
+    #[test]
+    fn failures_older_than_an_hour_no_longer_count() {
+        let now = 5_000_000;
+        let record = fail_times(9, 10, now);
+        let later = now + ms(FORGET_AFTER);
+        let record = LoginFailures::after_failure(Some(record), 10, later);
+        assert_eq!(record.failures, 1);
+        record.check(later).unwrap();
     }
 }

@@ -1,13 +1,15 @@
 //! The harness of the server's end-to-end tests: a real `ataxx serve` process with a SQLite file
-//! in a temporary directory, its text door (optionally from a chosen source address), HTTP and
-//! WebSocket helpers. Test files include it with `#[path = "common/served.rs"] mod served;`.
+//! in a temporary directory (or a node on a given database URL, see crates/cli/tests/cluster.rs),
+//! its text door (optionally from a chosen source address), HTTP and WebSocket helpers. Test
+//! files include it with `#[path = "common/served.rs"] mod served;`.
 
 // Each test file uses its own part of the harness.
 #![allow(dead_code)]
 
+use std::ffi::OsString;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{IpAddr, SocketAddr, TcpStream};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
@@ -17,14 +19,15 @@ use tokio_tungstenite::tungstenite::protocol::frame::coding::CloseCode;
 use tokio_tungstenite::tungstenite::Message;
 
 #[path = "../database/mod.rs"]
-mod database;
+pub mod database;
 
 /// A running `ataxx serve`, killed when dropped.
 pub struct Served {
     pub child: Child,
     pub http: String,
     pub text: String,
-    pub db: PathBuf,
+    /// Its `--db` argument.
+    pub db: OsString,
 }
 
 impl Served {
@@ -34,10 +37,19 @@ impl Served {
 
     /// Starts a server on `db` whose HTTP door binds `http` (a restart on the same port).
     pub fn start_on(db: &Path, http: &str, extra: &[&str]) -> Served {
+        Served::spawn(database::test_database(db), http, extra)
+    }
+
+    /// Starts a node on the database at `url` (several nodes may share a PostgreSQL one).
+    pub fn on_database(url: &str, extra: &[&str]) -> Served {
+        Served::spawn(url.into(), "127.0.0.1:0", extra)
+    }
+
+    fn spawn(db: OsString, http: &str, extra: &[&str]) -> Served {
         let mut child = Command::new(env!("CARGO_BIN_EXE_ataxx"))
             .args(["serve", "--http", http, "--text", "127.0.0.1:0"])
             .args(["--log", "warn", "--db"])
-            .arg(database::test_database(db))
+            .arg(&db)
             .args(extra)
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit())
@@ -59,7 +71,7 @@ impl Served {
             child,
             http,
             text,
-            db: db.to_path_buf(),
+            db,
         }
     }
 

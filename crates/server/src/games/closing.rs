@@ -47,8 +47,14 @@ impl LeftBoards {
 
 impl Games {
     /// Resigns, cancels or withdraws every open board of `user`, whose account was just closed,
-    /// in one transaction; the opponents get the usual `ended` or `cancelled` events.
+    /// in one transaction; the opponents get the usual `ended` or `cancelled` events. It locks
+    /// boards and ratings in another order than a game finishing meanwhile, so PostgreSQL may
+    /// abort one of the two as a deadlock: run again then.
     pub async fn leave_all(&self, user: &str) -> Result<LeftBoards> {
+        storage::retry_conflicts("closing an account", || self.leave_all_once(user)).await
+    }
+
+    async fn leave_all_once(&self, user: &str) -> Result<LeftBoards> {
         let now = self.now_ms();
         let mut tx = self.storage.write().await?;
         let filter = GameFilter {
