@@ -184,8 +184,9 @@ test('axe-core finds no serious or critical violation on any page, light or dark
   await lee.click('.board rect[data-sq="b6"]');
   await lee.waitForSelector('#moves td.mv');
   const signedOut = await visitor('guest');
-  // Every route, signed in and out (the pages present on this branch).
+  // Every route, signed in and out.
   const pages = [
+    [signedOut, '#/'], [signedOut, '#/tv'], [signedOut, '#/seeks'], [lee, '#/seeks'], [lee, '#/tv'],
     [signedOut, '#/login'], [signedOut, `#/game/${board}`], [signedOut, '#/leaderboard'], [signedOut, '#/user/lee'],
     [lee, '#/'], [lee, `#/game/${board}`], [lee, '#/leaderboard'], [lee, '#/user/lee'], [lee, '#/user/bot-very-easy'],
   ];
