@@ -1,6 +1,7 @@
 //! The parts of a FEN that every game drawn in rows shares (square Ataxx, Hexxagon,
-//! four-player Ataxx): a row written with digits for runs of empty cells, and the two move
-//! counters that end the text.
+//! four-player Ataxx): the four fields, rows read and written with digits for runs of empty
+//! cells, the square grid of ranks, and the two move counters that end the text. Each game
+//! supplies its letters and words its own errors.
 //!
 //! ```
 //! use ataxx::fen_parts::{write_row, Counters};
@@ -12,7 +13,161 @@
 //! assert!(Counters::read(Some("-1"), None).is_err());
 //! ```
 
+use std::ops::RangeInclusive;
+
 use thiserror::Error;
+
+use crate::Square;
+
+/// The fields of a FEN, `board [side [halfmove [fullmove]]]`, split at white space.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Fields<'a> {
+    /// The keyword `startpos`: the game's own start.
+    Startpos,
+    /// A board field and whatever of the others was given.
+    Given {
+        board: &'a str,
+        side: Option<&'a str>,
+        halfmove: Option<&'a str>,
+        fullmove: Option<&'a str>,
+    },
+}
+
+/// Text that has no board field, or more than four fields.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum FieldsError {
+    /// No field at all; `example` is a board of the game, for the message.
+    #[error("empty FEN: expected a board such as {example}")]
+    Empty { example: &'static str },
+    #[error(
+        "FEN has {found} fields; expected at most 4 (board, side, halfmove clock, fullmove number)"
+    )]
+    TooMany { found: usize },
+}
+
+impl Fields<'_> {
+    /// Splits a FEN into its fields (`example`, a board of the game, is for the message when
+    /// there are none); the counters are read later ([`Counters::read`]), so that
+    /// a bad board is reported before a bad counter.
+    pub fn split<'a>(text: &'a str, example: &'static str) -> Result<Fields<'a>, FieldsError> {
+        let fields: Vec<&str> = text.split_whitespace().collect();
+        match fields.as_slice() {
+            [] => Err(FieldsError::Empty { example }),
+            ["startpos"] => Ok(Fields::Startpos),
+            f if f.len() > 4 => Err(FieldsError::TooMany { found: f.len() }),
+            f => Ok(Fields::Given {
+                board: f[0],
+                side: f.get(1).copied(),
+                halfmove: f.get(2).copied(),
+                fullmove: f.get(3).copied(),
+            }),
+        }
+    }
+}
+
+/// A character of a board row that is neither a cell letter nor a digit in range.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct BadLetter {
+    /// Its place in the row's text, from 1.
+    pub position: usize,
+    pub found: char,
+}
+
+/// Reads one row of a board field: a digit up to `longest_run` skips that many empty cells, any
+/// other character goes to `place` with the index of its cell, which says whether it is a cell
+/// letter. Returns how many cells the row covers (indices past the row's end are passed on too,
+/// for the caller to ignore, so that a long row is reported by its width).
+pub fn read_row(
+    text: &str,
+    longest_run: u8,
+    mut place: impl FnMut(usize, char) -> bool,
+) -> Result<usize, BadLetter> {
+    let mut at = 0usize;
+    for (index, c) in text.chars().enumerate() {
+        match c.to_digit(10) {
+            Some(run @ 1..=9) if run <= u32::from(longest_run) => at += run as usize,
+            _ if place(at, c) => at += 1,
+            _ => {
+                return Err(BadLetter {
+                    position: index + 1,
+                    found: c,
+                })
+            }
+        }
+    }
+    Ok(at)
+}
+
+/// What was wrong with the board field of a square grid.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum GridError {
+    /// Not a rank count the game allows.
+    RankCount { found: usize },
+    /// A rank (numbered from 1 at the bottom) covering the wrong number of files.
+    RankWidth {
+        rank: u8,
+        found: usize,
+        expected: u8,
+    },
+    /// A character that is neither a letter of the game nor a digit up to the board's size.
+    BadCell {
+        rank: u8,
+        letter: BadLetter,
+        size: u8,
+    },
+}
+
+/// Reads the board field of an n×n grid, ranks from the top separated by `/`, `n` in `sizes`:
+/// each character that is not a digit goes to `place` with its square (`None` past the rank's
+/// end, where nothing is stored and the width check reports the rank), which says whether it
+/// is a letter of the game. Returns the board's size.
+pub fn read_grid(
+    board: &str,
+    sizes: RangeInclusive<u8>,
+    mut place: impl FnMut(Option<Square>, char) -> bool,
+) -> Result<u8, GridError> {
+    let ranks: Vec<&str> = board.split('/').collect();
+    let size = match u8::try_from(ranks.len()) {
+        Ok(size) if sizes.contains(&size) => size,
+        _ => return Err(GridError::RankCount { found: ranks.len() }),
+    };
+    for (row, text) in ranks.iter().enumerate() {
+        let rank = size - 1 - row as u8;
+        let found = read_row(text, size, |file, c| {
+            let sq = u8::try_from(file)
+                .ok()
+                .and_then(|file| Square::new(file, rank));
+            place(sq.filter(|sq| sq.file() < size), c)
+        })
+        .map_err(|letter| GridError::BadCell {
+            rank: rank + 1,
+            letter,
+            size,
+        })?;
+        if found != size as usize {
+            return Err(GridError::RankWidth {
+                rank: rank + 1,
+                found,
+                expected: size,
+            });
+        }
+    }
+    Ok(size)
+}
+
+/// Writes a board field: each row as [`write_row`] does, `/` between rows.
+pub fn write_rows<R: IntoIterator<Item = Option<char>>>(
+    rows: impl IntoIterator<Item = R>,
+) -> String {
+    let mut out = String::with_capacity(80);
+    for (i, row) in rows.into_iter().enumerate() {
+        if i > 0 {
+            out.push('/');
+        }
+        write_row(&mut out, row);
+    }
+    out
+}
 
 /// Appends one row: a cell's letter, or a digit counting the empty cells (`None`) in a run.
 pub fn write_row(out: &mut String, cells: impl IntoIterator<Item = Option<char>>) {

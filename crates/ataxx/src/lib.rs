@@ -24,6 +24,7 @@ mod encoding;
 mod fen;
 pub mod fen_parts;
 mod game;
+pub mod move_text;
 mod moves;
 mod perft;
 pub mod pgn;
