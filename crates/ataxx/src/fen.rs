@@ -6,7 +6,7 @@ use std::str::FromStr;
 use thiserror::Error;
 
 use crate::fen_parts::{
-    read_grid, write_rows, CounterError, Counters, Fields, FieldsError, GridError,
+    read_grid, write_rows, CounterError, Counters, Fields, FieldsError, GridError, RankWidthError,
 };
 use crate::{Bitboard, Color, Position, Square, MAX_SIZE};
 
@@ -18,12 +18,8 @@ pub enum FenError {
     Fields(#[from] FieldsError),
     #[error("board field has {found} ranks; expected 3 to {max} ranks separated by '/'", max = MAX_SIZE)]
     RankCount { found: usize },
-    #[error("board field: rank {rank} covers {found} files; expected {expected} (the board has {expected} ranks, and an n×n board needs n files per rank)")]
-    RankWidth {
-        rank: u8,
-        found: usize,
-        expected: u8,
-    },
+    #[error(transparent)]
+    RankWidth(RankWidthError),
     #[error("board field: rank {rank} has {found:?}; expected x, o, - or a digit 1-{size}")]
     BadCell { rank: u8, found: char, size: u8 },
     #[error("side field is {found:?}; expected x or o")]
@@ -41,26 +37,16 @@ impl FromStr for Position {
     /// Reads 1–4 FEN fields (missing side = x, clock 0, move 1), the keyword `startpos`, and
     /// upper-case `X`/`O`.
     fn from_str(text: &str) -> Result<Position, FenError> {
-        let Fields::Given {
-            board,
-            side,
-            halfmove,
-            fullmove,
-        } = Fields::split(text, EXAMPLE)?
-        else {
+        let Some(fields) = Fields::split(text, EXAMPLE)? else {
             return Ok(Position::startpos());
         };
-        let (size, x, o, blocked) = parse_board(board)?;
-        let turn = match side {
-            None | Some("x" | "X") => Color::X,
-            Some("o" | "O") => Color::O,
-            Some(other) => {
-                return Err(FenError::Side {
-                    found: other.to_string(),
-                })
-            }
-        };
-        let Counters { halfmove, fullmove } = Counters::read(halfmove, fullmove)?;
+        let (size, x, o, blocked) = parse_board(fields.board)?;
+        let turn = fields
+            .side(Color::X, Color::from_char)
+            .map_err(|found| FenError::Side {
+                found: found.to_string(),
+            })?;
+        let Counters { halfmove, fullmove } = fields.counters()?;
         Ok(Position::from_parts(
             size, x, o, blocked, turn, halfmove, fullmove,
         ))
@@ -83,15 +69,7 @@ fn parse_board(board: &str) -> Result<(u8, Bitboard, Bitboard, Bitboard), FenErr
     })
     .map_err(|err| match err {
         GridError::RankCount { found } => FenError::RankCount { found },
-        GridError::RankWidth {
-            rank,
-            found,
-            expected,
-        } => FenError::RankWidth {
-            rank,
-            found,
-            expected,
-        },
+        GridError::RankWidth(width) => FenError::RankWidth(width),
         GridError::BadCell { rank, letter, size } => FenError::BadCell {
             rank,
             found: letter.found,

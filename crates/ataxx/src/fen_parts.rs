@@ -21,16 +21,11 @@ use crate::Square;
 
 /// The fields of a FEN, `board [side [halfmove [fullmove]]]`, split at white space.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Fields<'a> {
-    /// The keyword `startpos`: the game's own start.
-    Startpos,
-    /// A board field and whatever of the others was given.
-    Given {
-        board: &'a str,
-        side: Option<&'a str>,
-        halfmove: Option<&'a str>,
-        fullmove: Option<&'a str>,
-    },
+pub struct Fields<'a> {
+    pub board: &'a str,
+    pub side: Option<&'a str>,
+    pub halfmove: Option<&'a str>,
+    pub fullmove: Option<&'a str>,
 }
 
 /// Text that has no board field, or more than four fields.
@@ -45,23 +40,45 @@ pub enum FieldsError {
     TooMany { found: usize },
 }
 
-impl Fields<'_> {
-    /// Splits a FEN into its fields (`example`, a board of the game, is for the message when
-    /// there are none); the counters are read later ([`Counters::read`]), so that
-    /// a bad board is reported before a bad counter.
-    pub fn split<'a>(text: &'a str, example: &'static str) -> Result<Fields<'a>, FieldsError> {
+impl<'a> Fields<'a> {
+    /// Splits a FEN into its fields, `None` for the keyword `startpos` (`example`, a board of
+    /// the game, is for the message when there are none). The side and counters are read
+    /// after the board, by the game, so that a bad board is reported first.
+    pub fn split(text: &'a str, example: &'static str) -> Result<Option<Fields<'a>>, FieldsError> {
         let fields: Vec<&str> = text.split_whitespace().collect();
         match fields.as_slice() {
             [] => Err(FieldsError::Empty { example }),
-            ["startpos"] => Ok(Fields::Startpos),
+            ["startpos"] => Ok(None),
             f if f.len() > 4 => Err(FieldsError::TooMany { found: f.len() }),
-            f => Ok(Fields::Given {
+            f => Ok(Some(Fields {
                 board: f[0],
                 side: f.get(1).copied(),
                 halfmove: f.get(2).copied(),
                 fullmove: f.get(3).copied(),
-            }),
+            })),
         }
+    }
+
+    /// The side field, one letter (either case) that `from_letter` reads, or `default` where
+    /// the field is missing; an error gives the field back.
+    pub fn side<C>(
+        &self,
+        default: C,
+        from_letter: impl Fn(char) -> Option<C>,
+    ) -> Result<C, &'a str> {
+        let Some(field) = self.side else {
+            return Ok(default);
+        };
+        let mut chars = field.chars();
+        match (chars.next().and_then(from_letter), chars.next()) {
+            (Some(side), None) => Ok(side),
+            _ => Err(field),
+        }
+    }
+
+    /// The move counters ([`Counters::read`]).
+    pub fn counters(&self) -> Result<Counters, CounterError> {
+        Counters::read(self.halfmove, self.fullmove)
     }
 }
 
@@ -98,17 +115,21 @@ pub fn read_row(
     Ok(at)
 }
 
+/// A rank (numbered from 1 at the bottom) covering the wrong number of files.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Error)]
+#[error("board field: rank {rank} covers {found} files; expected {expected} (the board has {expected} ranks, and an n×n board needs n files per rank)")]
+pub struct RankWidthError {
+    pub rank: u8,
+    pub found: usize,
+    pub expected: u8,
+}
+
 /// What was wrong with the board field of a square grid.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum GridError {
     /// Not a rank count the game allows.
     RankCount { found: usize },
-    /// A rank (numbered from 1 at the bottom) covering the wrong number of files.
-    RankWidth {
-        rank: u8,
-        found: usize,
-        expected: u8,
-    },
+    RankWidth(RankWidthError),
     /// A character that is neither a letter of the game nor a digit up to the board's size.
     BadCell {
         rank: u8,
@@ -145,11 +166,11 @@ pub fn read_grid(
             size,
         })?;
         if found != size as usize {
-            return Err(GridError::RankWidth {
+            return Err(GridError::RankWidth(RankWidthError {
                 rank: rank + 1,
                 found,
                 expected: size,
-            });
+            }));
         }
     }
     Ok(size)

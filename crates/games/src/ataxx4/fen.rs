@@ -5,7 +5,7 @@ use std::fmt;
 use std::str::FromStr;
 
 use ataxx::fen_parts::{
-    read_grid, write_rows, CounterError, Counters, Fields, FieldsError, GridError,
+    read_grid, write_rows, CounterError, Counters, Fields, FieldsError, GridError, RankWidthError,
 };
 use ataxx::{Bitboard, Square};
 use thiserror::Error;
@@ -21,12 +21,8 @@ pub enum FenError {
     Fields(#[from] FieldsError),
     #[error("board field has {found} ranks; four-player boards have {MIN_SIZE} to {MAX_SIZE} ranks separated by '/'")]
     RankCount { found: usize },
-    #[error("board field: rank {rank} covers {found} files; expected {expected} (the board has {expected} ranks, and an n×n board needs n files per rank)")]
-    RankWidth {
-        rank: u8,
-        found: usize,
-        expected: u8,
-    },
+    #[error(transparent)]
+    RankWidth(RankWidthError),
     #[error("board field: rank {rank}, character {position} is {found:?}; expected r, b, g, y, - or a digit 1-{size}{hint}", hint = two_player_hint(*.found))]
     BadCell {
         rank: u8,
@@ -67,23 +63,16 @@ impl FromStr for Position {
     /// assert!(err.to_string().contains("rank 1, character 3 is 'x'"), "{err}");
     /// ```
     fn from_str(text: &str) -> Result<Position, FenError> {
-        let Fields::Given {
-            board,
-            side,
-            halfmove,
-            fullmove,
-        } = Fields::split(text, EXAMPLE)?
-        else {
+        let Some(fields) = Fields::split(text, EXAMPLE)? else {
             return Ok(Position::startpos());
         };
-        let (size, pieces, blocked) = parse_board(board)?;
-        let turn = match side {
-            None => Color::Red,
-            Some(s) => s.parse::<Color>().map_err(|_| FenError::Side {
-                found: s.to_string(),
-            })?,
-        };
-        let Counters { halfmove, fullmove } = Counters::read(halfmove, fullmove)?;
+        let (size, pieces, blocked) = parse_board(fields.board)?;
+        let turn = fields
+            .side(Color::Red, Color::from_char)
+            .map_err(|found| FenError::Side {
+                found: found.to_string(),
+            })?;
+        let Counters { halfmove, fullmove } = fields.counters()?;
         let pos = Position::from_parts(size, pieces, blocked, turn, halfmove, fullmove);
         // Play never hands the move to a colour without pieces; a FEN that does would
         // leave the rules nothing to do but invent a skip the spec does not define.
@@ -112,15 +101,7 @@ fn parse_board(board: &str) -> Result<(u8, [Bitboard; 4], Bitboard), FenError> {
     })
     .map_err(|err| match err {
         GridError::RankCount { found } => FenError::RankCount { found },
-        GridError::RankWidth {
-            rank,
-            found,
-            expected,
-        } => FenError::RankWidth {
-            rank,
-            found,
-            expected,
-        },
+        GridError::RankWidth(width) => FenError::RankWidth(width),
         GridError::BadCell { rank, letter, size } => FenError::BadCell {
             rank,
             position: letter.position,

@@ -59,26 +59,16 @@ impl FromStr for Position {
     /// assert!(err.to_string().contains("row 2 (FEN row 8 from the top) covers 5 cells; expected 6"));
     /// ```
     fn from_str(text: &str) -> Result<Position, FenError> {
-        let Fields::Given {
-            board,
-            side,
-            halfmove,
-            fullmove,
-        } = Fields::split(text, EXAMPLE)?
-        else {
+        let Some(fields) = Fields::split(text, EXAMPLE)? else {
             return Ok(Position::startpos());
         };
-        let (n, x, o, blocked) = parse_board(board)?;
-        let turn = match side {
-            None | Some("x" | "X") => Color::X,
-            Some("o" | "O") => Color::O,
-            Some(other) => {
-                return Err(FenError::Side {
-                    found: other.to_string(),
-                })
-            }
-        };
-        let Counters { halfmove, fullmove } = Counters::read(halfmove, fullmove)?;
+        let (n, x, o, blocked) = parse_board(fields.board)?;
+        let turn = fields
+            .side(Color::X, Color::from_char)
+            .map_err(|found| FenError::Side {
+                found: found.to_string(),
+            })?;
+        let Counters { halfmove, fullmove } = fields.counters()?;
         Ok(
             Position::from_parts(n, x, o, blocked, turn, halfmove, fullmove)
                 .expect("parse_board returns a supported size"),
