@@ -43,9 +43,7 @@ impl FromStr for Position {
         let (size, x, o, blocked) = parse_board(fields.board)?;
         let turn = fields
             .side(Color::X, Color::from_char)
-            .map_err(|found| FenError::Side {
-                found: found.to_string(),
-            })?;
+            .map_err(|found| FenError::Side { found })?;
         let Counters { halfmove, fullmove } = fields.counters()?;
         Ok(Position::from_parts(
             size, x, o, blocked, turn, halfmove, fullmove,
@@ -54,18 +52,8 @@ impl FromStr for Position {
 }
 
 fn parse_board(board: &str) -> Result<(u8, Bitboard, Bitboard, Bitboard), FenError> {
-    let (mut x, mut o, mut blocked) = (Bitboard::EMPTY, Bitboard::EMPTY, Bitboard::EMPTY);
-    let size = read_grid(board, 3..=MAX_SIZE, |sq, c| {
-        let set = match c {
-            'x' | 'X' => &mut x,
-            'o' | 'O' => &mut o,
-            '-' => &mut blocked,
-            _ => return false,
-        };
-        if let Some(sq) = sq {
-            *set |= Bitboard::from_square(sq);
-        }
-        true
+    let grid = read_grid::<2>(board, 3..=MAX_SIZE, |c| {
+        Color::from_char(c).map(Color::index)
     })
     .map_err(|err| match err {
         GridError::RankCount { found } => FenError::RankCount { found },
@@ -76,7 +64,8 @@ fn parse_board(board: &str) -> Result<(u8, Bitboard, Bitboard, Bitboard), FenErr
             size,
         },
     })?;
-    Ok((size, x, o, blocked))
+    let [x, o] = grid.pieces;
+    Ok((grid.size, x, o, grid.blocked))
 }
 
 impl Position {

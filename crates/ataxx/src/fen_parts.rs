@@ -17,7 +17,7 @@ use std::ops::RangeInclusive;
 
 use thiserror::Error;
 
-use crate::Square;
+use crate::{Bitboard, Square};
 
 /// The fields of a FEN, `board [side [halfmove [fullmove]]]`, split at white space.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -65,14 +65,14 @@ impl<'a> Fields<'a> {
         &self,
         default: C,
         from_letter: impl Fn(char) -> Option<C>,
-    ) -> Result<C, &'a str> {
+    ) -> Result<C, String> {
         let Some(field) = self.side else {
             return Ok(default);
         };
         let mut chars = field.chars();
         match (chars.next().and_then(from_letter), chars.next()) {
             (Some(side), None) => Ok(side),
-            _ => Err(field),
+            _ => Err(field.to_string()),
         }
     }
 
@@ -128,7 +128,9 @@ pub struct RankWidthError {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum GridError {
     /// Not a rank count the game allows.
-    RankCount { found: usize },
+    RankCount {
+        found: usize,
+    },
     RankWidth(RankWidthError),
     /// A character that is neither a letter of the game nor a digit up to the board's size.
     BadCell {
@@ -138,27 +140,44 @@ pub enum GridError {
     },
 }
 
+/// The sets an n×n board field fills: one per piece letter, and the blocked cells.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Grid<const N: usize> {
+    pub size: u8,
+    pub pieces: [Bitboard; N],
+    pub blocked: Bitboard,
+}
+
 /// Reads the board field of an n×n grid, ranks from the top separated by `/`, `n` in `sizes`:
-/// each character that is not a digit goes to `place` with its square (`None` past the rank's
-/// end, where nothing is stored and the width check reports the rank), which says whether it
-/// is a letter of the game. Returns the board's size.
-pub fn read_grid(
+/// `-` is a blocked cell, a letter `piece` maps to an index below `N` a piece of that set.
+pub fn read_grid<const N: usize>(
     board: &str,
     sizes: RangeInclusive<u8>,
-    mut place: impl FnMut(Option<Square>, char) -> bool,
-) -> Result<u8, GridError> {
+    piece: impl Fn(char) -> Option<usize>,
+) -> Result<Grid<N>, GridError> {
     let ranks: Vec<&str> = board.split('/').collect();
     let size = match u8::try_from(ranks.len()) {
         Ok(size) if sizes.contains(&size) => size,
         _ => return Err(GridError::RankCount { found: ranks.len() }),
     };
+    let mut grid = Grid {
+        size,
+        pieces: [Bitboard::EMPTY; N],
+        blocked: Bitboard::EMPTY,
+    };
     for (row, text) in ranks.iter().enumerate() {
         let rank = size - 1 - row as u8;
         let found = read_row(text, size, |file, c| {
-            let sq = u8::try_from(file)
-                .ok()
-                .and_then(|file| Square::new(file, rank));
-            place(sq.filter(|sq| sq.file() < size), c)
+            let set = match (c, piece(c)) {
+                ('-', _) => &mut grid.blocked,
+                (_, Some(index)) if index < N => &mut grid.pieces[index],
+                _ => return false,
+            };
+            // Past the rank's end nothing is stored; the width check below reports the rank.
+            if file < size as usize {
+                *set |= Bitboard::from_square(Square::new(file as u8, rank).expect("on the grid"));
+            }
+            true
         })
         .map_err(|letter| GridError::BadCell {
             rank: rank + 1,
@@ -173,7 +192,7 @@ pub fn read_grid(
             }));
         }
     }
-    Ok(size)
+    Ok(grid)
 }
 
 /// Writes a board field: each row as [`write_row`] does, `/` between rows.

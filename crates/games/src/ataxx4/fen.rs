@@ -69,9 +69,7 @@ impl FromStr for Position {
         let (size, pieces, blocked) = parse_board(fields.board)?;
         let turn = fields
             .side(Color::Red, Color::from_char)
-            .map_err(|found| FenError::Side {
-                found: found.to_string(),
-            })?;
+            .map_err(|found| FenError::Side { found })?;
         let Counters { halfmove, fullmove } = fields.counters()?;
         let pos = Position::from_parts(size, pieces, blocked, turn, halfmove, fullmove);
         // Play never hands the move to a colour without pieces; a FEN that does would
@@ -84,20 +82,8 @@ impl FromStr for Position {
 }
 
 fn parse_board(board: &str) -> Result<(u8, [Bitboard; 4], Bitboard), FenError> {
-    let mut pieces = [Bitboard::EMPTY; 4];
-    let mut blocked = Bitboard::EMPTY;
-    let size = read_grid(board, MIN_SIZE..=MAX_SIZE, |sq, c| {
-        let set = match c {
-            '-' => &mut blocked,
-            _ => match Color::from_char(c) {
-                Some(color) => &mut pieces[color.index()],
-                None => return false,
-            },
-        };
-        if let Some(sq) = sq {
-            *set |= Bitboard::from_square(sq);
-        }
-        true
+    let grid = read_grid::<4>(board, MIN_SIZE..=MAX_SIZE, |c| {
+        Color::from_char(c).map(Color::index)
     })
     .map_err(|err| match err {
         GridError::RankCount { found } => FenError::RankCount { found },
@@ -109,7 +95,7 @@ fn parse_board(board: &str) -> Result<(u8, [Bitboard; 4], Bitboard), FenError> {
             size,
         },
     })?;
-    Ok((size, pieces, blocked))
+    Ok((grid.size, grid.pieces, grid.blocked))
 }
 
 impl Position {

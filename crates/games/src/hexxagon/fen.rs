@@ -65,9 +65,7 @@ impl FromStr for Position {
         let (n, x, o, blocked) = parse_board(fields.board)?;
         let turn = fields
             .side(Color::X, Color::from_char)
-            .map_err(|found| FenError::Side {
-                found: found.to_string(),
-            })?;
+            .map_err(|found| FenError::Side { found })?;
         let Counters { halfmove, fullmove } = fields.counters()?;
         Ok(
             Position::from_parts(n, x, o, blocked, turn, halfmove, fullmove)
