@@ -33,6 +33,34 @@ pub enum GameError {
     Option { game: GameKind, reason: String },
 }
 
+impl GameError {
+    /// A position text of `game` refused for `reason`.
+    pub fn position(game: GameKind, text: &str, reason: impl fmt::Display) -> GameError {
+        GameError::Position {
+            game,
+            text: text.to_string(),
+            reason: reason.to_string(),
+        }
+    }
+
+    /// Move text that is not a move of `game`, for `reason`.
+    pub fn move_text(game: GameKind, text: &str, reason: impl fmt::Display) -> GameError {
+        GameError::MoveText {
+            game,
+            text: text.to_string(),
+            reason: reason.to_string(),
+        }
+    }
+
+    /// A move the position does not allow, for `reason`.
+    pub fn illegal(mv: impl fmt::Display, reason: impl fmt::Display) -> GameError {
+        GameError::Illegal {
+            text: mv.to_string(),
+            reason: reason.to_string(),
+        }
+    }
+}
+
 /// A move as it was played: its text and what it did.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PlayedMove {

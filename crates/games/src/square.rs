@@ -2,22 +2,11 @@
 
 use std::fmt::Write;
 
-use ataxx::{Bitboard, Color, DiagramStyle, Layout, Move, Position, Square};
+use ataxx::{Bitboard, Color, DiagramStyle, Move, Position, Square};
 
-use crate::{GameError, GameKind, Outcome, Rules, Seat, StartOptions};
+use crate::{two_sides, GameError, GameKind, Outcome, Rules, Seat, StartOptions};
 
 const GAME: GameKind = GameKind::Ataxx;
-
-fn color(seat: Seat) -> Color {
-    Color::ALL[seat.index()]
-}
-
-fn seat(color: Color) -> Seat {
-    match color {
-        Color::X => Seat(0),
-        Color::O => Seat(1),
-    }
-}
 
 impl Rules for Position {
     type Move = Move;
@@ -27,29 +16,17 @@ impl Rules for Position {
     fn start(options: &StartOptions) -> Result<Self, GameError> {
         let refuse = |reason: String| GameError::Option { game: GAME, reason };
         let size = options.size.unwrap_or(7);
-        let pos = match options.blocks.as_deref() {
-            None | Some("0") => Position::start(size, Bitboard::EMPTY)
+        let pos = match options.square_layout(GAME, size)? {
+            None => Position::start(size, Bitboard::EMPTY)
                 .ok_or_else(|| refuse(format!("-size={size}: the board is 3 to 8 cells a side")))?,
-            Some(text) => {
-                let layout = match text.strip_prefix("0x").or(text.strip_prefix("0X")) {
-                    Some(_) => Layout::parse_mask(text).map_err(|e| e.to_string()),
-                    None => text.parse::<Layout>().map_err(|e| e.to_string()),
-                }
-                .map_err(|e| refuse(format!("-blocks={text}: {e}")))?;
-                if size != 7 {
-                    return Err(refuse(format!(
-                        "-blocks={text} needs the 7x7 board (-size=7)"
-                    )));
-                }
-                layout.start_position()
-            }
+            Some(layout) => layout.start_position(),
         };
         let mut after_x = pos;
         after_x.play_unchecked(Move::Pass);
         if pos.must_pass() || after_x.must_pass() || pos.is_game_over() {
             return Err(refuse(format!(
                 "-blocks={}: a side has no legal move at the start",
-                options.blocks.as_deref().unwrap_or("0")
+                options.blocks_text()
             )));
         }
         Ok(pos)
@@ -57,11 +34,7 @@ impl Rules for Position {
 
     fn from_fen(text: &str) -> Result<Self, GameError> {
         text.parse()
-            .map_err(|e: ataxx::FenError| GameError::Position {
-                game: GAME,
-                text: text.to_string(),
-                reason: e.to_string(),
-            })
+            .map_err(|e: ataxx::FenError| GameError::position(GAME, text, e))
     }
 
     fn seats(&self) -> usize {
@@ -69,11 +42,11 @@ impl Rules for Position {
     }
 
     fn seat_letter(&self, seat: Seat) -> char {
-        color(seat).char()
+        two_sides::color(seat).char()
     }
 
     fn turn(&self) -> Seat {
-        seat(Position::turn(self))
+        two_sides::seat(Position::turn(self))
     }
 
     fn legal_moves(&self) -> Vec<Move> {
@@ -81,26 +54,14 @@ impl Rules for Position {
     }
 
     fn parse_move_text(text: &str) -> Result<Move, GameError> {
-        Move::parse_tolerant(text).map_err(|e| GameError::MoveText {
-            game: GAME,
-            text: text.to_string(),
-            reason: e.to_string(),
-        })
+        Move::parse_tolerant(text).map_err(|e| GameError::move_text(GAME, text, e))
     }
 
     fn parse_move(&self, text: &str) -> Result<Move, GameError> {
-        match Position::parse_move(self, text) {
-            Ok(mv) => Ok(mv),
-            Err(ataxx::MoveError::Parse(e)) => Err(GameError::MoveText {
-                game: GAME,
-                text: text.to_string(),
-                reason: e.to_string(),
-            }),
-            Err(ataxx::MoveError::Illegal(e)) => Err(GameError::Illegal {
-                text: e.mv.to_string(),
-                reason: e.reason.to_string(),
-            }),
-        }
+        Position::parse_move(self, text).map_err(|err| match err {
+            ataxx::MoveError::Parse(e) => GameError::move_text(GAME, text, e),
+            ataxx::MoveError::Illegal(e) => GameError::illegal(e.mv, e.reason),
+        })
     }
 
     fn play(&mut self, mv: Move) -> u32 {
@@ -115,10 +76,7 @@ impl Rules for Position {
     }
 
     fn outcome(&self) -> Option<Outcome> {
-        Position::outcome(self).map(|outcome| match outcome.winner() {
-            Some(winner) => Outcome::win(seat(winner), 2),
-            None => Outcome::draw(2),
-        })
+        two_sides::outcome(Position::outcome(self))
     }
 
     fn piece_counts(&self) -> Vec<u32> {

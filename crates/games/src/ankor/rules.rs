@@ -35,11 +35,8 @@ impl Rules for Position {
     }
 
     fn from_fen(text: &str) -> Result<Self, GameError> {
-        text.parse().map_err(|reason| GameError::Position {
-            game: GAME,
-            text: text.to_string(),
-            reason,
-        })
+        text.parse()
+            .map_err(|reason: String| GameError::position(GAME, text, reason))
     }
 
     fn seats(&self) -> usize {
@@ -59,11 +56,8 @@ impl Rules for Position {
     }
 
     fn parse_move_text(text: &str) -> Result<Move, GameError> {
-        text.parse().map_err(|reason| GameError::MoveText {
-            game: GAME,
-            text: text.to_string(),
-            reason,
-        })
+        text.parse()
+            .map_err(|reason: String| GameError::move_text(GAME, text, reason))
     }
 
     fn parse_move(&self, text: &str) -> Result<Move, GameError> {
