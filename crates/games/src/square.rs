@@ -95,9 +95,40 @@ impl Rules for Position {
 /// Pixels per square in board images.
 const CELL: u32 = 60;
 
+/// The last move's outline on two-player boards.
+const LAST_MOVE: &str = "#f2b134";
+
 /// An SVG picture of a position in the pages' default style, the last move outlined.
 fn board_svg(pos: &Position, last: Option<Move>) -> String {
-    let n = u32::from(pos.size());
+    grid_svg(
+        GridPicture {
+            size: pos.size(),
+            cells: pos.cells(),
+            blocked: pos.blocked(),
+            outline: LAST_MOVE,
+            pieces: &[
+                (pos.pieces(Color::X), "#d1343e", "#7d1a21"),
+                (pos.pieces(Color::O), "#2f6fd6", "#173d7a"),
+            ],
+        },
+        last,
+    )
+}
+
+/// What a picture of a square grid shows: the board's cells and blocks, the last move's
+/// outline colour, and each set of pieces with its fill and outline.
+pub(crate) struct GridPicture<'a> {
+    pub size: u8,
+    pub cells: Bitboard,
+    pub blocked: Bitboard,
+    pub outline: &'a str,
+    pub pieces: &'a [(Bitboard, &'a str, &'a str)],
+}
+
+/// An SVG picture of a square grid (square Ataxx, four-player Ataxx), the last move's cells
+/// (origin and destination of a jump, destination of a single) outlined.
+pub(crate) fn grid_svg(picture: GridPicture<'_>, last: Option<Move>) -> String {
+    let n = u32::from(picture.size);
     let side = n * CELL;
     let mut svg = format!(
         "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 {side} {side}\" width=\"{side}\" height=\"{side}\">\
@@ -108,10 +139,10 @@ fn board_svg(pos: &Position, last: Option<Move>) -> String {
         let y = (n - 1 - u32::from(sq.rank())) * CELL;
         (x, y)
     };
-    for sq in pos.cells() {
+    for sq in picture.cells {
         let (x, y) = origin(sq);
-        let fill = match pos.piece_at(sq) {
-            Some(Err(())) => "#5b4636",
+        let fill = match () {
+            _ if picture.blocked.contains(sq) => "#5b4636",
             _ if (sq.file() + sq.rank()) % 2 == 0 => "#c9d6c3",
             _ => "#dde6d6",
         };
@@ -125,22 +156,25 @@ fn board_svg(pos: &Position, last: Option<Move>) -> String {
         );
     }
     let marked = [last.and_then(Move::from), last.and_then(Move::to)];
-    for sq in marked.into_iter().flatten() {
+    // A move read from text may name cells off this board; draw only those on it.
+    for sq in marked
+        .into_iter()
+        .flatten()
+        .filter(|sq| picture.cells.contains(*sq))
+    {
         let (x, y) = origin(sq);
         let _ = write!(
             svg,
-            "<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" rx=\"4\" fill=\"none\" stroke=\"#f2b134\" stroke-width=\"4\"/>",
+            "<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" rx=\"4\" fill=\"none\" stroke=\"{}\" stroke-width=\"4\"/>",
             x + 3,
             y + 3,
             CELL - 6,
-            CELL - 6
+            CELL - 6,
+            picture.outline
         );
     }
-    for (color, fill, stroke) in [
-        (Color::X, "#d1343e", "#7d1a21"),
-        (Color::O, "#2f6fd6", "#173d7a"),
-    ] {
-        for sq in pos.pieces(color) {
+    for &(pieces, fill, stroke) in picture.pieces {
+        for sq in pieces {
             let (x, y) = origin(sq);
             let _ = write!(
                 svg,
