@@ -119,24 +119,27 @@ pub trait Rules: Clone + Eq + Hash + fmt::Debug + fmt::Display + Send + Sync + '
         false
     }
 
-    /// Leaf nodes of the move tree `depth` plies deep, a pass counting as a move. Games with a
-    /// faster counter override this plain recursion.
+    /// How many legal moves there are; games that count without listing override it.
+    fn count_moves(&self) -> u64 {
+        Rules::legal_moves(self).len() as u64
+    }
+
+    /// Leaf nodes of the move tree `depth` plies deep, a pass counting as a move, the last ply
+    /// counted by [`Rules::count_moves`] without playing it. Games with a faster counter
+    /// override this recursion.
     fn perft(&self, depth: u32) -> u64 {
-        if depth == 0 {
-            return 1;
+        match depth {
+            0 => 1,
+            1 => Rules::count_moves(self),
+            _ => Rules::legal_moves(self)
+                .into_iter()
+                .map(|mv| {
+                    let mut child = self.clone();
+                    Rules::play(&mut child, mv);
+                    child.perft(depth - 1)
+                })
+                .sum(),
         }
-        let moves = Rules::legal_moves(self);
-        if depth == 1 {
-            return moves.len() as u64;
-        }
-        moves
-            .into_iter()
-            .map(|mv| {
-                let mut child = self.clone();
-                Rules::play(&mut child, mv);
-                child.perft(depth - 1)
-            })
-            .sum()
     }
 
     /// The ranking once the game is over by its rules (not by resignation or time).

@@ -81,20 +81,8 @@ impl Rules for Position {
         mv == Move::Swap
     }
 
-    /// The plain recursion, counting the last ply without playing it.
-    fn perft(&self, depth: u32) -> u64 {
-        match depth {
-            0 => 1,
-            1 => self.count_moves(),
-            _ => Position::legal_moves(self)
-                .into_iter()
-                .map(|mv| {
-                    let mut child = self.clone();
-                    Position::play(&mut child, mv);
-                    Rules::perft(&child, depth - 1)
-                })
-                .sum(),
-        }
+    fn count_moves(&self) -> u64 {
+        Position::count_moves(self)
     }
 
     /// A winning path wins; the third repetition and two passes in a row draw.

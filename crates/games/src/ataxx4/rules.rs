@@ -77,6 +77,10 @@ impl Rules for Position {
         self.play_unchecked(mv).count()
     }
 
+    fn count_moves(&self) -> u64 {
+        Position::count_moves(self)
+    }
+
     fn perft(&self, depth: u32) -> u64 {
         super::perft(self, depth)
     }

@@ -1,5 +1,25 @@
-//! What the games' differential tests share: a seeded generator, so every run plays the same
-//! games.
+//! What the games' integration tests share: a seeded generator, so every run plays the same
+//! games, and the plain move-tree recursion that checks the games' counters.
+
+#![allow(dead_code)] // each test file uses a part
+
+use games::Rules;
+
+/// Leaves `depth` plies deep by playing every move, the last ply too: what every faster
+/// counter must agree with.
+pub fn plain_perft<R: Rules>(pos: &R, depth: u32) -> u64 {
+    if depth == 0 {
+        return 1;
+    }
+    Rules::legal_moves(pos)
+        .into_iter()
+        .map(|mv| {
+            let mut child = pos.clone();
+            Rules::play(&mut child, mv);
+            plain_perft(&child, depth - 1)
+        })
+        .sum()
+}
 
 /// splitmix64: a tiny seeded generator.
 pub struct Rng(pub u64);
