@@ -131,7 +131,11 @@ pub fn variants(data: &[u8]) {
     variant::<games::ankor::Position>(&text);
     // Hexxagon has a strict reader of its own beside the tolerant one the seam uses.
     if let Ok(mv) = games::hexxagon::Move::from_str(&text) {
-        assert_eq!(games::hexxagon::Move::from_str(&mv.to_string()).ok(), Some(mv), "{text:?}");
+        assert_eq!(
+            games::hexxagon::Move::from_str(&mv.to_string()).ok(),
+            Some(mv),
+            "{text:?}"
+        );
         assert_eq!(
             games::hexxagon::Move::parse_tolerant(&text).ok(),
             Some(mv),
@@ -153,13 +157,21 @@ fn variant<R: games::Rules>(text: &str) {
         for mv in pos.legal_moves().into_iter().take(8) {
             let mv_text = mv.to_string();
             assert_eq!(R::parse_move_text(&mv_text).ok(), Some(mv), "{mv_text:?}");
-            assert_eq!(pos.parse_move(&mv_text).ok(), Some(mv), "{mv_text:?} in {written:?}");
+            assert_eq!(
+                pos.parse_move(&mv_text).ok(),
+                Some(mv),
+                "{mv_text:?} in {written:?}"
+            );
             let mut next = pos.clone();
             next.play(mv);
         }
     }
     if let Ok(mv) = R::parse_move_text(text) {
-        assert_eq!(R::parse_move_text(&mv.to_string()).ok(), Some(mv), "{text:?}");
+        assert_eq!(
+            R::parse_move_text(&mv.to_string()).ok(),
+            Some(mv),
+            "{text:?}"
+        );
     }
     if let Ok(start) = R::start(&Default::default()) {
         if let Ok(mv) = start.parse_move(text) {
