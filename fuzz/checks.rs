@@ -121,6 +121,65 @@ pub fn decode(data: &[u8]) {
     let _ = PositionMessage::from_str(&text);
 }
 
+/// Every variant besides square Ataxx (Hexxagon, four-player Ataxx, Ankor), through the games'
+/// seam: FEN and move text read as each game, with the round trips the square checks make.
+#[cfg(any(not(fuzzing), feature = "variants"))]
+pub fn variants(data: &[u8]) {
+    let text = text(data);
+    variant::<games::hexxagon::Position>(&text);
+    variant::<games::ataxx4::Position>(&text);
+    variant::<games::ankor::Position>(&text);
+    // Hexxagon has a strict reader of its own beside the tolerant one the seam uses.
+    if let Ok(mv) = games::hexxagon::Move::from_str(&text) {
+        assert_eq!(
+            games::hexxagon::Move::from_str(&mv.to_string()).ok(),
+            Some(mv),
+            "{text:?}"
+        );
+        assert_eq!(
+            games::hexxagon::Move::parse_tolerant(&text).ok(),
+            Some(mv),
+            "strict {text:?} is tolerant too"
+        );
+    }
+}
+
+/// One game's FEN and move text: what reads is written back and reads the same; every legal
+/// move of a parsed position reads back from its text as itself, legal there, and plays.
+#[cfg(any(not(fuzzing), feature = "variants"))]
+fn variant<R: games::Rules>(text: &str) {
+    if let Ok(pos) = R::from_fen(text) {
+        let written = pos.to_string();
+        let again = R::from_fen(&written)
+            .unwrap_or_else(|err| panic!("{written:?} (from {text:?}) does not parse: {err}"));
+        assert_eq!(again, pos, "{text:?} -> {written:?}");
+        assert_eq!(again.to_string(), written);
+        for mv in pos.legal_moves().into_iter().take(8) {
+            let mv_text = mv.to_string();
+            assert_eq!(R::parse_move_text(&mv_text).ok(), Some(mv), "{mv_text:?}");
+            assert_eq!(
+                pos.parse_move(&mv_text).ok(),
+                Some(mv),
+                "{mv_text:?} in {written:?}"
+            );
+            let mut next = pos.clone();
+            next.play(mv);
+        }
+    }
+    if let Ok(mv) = R::parse_move_text(text) {
+        assert_eq!(
+            R::parse_move_text(&mv.to_string()).ok(),
+            Some(mv),
+            "{text:?}"
+        );
+    }
+    if let Ok(start) = R::start(&Default::default()) {
+        if let Ok(mv) = start.parse_move(text) {
+            assert!(start.legal_moves().contains(&mv), "{text:?} read as legal");
+        }
+    }
+}
+
 /// The command language: any line parses or is refused with a message, never a panic.
 #[cfg(any(not(fuzzing), feature = "server"))]
 pub fn command(data: &[u8]) {
@@ -291,7 +350,7 @@ pub type Check = fn(&[u8]);
 
 /// Every check by its target name.
 #[cfg(not(fuzzing))]
-pub const CHECKS: [(&str, Check); 9] = [
+pub const CHECKS: [(&str, Check); 10] = [
     ("fen", fen),
     ("move_text", move_text),
     ("pgn", pgn),
@@ -301,4 +360,5 @@ pub const CHECKS: [(&str, Check); 9] = [
     ("command", command),
     ("uai", uai),
     ("ws", ws),
+    ("variants", variants),
 ];

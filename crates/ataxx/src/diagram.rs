@@ -48,27 +48,32 @@ impl Position {
     /// assert_eq!(text, "3 x . o\n2 . . .\n1 o . x\n  a b c\n");
     /// ```
     pub fn diagram(&self, style: DiagramStyle) -> String {
-        let mut out = String::new();
-        for rank in (0..self.size()).rev() {
-            out.push_str(&(rank + 1).to_string());
-            for file in 0..self.size() {
-                let sq = Square::new(file, rank).expect("on the grid");
-                out.push(' ');
-                out.push(match self.piece_at(sq) {
-                    Some(Ok(Color::X)) => style.x,
-                    Some(Ok(Color::O)) => style.o,
-                    Some(Err(())) => style.blocked,
-                    None => style.empty,
-                });
-            }
-            out.push('\n');
-        }
-        out.push(' ');
-        for file in 0..self.size() {
+        grid_diagram(self.size(), |sq| match self.piece_at(sq) {
+            Some(Ok(Color::X)) => style.x,
+            Some(Ok(Color::O)) => style.o,
+            Some(Err(())) => style.blocked,
+            None => style.empty,
+        })
+    }
+}
+
+/// A square grid of `size` as text, each cell drawn by `cell`: one line per rank, the top
+/// first, each starting with its number, then a line of file letters; each line ends `\n`.
+pub fn grid_diagram(size: u8, cell: impl Fn(Square) -> char) -> String {
+    let mut out = String::new();
+    for rank in (0..size).rev() {
+        out.push_str(&(rank + 1).to_string());
+        for file in 0..size {
             out.push(' ');
-            out.push((b'a' + file) as char);
+            out.push(cell(Square::new(file, rank).expect("on the grid")));
         }
         out.push('\n');
-        out
     }
+    out.push(' ');
+    for file in 0..size {
+        out.push(' ');
+        out.push((b'a' + file) as char);
+    }
+    out.push('\n');
+    out
 }

@@ -218,30 +218,15 @@ impl PositionMessage {
     }
 }
 
-/// Reads hex bytes; whitespace may separate bytes but not split one.
+/// Reads hex bytes ([`crate::hex::read`]).
 fn parse_hex(text: &str) -> Result<Vec<u8>, DecodeError> {
-    let mut out = Vec::with_capacity(MESSAGE_BYTES);
-    for group in text.split_whitespace() {
-        if group.len() % 2 != 0 || !group.bytes().all(|b| b.is_ascii_hexdigit()) {
-            return Err(DecodeError::Hex {
-                group: group.to_string(),
-            });
-        }
-        for i in (0..group.len()).step_by(2) {
-            out.push(u8::from_str_radix(&group[i..i + 2], 16).expect("checked hex digits"));
-        }
-    }
-    Ok(out)
-}
-
-fn write_hex(f: &mut fmt::Formatter<'_>, bytes: &[u8]) -> fmt::Result {
-    bytes.iter().try_for_each(|b| write!(f, "{b:02x}"))
+    crate::hex::read(text).map_err(|bad| DecodeError::Hex { group: bad.0 })
 }
 
 impl fmt::Display for PackedBoard {
     /// 28 lower-case hex digits.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write_hex(f, &self.0)
+        f.write_str(&crate::hex::write(&self.0))
     }
 }
 
@@ -257,7 +242,7 @@ impl FromStr for PackedBoard {
 impl fmt::Display for PositionMessage {
     /// 38 lower-case hex digits.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write_hex(f, &self.to_bytes())
+        f.write_str(&crate::hex::write(&self.to_bytes()))
     }
 }
 

@@ -5,26 +5,21 @@ use std::str::FromStr;
 
 use thiserror::Error;
 
-use crate::fen_parts::{write_row, CounterError, Counters};
+use crate::fen_parts::{
+    read_grid, write_rows, CounterError, Counters, Fields, FieldsError, GridError, RankWidthError,
+};
 use crate::{Bitboard, Color, Position, Square, MAX_SIZE};
 
 /// What was wrong with a FEN, and where.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum FenError {
-    #[error("empty FEN: expected a board such as x5o/7/7/7/7/7/o5x")]
-    Empty,
-    #[error(
-        "FEN has {found} fields; expected at most 4 (board, side, halfmove clock, fullmove number)"
-    )]
-    TooManyFields { found: usize },
+    /// No fields, or more than four.
+    #[error(transparent)]
+    Fields(#[from] FieldsError),
     #[error("board field has {found} ranks; expected 3 to {max} ranks separated by '/'", max = MAX_SIZE)]
     RankCount { found: usize },
-    #[error("board field: rank {rank} covers {found} files; expected {expected} (the board has {expected} ranks, and an n×n board needs n files per rank)")]
-    RankWidth {
-        rank: u8,
-        found: usize,
-        expected: u8,
-    },
+    #[error(transparent)]
+    RankWidth(RankWidthError),
     #[error("board field: rank {rank} has {found:?}; expected x, o, - or a digit 1-{size}")]
     BadCell { rank: u8, found: char, size: u8 },
     #[error("side field is {found:?}; expected x or o")]
@@ -33,107 +28,56 @@ pub enum FenError {
     Counter(#[from] CounterError),
 }
 
+/// A board of the game, for the message when a FEN has none.
+const EXAMPLE: &str = "x5o/7/7/7/7/7/o5x";
+
 impl FromStr for Position {
     type Err = FenError;
 
     /// Reads 1–4 FEN fields (missing side = x, clock 0, move 1), the keyword `startpos`, and
     /// upper-case `X`/`O`.
     fn from_str(text: &str) -> Result<Position, FenError> {
-        let fields: Vec<&str> = text.split_whitespace().collect();
-        match fields.as_slice() {
-            [] => Err(FenError::Empty),
-            ["startpos"] => Ok(Position::startpos()),
-            f if f.len() > 4 => Err(FenError::TooManyFields { found: f.len() }),
-            f => {
-                let (size, x, o, blocked) = parse_board(f[0])?;
-                let turn = match f.get(1) {
-                    None => Color::X,
-                    Some(s) => match *s {
-                        "x" | "X" => Color::X,
-                        "o" | "O" => Color::O,
-                        other => {
-                            return Err(FenError::Side {
-                                found: other.to_string(),
-                            })
-                        }
-                    },
-                };
-                let Counters { halfmove, fullmove } =
-                    Counters::read(f.get(2).copied(), f.get(3).copied())?;
-                Ok(Position::from_parts(
-                    size, x, o, blocked, turn, halfmove, fullmove,
-                ))
-            }
-        }
+        let Some(fields) = Fields::split(text, EXAMPLE)? else {
+            return Ok(Position::startpos());
+        };
+        let (size, x, o, blocked) = parse_board(fields.board)?;
+        let turn = fields
+            .side(Color::X, Color::from_char)
+            .map_err(|found| FenError::Side { found })?;
+        let Counters { halfmove, fullmove } = fields.counters()?;
+        Ok(Position::from_parts(
+            size, x, o, blocked, turn, halfmove, fullmove,
+        ))
     }
 }
 
 fn parse_board(board: &str) -> Result<(u8, Bitboard, Bitboard, Bitboard), FenError> {
-    let ranks: Vec<&str> = board.split('/').collect();
-    let size = ranks.len();
-    if !(3..=MAX_SIZE as usize).contains(&size) {
-        return Err(FenError::RankCount { found: size });
-    }
-    let size = size as u8;
-    let (mut x, mut o, mut blocked) = (Bitboard::EMPTY, Bitboard::EMPTY, Bitboard::EMPTY);
-    for (row, text) in ranks.iter().enumerate() {
-        let rank = size - 1 - row as u8;
-        let mut file = 0usize;
-        for c in text.chars() {
-            let target = match c {
-                'x' | 'X' => Some(&mut x),
-                'o' | 'O' => Some(&mut o),
-                '-' => Some(&mut blocked),
-                '1'..='9' if (c as u8 - b'0') <= size => None,
-                _ => {
-                    return Err(FenError::BadCell {
-                        rank: rank + 1,
-                        found: c,
-                        size,
-                    })
-                }
-            };
-            match target {
-                Some(set) => {
-                    if file < size as usize {
-                        *set |= Bitboard::from_square(
-                            Square::new(file as u8, rank).expect("file and rank below size"),
-                        );
-                    }
-                    file += 1;
-                }
-                None => file += (c as u8 - b'0') as usize,
-            }
-        }
-        if file != size as usize {
-            return Err(FenError::RankWidth {
-                rank: rank + 1,
-                found: file,
-                expected: size,
-            });
-        }
-    }
-    Ok((size, x, o, blocked))
+    let grid = read_grid::<2>(board, 3..=MAX_SIZE, |c| {
+        Color::from_char(c).map(Color::index)
+    })
+    .map_err(|err| match err {
+        GridError::RankCount { found } => FenError::RankCount { found },
+        GridError::RankWidth(width) => FenError::RankWidth(width),
+        GridError::BadCell { rank, letter, size } => FenError::BadCell {
+            rank,
+            found: letter.found,
+            size,
+        },
+    })?;
+    let [x, o] = grid.pieces;
+    Ok((grid.size, x, o, grid.blocked))
 }
 
 impl Position {
     /// The board field alone, e.g. `x5o/7/7/7/7/7/o5x`.
     pub fn board_fen(&self) -> String {
-        let mut out = String::with_capacity(64);
-        for rank in (0..self.size()).rev() {
-            write_row(
-                &mut out,
-                (0..self.size()).map(|file| {
-                    let sq = Square::new(file, rank).expect("on the grid");
-                    self.piece_at(sq)
-                        .map(|piece| piece.map_or('-', Color::char))
-                }),
-            );
-            if rank > 0 {
-                out.push('/');
-            }
-        }
-        out
+        write_rows((0..self.size()).rev().map(|rank| {
+            (0..self.size()).map(move |file| {
+                let sq = Square::new(file, rank).expect("on the grid");
+                self.piece_at(sq)
+                    .map(|piece| piece.map_or('-', Color::char))
+            })
+        }))
     }
 }
 

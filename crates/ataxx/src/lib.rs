@@ -24,6 +24,8 @@ mod encoding;
 mod fen;
 pub mod fen_parts;
 mod game;
+pub mod hex;
+pub mod move_text;
 mod moves;
 mod perft;
 pub mod pgn;
@@ -35,7 +37,7 @@ mod zobrist;
 pub use bitboard::Bitboard;
 pub use blocks::{Layout, LayoutFromBoardError, MaskError, ParseCodeError};
 pub use color::Color;
-pub use diagram::DiagramStyle;
+pub use diagram::{grid_diagram, DiagramStyle};
 pub use encoding::{
     DecodeError, EncodeError, PackedBoard, PositionMessage, BOARD_BYTES, MESSAGE_BYTES,
 };

@@ -6,6 +6,7 @@ use std::str::FromStr;
 use arrayvec::ArrayVec;
 use thiserror::Error;
 
+use crate::move_text::{self, CellMove, TextFault};
 use crate::Square;
 
 /// One ply.
@@ -53,42 +54,28 @@ impl Move {
     /// any case, `pass`/`null`/`--`/`0000` and same-square pairs for a pass, from+to at distance 1
     /// for a single, one `-` or `^` between squares, and `x@`/`p@` drop prefixes.
     pub fn parse_tolerant(text: &str) -> Result<Move, ParseMoveError> {
-        let lower = text.trim().to_ascii_lowercase();
-        let err = |reason| ParseMoveError {
-            text: text.to_string(),
-            reason,
-        };
-        match lower.as_str() {
-            "0000" | "pass" | "null" | "--" => return Ok(Move::Pass),
-            _ => {}
-        }
-        let body = lower
-            .strip_prefix("x@")
-            .or_else(|| lower.strip_prefix("p@"))
-            .unwrap_or(&lower);
-        let b = body.as_bytes();
-        let (first, second) = match b.len() {
-            2 => (b, None),
-            4 => (&b[..2], Some(&b[2..])),
-            5 if b[2] == b'-' || b[2] == b'^' => (&b[..2], Some(&b[3..])),
-            _ => return Err(err(MoveTextError::Shape)),
-        };
-        let first = Square::from_ascii(first).ok_or(err(MoveTextError::Square))?;
-        let Some(second) = second else {
-            return Ok(Move::Single(first));
-        };
-        let second = Square::from_ascii(second).ok_or(err(MoveTextError::Square))?;
-        Move::from_squares(first, second).ok_or(err(MoveTextError::TooFar))
+        move_text::read_tolerant(text).map_err(|fault| ParseMoveError::new(text, fault))
+    }
+}
+
+impl CellMove for Move {
+    type Cell = Square;
+    const PASS: Move = Move::Pass;
+
+    fn read_cell(ascii: &[u8]) -> Option<Square> {
+        Square::from_ascii(ascii)
     }
 
-    /// Move text that names two squares: same square = pass, distance 1 = single, 2 = jump.
-    fn from_squares(from: Square, to: Square) -> Option<Move> {
-        match from.distance(to) {
-            0 => Some(Move::Pass),
-            1 => Some(Move::Single(to)),
-            2 => Some(Move::Jump { from, to }),
-            _ => None,
-        }
+    fn distance(from: Square, to: Square) -> u8 {
+        from.distance(to)
+    }
+
+    fn single(to: Square) -> Move {
+        Move::Single(to)
+    }
+
+    fn jump(from: Square, to: Square) -> Move {
+        Move::Jump { from, to }
     }
 }
 
@@ -124,32 +111,27 @@ pub struct ParseMoveError {
     pub reason: MoveTextError,
 }
 
+impl ParseMoveError {
+    fn new(text: &str, fault: TextFault) -> ParseMoveError {
+        let reason = match fault {
+            TextFault::Shape => MoveTextError::Shape,
+            TextFault::Cell => MoveTextError::Square,
+            TextFault::TooFar => MoveTextError::TooFar,
+            TextFault::NotStrict => MoveTextError::NotStrict,
+        };
+        ParseMoveError {
+            text: text.to_string(),
+            reason,
+        }
+    }
+}
+
 impl FromStr for Move {
     type Err = ParseMoveError;
 
     /// The strict reader of libataxx and python-ataxx: `d4`, `c3b5` or `0000`, lower case.
     fn from_str(s: &str) -> Result<Move, ParseMoveError> {
-        let err = |reason| ParseMoveError {
-            text: s.to_string(),
-            reason,
-        };
-        let b = s.as_bytes();
-        match b.len() {
-            _ if s == "0000" => Ok(Move::Pass),
-            2 => Square::from_ascii(b)
-                .map(Move::Single)
-                .ok_or(err(MoveTextError::Square)),
-            4 => {
-                let from = Square::from_ascii(&b[..2]).ok_or(err(MoveTextError::Square))?;
-                let to = Square::from_ascii(&b[2..]).ok_or(err(MoveTextError::Square))?;
-                match from.distance(to) {
-                    2 => Ok(Move::Jump { from, to }),
-                    0 | 1 => Err(err(MoveTextError::NotStrict)),
-                    _ => Err(err(MoveTextError::TooFar)),
-                }
-            }
-            _ => Err(err(MoveTextError::Shape)),
-        }
+        move_text::read_strict(s).map_err(|fault| ParseMoveError::new(s, fault))
     }
 }
 

@@ -119,3 +119,35 @@ pub struct StartOptions {
     /// default. Games without the option ignore it.
     pub win_height: Option<i8>,
 }
+
+impl StartOptions {
+    /// The blocked layout of a square board (a Blocks-Config code or `0x` mask, which need the
+    /// 7×7 board), `None` for none; `size` is the board's side.
+    pub(crate) fn square_layout(
+        &self,
+        game: GameKind,
+        size: u8,
+    ) -> Result<Option<ataxx::Layout>, GameError> {
+        let refuse = |reason: String| GameError::Option { game, reason };
+        let text = match self.blocks.as_deref() {
+            None | Some("0") => return Ok(None),
+            Some(text) => text,
+        };
+        let layout = match text.strip_prefix("0x").or(text.strip_prefix("0X")) {
+            Some(_) => ataxx::Layout::parse_mask(text).map_err(|e| e.to_string()),
+            None => text.parse::<ataxx::Layout>().map_err(|e| e.to_string()),
+        }
+        .map_err(|e| refuse(format!("-blocks={text}: {e}")))?;
+        if size != 7 {
+            return Err(refuse(format!(
+                "-blocks={text} needs the 7x7 board (-size=7)"
+            )));
+        }
+        Ok(Some(layout))
+    }
+
+    /// The blocks option as given, `0` where there is none, for messages.
+    pub(crate) fn blocks_text(&self) -> &str {
+        self.blocks.as_deref().unwrap_or("0")
+    }
+}

@@ -23,6 +23,7 @@ mod kind;
 mod outcome;
 mod rules;
 mod square;
+mod two_sides;
 
 pub use any::AnyPosition;
 pub use kind::{GameKind, ParseGameKindError, StartOptions};

@@ -33,6 +33,34 @@ pub enum GameError {
     Option { game: GameKind, reason: String },
 }
 
+impl GameError {
+    /// A position text of `game` refused for `reason`.
+    pub fn position(game: GameKind, text: &str, reason: impl fmt::Display) -> GameError {
+        GameError::Position {
+            game,
+            text: text.to_string(),
+            reason: reason.to_string(),
+        }
+    }
+
+    /// Move text that is not a move of `game`, for `reason`.
+    pub fn move_text(game: GameKind, text: &str, reason: impl fmt::Display) -> GameError {
+        GameError::MoveText {
+            game,
+            text: text.to_string(),
+            reason: reason.to_string(),
+        }
+    }
+
+    /// A move the position does not allow, for `reason`.
+    pub fn illegal(mv: impl fmt::Display, reason: impl fmt::Display) -> GameError {
+        GameError::Illegal {
+            text: mv.to_string(),
+            reason: reason.to_string(),
+        }
+    }
+}
+
 /// A move as it was played: its text and what it did.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PlayedMove {
@@ -91,24 +119,27 @@ pub trait Rules: Clone + Eq + Hash + fmt::Debug + fmt::Display + Send + Sync + '
         false
     }
 
-    /// Leaf nodes of the move tree `depth` plies deep, a pass counting as a move. Games with a
-    /// faster counter override this plain recursion.
+    /// How many legal moves there are; games that count without listing override it.
+    fn count_moves(&self) -> u64 {
+        Rules::legal_moves(self).len() as u64
+    }
+
+    /// Leaf nodes of the move tree `depth` plies deep, a pass counting as a move, the last ply
+    /// counted by [`Rules::count_moves`] without playing it. Games with a faster counter
+    /// override this recursion.
     fn perft(&self, depth: u32) -> u64 {
-        if depth == 0 {
-            return 1;
+        match depth {
+            0 => 1,
+            1 => Rules::count_moves(self),
+            _ => Rules::legal_moves(self)
+                .into_iter()
+                .map(|mv| {
+                    let mut child = self.clone();
+                    Rules::play(&mut child, mv);
+                    child.perft(depth - 1)
+                })
+                .sum(),
         }
-        let moves = Rules::legal_moves(self);
-        if depth == 1 {
-            return moves.len() as u64;
-        }
-        moves
-            .into_iter()
-            .map(|mv| {
-                let mut child = self.clone();
-                Rules::play(&mut child, mv);
-                child.perft(depth - 1)
-            })
-            .sum()
     }
 
     /// The ranking once the game is over by its rules (not by resignation or time).

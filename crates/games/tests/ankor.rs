@@ -1,5 +1,7 @@
 //! Ankor: the spec's test vectors (section 7), the help page's figure, perft, the seam.
 
+mod common;
+
 use games::ankor::{Cell, Colour, Move, Position};
 use games::{GameKind, Rules, Seat, StartOptions};
 
@@ -362,22 +364,13 @@ fn the_third_repetition_draws() {
 
 #[test]
 fn perft_counts_the_last_ply_as_the_plain_recursion_does() {
-    fn walk(pos: &Position, depth: u32) -> u64 {
-        if depth == 0 {
-            return 1;
-        }
-        Rules::legal_moves(pos)
-            .into_iter()
-            .map(|mv| {
-                let mut child = pos.clone();
-                Rules::play(&mut child, mv);
-                walk(&child, depth - 1)
-            })
-            .sum()
-    }
     for (n, h, depth) in [(3, -1, 5), (4, 0, 4), (6, 1, 3)] {
         let pos = Position::new(n, h).unwrap();
-        assert_eq!(Rules::perft(&pos, depth), walk(&pos, depth), "size {n}");
+        assert_eq!(
+            Rules::perft(&pos, depth),
+            common::plain_perft(&pos, depth),
+            "size {n}"
+        );
     }
     let pos = position(
         6,
@@ -388,5 +381,5 @@ fn perft_counts_the_last_ply_as_the_plain_recursion_does() {
         8,
     );
     assert_eq!(Rules::perft(&pos, 1), 42);
-    assert_eq!(Rules::perft(&pos, 3), walk(&pos, 3));
+    assert_eq!(Rules::perft(&pos, 3), common::plain_perft(&pos, 3));
 }

@@ -6,29 +6,10 @@
 //! legal moves, the FEN, game over, the ranking, the flips a move makes, and whether assorted
 //! move texts are accepted.
 
+mod common;
+
+use common::Rng;
 use games::ataxx4::Position;
-
-/// A tiny seeded generator (splitmix64), so the games are the same on every run.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-
-    /// True with probability `percent`/100.
-    fn chance(&mut self, percent: usize) -> bool {
-        self.below(100) < percent
-    }
-}
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 enum Cell {

@@ -1,7 +1,9 @@
 //! Four-player perft against the spec's table (`variants.md` 2.4), every depth it gives.
 
-use games::ataxx4::{divide, perft, Position};
-use games::{GameKind, Rules};
+mod common;
+
+use games::ataxx4::{perft, Position};
+use games::GameKind;
 
 const TABLE: [(&str, &[u64]); 3] = [
     (
@@ -24,28 +26,15 @@ fn spec_perft_table() {
 }
 
 #[test]
-fn the_seam_and_divide_agree_with_perft() {
+fn divide_and_the_plain_recursion_agree_with_perft() {
     for (fen, counts) in TABLE {
         let any = GameKind::Ataxx4.parse_position(fen).unwrap();
         assert_eq!(any.perft(4), counts[3], "{fen}");
-        let pos: Position = fen.parse().unwrap();
-        let divided = divide(&pos, 4);
+        let divided = any.divide(4);
         assert_eq!(divided.iter().map(|(_, n)| n).sum::<u64>(), counts[3]);
-        // The seam's default recursion (no bulk counting) gives the same totals.
-        fn plain(pos: &Position, depth: u32) -> u64 {
-            if depth == 0 {
-                return 1;
-            }
-            Rules::legal_moves(pos)
-                .into_iter()
-                .map(|mv| {
-                    let mut child = *pos;
-                    Rules::play(&mut child, mv);
-                    plain(&child, depth - 1)
-                })
-                .sum()
-        }
-        assert_eq!(plain(&pos, 3), counts[2], "{fen}");
+        // Playing every move, the last ply too (no bulk counting), gives the same totals.
+        let pos: Position = fen.parse().unwrap();
+        assert_eq!(common::plain_perft(&pos, 3), counts[2], "{fen}");
     }
 }
 

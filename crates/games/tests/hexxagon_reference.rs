@@ -4,30 +4,12 @@
 //! scattered random boards (passes, sealed-off cells) and clocks near 100, compared move by
 //! move: the legal-move set, the FEN after each move, game over and the result.
 
+mod common;
+
+use common::Rng;
 use std::collections::{BTreeSet, HashMap};
 
 use games::{hexxagon, AnyPosition, GameKind, Seat};
-
-/// splitmix64: a tiny seeded generator, so every run plays the same games.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-
-    fn chance(&mut self, percent: u64) -> bool {
-        self.next() % 100 < percent
-    }
-}
 
 type Xy = (i32, i32);
 

@@ -301,7 +301,7 @@ pub fn mail(view: &GameView, at: Option<usize>, now_ms: i64) -> String {
 }
 
 /// A game's name as a title: `Ataxx`, `Hexxagon`.
-fn title(name: &str) -> String {
+pub(crate) fn title(name: &str) -> String {
     let mut chars = name.chars();
     match chars.next() {
         Some(first) => first.to_ascii_uppercase().to_string() + chars.as_str(),

@@ -1274,7 +1274,7 @@ async fn standings(app: &App, game: GameKind) -> Result<Reply> {
         };
         groups[group].1.push((rating, bot));
     }
-    let mut text = format!("{} standings\n\n", board_title(game));
+    let mut text = format!("{} standings\n\n", crate::board::title(game.name()));
     let mut data = serde_json::Map::new();
     data.insert("game".into(), json!(game.name()));
     for (name, members) in &groups {
@@ -1305,12 +1305,6 @@ async fn standings(app: &App, game: GameKind) -> Result<Reply> {
         text,
         Value::Object(data),
     ))
-}
-
-/// `Ataxx`, `Hexxagon`: a game's name as a title.
-fn board_title(game: GameKind) -> String {
-    let name = game.name();
-    name[..1].to_ascii_uppercase() + &name[1..]
 }
 
 /// `<game> help`: the rules of square Ataxx in words; for every game, its options, how moves

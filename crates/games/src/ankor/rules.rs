@@ -35,11 +35,8 @@ impl Rules for Position {
     }
 
     fn from_fen(text: &str) -> Result<Self, GameError> {
-        text.parse().map_err(|reason| GameError::Position {
-            game: GAME,
-            text: text.to_string(),
-            reason,
-        })
+        text.parse()
+            .map_err(|reason: String| GameError::position(GAME, text, reason))
     }
 
     fn seats(&self) -> usize {
@@ -59,11 +56,8 @@ impl Rules for Position {
     }
 
     fn parse_move_text(text: &str) -> Result<Move, GameError> {
-        text.parse().map_err(|reason| GameError::MoveText {
-            game: GAME,
-            text: text.to_string(),
-            reason,
-        })
+        text.parse()
+            .map_err(|reason: String| GameError::move_text(GAME, text, reason))
     }
 
     fn parse_move(&self, text: &str) -> Result<Move, GameError> {
@@ -87,20 +81,8 @@ impl Rules for Position {
         mv == Move::Swap
     }
 
-    /// The plain recursion, counting the last ply without playing it.
-    fn perft(&self, depth: u32) -> u64 {
-        match depth {
-            0 => 1,
-            1 => self.count_moves(),
-            _ => Position::legal_moves(self)
-                .into_iter()
-                .map(|mv| {
-                    let mut child = self.clone();
-                    Position::play(&mut child, mv);
-                    Rules::perft(&child, depth - 1)
-                })
-                .sum(),
-        }
+    fn count_moves(&self) -> u64 {
+        Position::count_moves(self)
     }
 
     /// A winning path wins; the third repetition and two passes in a row draw.

@@ -1,9 +1,9 @@
 //! Plain-text boards in the square game's style: rank numbers on the left, the top rank first,
 //! file letters underneath, FEN letters for pieces, `.` empty and `-` blocked.
 
-use ataxx::Square;
+use ataxx::grid_diagram;
 
-use super::Position;
+use super::{Cell, Position};
 
 impl Position {
     /// The board as text, one line per rank and a line of file letters, each line ending `\n`.
@@ -17,23 +17,10 @@ impl Position {
     /// );
     /// ```
     pub fn diagram(&self) -> String {
-        let mut out = String::new();
-        for rank in (0..self.size()).rev() {
-            out.push_str(&(rank + 1).to_string());
-            for file in 0..self.size() {
-                let sq = Square::new(file, rank).expect("on the grid");
-                let cell = self.cell(sq).expect("on the board");
-                out.push(' ');
-                out.push_str(&cell.to_string());
-            }
-            out.push('\n');
-        }
-        out.push(' ');
-        for file in 0..self.size() {
-            out.push(' ');
-            out.push((b'a' + file) as char);
-        }
-        out.push('\n');
-        out
+        grid_diagram(self.size(), |sq| match self.cell(sq) {
+            Some(Cell::Piece(color)) => color.char(),
+            Some(Cell::Blocked) => '-',
+            Some(Cell::Empty) | None => '.',
+        })
     }
 }

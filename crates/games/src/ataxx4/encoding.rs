@@ -142,26 +142,15 @@ impl PackedBoard {
     }
 }
 
-/// Reads hex bytes; whitespace may separate bytes but not split one.
+/// Reads hex bytes ([`ataxx::hex::read`]).
 fn parse_hex(text: &str) -> Result<Vec<u8>, DecodeError> {
-    let mut out = Vec::with_capacity(PACKED_BYTES);
-    for group in text.split_whitespace() {
-        if group.len() % 2 != 0 || !group.bytes().all(|b| b.is_ascii_hexdigit()) {
-            return Err(DecodeError::Hex {
-                group: group.to_string(),
-            });
-        }
-        for i in (0..group.len()).step_by(2) {
-            out.push(u8::from_str_radix(&group[i..i + 2], 16).expect("checked hex digits"));
-        }
-    }
-    Ok(out)
+    ataxx::hex::read(text).map_err(|bad| DecodeError::Hex { group: bad.0 })
 }
 
 impl fmt::Display for PackedBoard {
     /// 38 lower-case hex digits.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        self.0.iter().try_for_each(|b| write!(f, "{b:02x}"))
+        f.write_str(&ataxx::hex::write(&self.0))
     }
 }
 

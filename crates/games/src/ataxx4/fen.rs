@@ -4,7 +4,9 @@
 use std::fmt;
 use std::str::FromStr;
 
-use ataxx::fen_parts::{write_row, CounterError, Counters};
+use ataxx::fen_parts::{
+    read_grid, write_rows, CounterError, Counters, Fields, FieldsError, GridError, RankWidthError,
+};
 use ataxx::{Bitboard, Square};
 use thiserror::Error;
 
@@ -14,20 +16,13 @@ use super::{Cell, Color, Position};
 /// What was wrong with a four-player FEN, and where.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum FenError {
-    #[error("empty FEN: expected a board such as r5b/7/7/7/7/7/y5g")]
-    Empty,
-    #[error(
-        "FEN has {found} fields; expected at most 4 (board, side, halfmove clock, fullmove number)"
-    )]
-    TooManyFields { found: usize },
+    /// No fields, or more than four.
+    #[error(transparent)]
+    Fields(#[from] FieldsError),
     #[error("board field has {found} ranks; four-player boards have {MIN_SIZE} to {MAX_SIZE} ranks separated by '/'")]
     RankCount { found: usize },
-    #[error("board field: rank {rank} covers {found} files; expected {expected} (the board has {expected} ranks, and an n×n board needs n files per rank)")]
-    RankWidth {
-        rank: u8,
-        found: usize,
-        expected: u8,
-    },
+    #[error(transparent)]
+    RankWidth(RankWidthError),
     #[error("board field: rank {rank}, character {position} is {found:?}; expected r, b, g, y, - or a digit 1-{size}{hint}", hint = two_player_hint(*.found))]
     BadCell {
         rank: u8,
@@ -51,6 +46,9 @@ fn two_player_hint(found: char) -> &'static str {
     }
 }
 
+/// A board of the game, for the message when a FEN has none.
+const EXAMPLE: &str = "r5b/7/7/7/7/7/y5g";
+
 impl FromStr for Position {
     type Err = FenError;
 
@@ -65,104 +63,53 @@ impl FromStr for Position {
     /// assert!(err.to_string().contains("rank 1, character 3 is 'x'"), "{err}");
     /// ```
     fn from_str(text: &str) -> Result<Position, FenError> {
-        let fields: Vec<&str> = text.split_whitespace().collect();
-        match fields.as_slice() {
-            [] => Err(FenError::Empty),
-            ["startpos"] => Ok(Position::startpos()),
-            f if f.len() > 4 => Err(FenError::TooManyFields { found: f.len() }),
-            f => {
-                let (size, pieces, blocked) = parse_board(f[0])?;
-                let turn = match f.get(1) {
-                    None => Color::Red,
-                    Some(s) => s.parse::<Color>().map_err(|_| FenError::Side {
-                        found: s.to_string(),
-                    })?,
-                };
-                let Counters { halfmove, fullmove } =
-                    Counters::read(f.get(2).copied(), f.get(3).copied())?;
-                let pos = Position::from_parts(size, pieces, blocked, turn, halfmove, fullmove);
-                // Play never hands the move to a colour without pieces; a FEN that does would
-                // leave the rules nothing to do but invent a skip the spec does not define.
-                if !pos.in_play(turn) && !pos.is_game_over() {
-                    return Err(FenError::SideOut { side: turn });
-                }
-                Ok(pos)
-            }
+        let Some(fields) = Fields::split(text, EXAMPLE)? else {
+            return Ok(Position::startpos());
+        };
+        let (size, pieces, blocked) = parse_board(fields.board)?;
+        let turn = fields
+            .side(Color::Red, Color::from_char)
+            .map_err(|found| FenError::Side { found })?;
+        let Counters { halfmove, fullmove } = fields.counters()?;
+        let pos = Position::from_parts(size, pieces, blocked, turn, halfmove, fullmove);
+        // Play never hands the move to a colour without pieces; a FEN that does would
+        // leave the rules nothing to do but invent a skip the spec does not define.
+        if !pos.in_play(turn) && !pos.is_game_over() {
+            return Err(FenError::SideOut { side: turn });
         }
+        Ok(pos)
     }
 }
 
 fn parse_board(board: &str) -> Result<(u8, [Bitboard; 4], Bitboard), FenError> {
-    let ranks: Vec<&str> = board.split('/').collect();
-    let size = ranks.len();
-    if !(MIN_SIZE as usize..=MAX_SIZE as usize).contains(&size) {
-        return Err(FenError::RankCount { found: size });
-    }
-    let size = size as u8;
-    let mut pieces = [Bitboard::EMPTY; 4];
-    let mut blocked = Bitboard::EMPTY;
-    for (row, text) in ranks.iter().enumerate() {
-        let rank = size - 1 - row as u8;
-        // Counted in cells, so a long rank is reported by its width, not by a panic or a
-        // cell written past the edge.
-        let mut file = 0usize;
-        for (position, c) in text.chars().enumerate() {
-            let set = match c {
-                '-' => &mut blocked,
-                '1'..='9' if (c as u8 - b'0') <= size => {
-                    file += (c as u8 - b'0') as usize;
-                    continue;
-                }
-                _ => match Color::from_char(c) {
-                    Some(color) => &mut pieces[color.index()],
-                    None => {
-                        return Err(FenError::BadCell {
-                            rank: rank + 1,
-                            position: position + 1,
-                            found: c,
-                            size,
-                        })
-                    }
-                },
-            };
-            if file < size as usize {
-                *set |= Bitboard::from_square(
-                    Square::new(file as u8, rank).expect("file and rank below size"),
-                );
-            }
-            file += 1;
-        }
-        if file != size as usize {
-            return Err(FenError::RankWidth {
-                rank: rank + 1,
-                found: file,
-                expected: size,
-            });
-        }
-    }
-    Ok((size, pieces, blocked))
+    let grid = read_grid::<4>(board, MIN_SIZE..=MAX_SIZE, |c| {
+        Color::from_char(c).map(Color::index)
+    })
+    .map_err(|err| match err {
+        GridError::RankCount { found } => FenError::RankCount { found },
+        GridError::RankWidth(width) => FenError::RankWidth(width),
+        GridError::BadCell { rank, letter, size } => FenError::BadCell {
+            rank,
+            position: letter.position,
+            found: letter.found,
+            size,
+        },
+    })?;
+    Ok((grid.size, grid.pieces, grid.blocked))
 }
 
 impl Position {
     /// The board field alone, e.g. `r5b/7/7/7/7/7/y5g`.
     pub fn board_fen(&self) -> String {
-        let mut out = String::with_capacity(72);
-        for rank in (0..self.size()).rev() {
-            write_row(
-                &mut out,
-                (0..self.size()).map(|file| {
-                    match self.cell(Square::new(file, rank).expect("on the grid")) {
-                        Some(Cell::Empty) | None => None,
-                        Some(Cell::Blocked) => Some('-'),
-                        Some(Cell::Piece(color)) => Some(color.char()),
-                    }
-                }),
-            );
-            if rank > 0 {
-                out.push('/');
-            }
-        }
-        out
+        write_rows((0..self.size()).rev().map(|rank| {
+            (0..self.size()).map(move |file| {
+                match self.cell(Square::new(file, rank).expect("on the grid")) {
+                    Some(Cell::Empty) | None => None,
+                    Some(Cell::Blocked) => Some('-'),
+                    Some(Cell::Piece(color)) => Some(color.char()),
+                }
+            })
+        }))
     }
 }
 

@@ -34,7 +34,7 @@ mod svg;
 pub use color::{Color, ParseColorError};
 pub use encoding::{DecodeError, EncodeError, PackedBoard, PACKED_BYTES};
 pub use fen::FenError;
-pub use perft::{divide, perft};
+pub use perft::perft;
 pub use position::{
     start_corners, Cell, Illegal, IllegalMoveError, MoveError, Position, StartError, DEFAULT_SIZE,
     HALFMOVE_LIMIT, MAX_SIZE, MIN_SIZE,

@@ -1,11 +1,12 @@
 //! Move-tree counts (spec `variants.md` 2.4): a pass is one move, a colour that is out is
 //! skipped (it never gets the turn, so it adds no level), a finished position has no moves.
 
-use ataxx::{Move, MoveList};
+use ataxx::MoveList;
 
 use super::Position;
 
-/// Leaf nodes `depth` plies deep, counting the last ply without playing it.
+/// Leaf nodes `depth` plies deep, counting the last ply without playing it; the moves above it
+/// on the stack, not in the seam's vectors, for speed (docs/benchmarks.md).
 ///
 /// ```
 /// use games::ataxx4::{perft, Position};
@@ -28,16 +29,4 @@ pub fn perft(pos: &Position, depth: u32) -> u64 {
                 .sum()
         }
     }
-}
-
-/// Each legal move with the leaf count `depth − 1` plies below it.
-pub fn divide(pos: &Position, depth: u32) -> Vec<(Move, u64)> {
-    pos.legal_moves()
-        .into_iter()
-        .map(|mv| {
-            let mut child = *pos;
-            child.play_unchecked(mv);
-            (mv, perft(&child, depth.saturating_sub(1)))
-        })
-        .collect()
 }

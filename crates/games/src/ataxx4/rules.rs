@@ -1,6 +1,6 @@
 //! Four-player Ataxx behind the seam.
 
-use ataxx::{Bitboard, Layout, Move};
+use ataxx::{Bitboard, Move};
 
 use super::position::{DEFAULT_SIZE, MAX_SIZE, MIN_SIZE};
 use super::{Color, MoveError, Position};
@@ -22,22 +22,9 @@ impl Rules for Position {
                 "-size={size}: four-player boards are {MIN_SIZE} to {MAX_SIZE} cells a side"
             )));
         }
-        let blocked = match options.blocks.as_deref() {
-            None | Some("0") => Bitboard::EMPTY,
-            Some(text) => {
-                let layout = match text.strip_prefix("0x").or(text.strip_prefix("0X")) {
-                    Some(_) => Layout::parse_mask(text).map_err(|e| e.to_string()),
-                    None => text.parse::<Layout>().map_err(|e| e.to_string()),
-                }
-                .map_err(|e| refuse(format!("-blocks={text}: {e}")))?;
-                if size != 7 {
-                    return Err(refuse(format!(
-                        "-blocks={text} needs the 7x7 board (-size=7)"
-                    )));
-                }
-                layout.blocked()
-            }
-        };
+        let blocked = options
+            .square_layout(GAME, size)?
+            .map_or(Bitboard::EMPTY, |layout| layout.blocked());
         let pos = Position::start(size, blocked).map_err(|e| refuse(e.to_string()))?;
         // The corners are at least 4 apart, so no colour's first move changes another's
         // options: checking each colour in the start position is enough.
@@ -47,7 +34,7 @@ impl Rules for Position {
         {
             return Err(refuse(format!(
                 "-blocks={}: {} has no legal move at the start",
-                options.blocks.as_deref().unwrap_or("0"),
+                options.blocks_text(),
                 stuck.name()
             )));
         }
@@ -56,11 +43,7 @@ impl Rules for Position {
 
     fn from_fen(text: &str) -> Result<Self, GameError> {
         text.parse()
-            .map_err(|e: super::FenError| GameError::Position {
-                game: GAME,
-                text: text.to_string(),
-                reason: e.to_string(),
-            })
+            .map_err(|e: super::FenError| GameError::position(GAME, text, e))
     }
 
     fn seats(&self) -> usize {
@@ -80,30 +63,22 @@ impl Rules for Position {
     }
 
     fn parse_move_text(text: &str) -> Result<Move, GameError> {
-        Move::parse_tolerant(text).map_err(|e| GameError::MoveText {
-            game: GAME,
-            text: text.to_string(),
-            reason: e.to_string(),
-        })
+        Move::parse_tolerant(text).map_err(|e| GameError::move_text(GAME, text, e))
     }
 
     fn parse_move(&self, text: &str) -> Result<Move, GameError> {
-        match Position::parse_move(self, text) {
-            Ok(mv) => Ok(mv),
-            Err(MoveError::Parse(e)) => Err(GameError::MoveText {
-                game: GAME,
-                text: text.to_string(),
-                reason: e.to_string(),
-            }),
-            Err(MoveError::Illegal(e)) => Err(GameError::Illegal {
-                text: e.mv.to_string(),
-                reason: e.reason.to_string(),
-            }),
-        }
+        Position::parse_move(self, text).map_err(|err| match err {
+            MoveError::Parse(e) => GameError::move_text(GAME, text, e),
+            MoveError::Illegal(e) => GameError::illegal(e.mv, e.reason),
+        })
     }
 
     fn play(&mut self, mv: Move) -> u32 {
         self.play_unchecked(mv).count()
+    }
+
+    fn count_moves(&self) -> u64 {
+        Position::count_moves(self)
     }
 
     fn perft(&self, depth: u32) -> u64 {

@@ -5,7 +5,7 @@
 use std::fmt;
 use std::str::FromStr;
 
-use ataxx::fen_parts::{write_row, CounterError, Counters};
+use ataxx::fen_parts::{read_row, write_rows, CounterError, Counters, Fields, FieldsError};
 use ataxx::Color;
 use thiserror::Error;
 
@@ -16,12 +16,9 @@ use super::position::{CellState, Position};
 /// (row 1 is the bottom, y = 0, the last FEN row).
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum FenError {
-    #[error("empty FEN: expected a board such as x3o/6/7/8/o7x/8/7/6/x3o")]
-    Empty,
-    #[error(
-        "FEN has {found} fields; expected at most 4 (board, side, halfmove clock, fullmove number)"
-    )]
-    TooManyFields { found: usize },
+    /// No fields, or more than four.
+    #[error(transparent)]
+    Fields(#[from] FieldsError),
     #[error("board field has {found} rows; a hexagon with n cells a side (n = {MIN_SIZE} to {MAX_SIZE}) has 2n-1 rows: 5, 7 or 9, separated by '/'")]
     RowCount { found: usize },
     #[error("board field: row {row} (FEN row {fen_row} from the top) covers {found} cells; expected {expected} (row lengths of the n = {n} hexagon run {lengths})")]
@@ -45,6 +42,9 @@ pub enum FenError {
     Counter(#[from] CounterError),
 }
 
+/// A board of the game, for the message when a FEN has none.
+const EXAMPLE: &str = "x3o/6/7/8/o7x/8/7/6/x3o";
+
 impl FromStr for Position {
     type Err = FenError;
 
@@ -59,30 +59,18 @@ impl FromStr for Position {
     /// assert!(err.to_string().contains("row 2 (FEN row 8 from the top) covers 5 cells; expected 6"));
     /// ```
     fn from_str(text: &str) -> Result<Position, FenError> {
-        let fields: Vec<&str> = text.split_whitespace().collect();
-        match fields.as_slice() {
-            [] => Err(FenError::Empty),
-            ["startpos"] => Ok(Position::startpos()),
-            f if f.len() > 4 => Err(FenError::TooManyFields { found: f.len() }),
-            f => {
-                let (n, x, o, blocked) = parse_board(f[0])?;
-                let turn = match f.get(1).copied() {
-                    None | Some("x" | "X") => Color::X,
-                    Some("o" | "O") => Color::O,
-                    Some(other) => {
-                        return Err(FenError::Side {
-                            found: other.to_string(),
-                        })
-                    }
-                };
-                let Counters { halfmove, fullmove } =
-                    Counters::read(f.get(2).copied(), f.get(3).copied())?;
-                Ok(
-                    Position::from_parts(n, x, o, blocked, turn, halfmove, fullmove)
-                        .expect("parse_board returns a supported size"),
-                )
-            }
-        }
+        let Some(fields) = Fields::split(text, EXAMPLE)? else {
+            return Ok(Position::startpos());
+        };
+        let (n, x, o, blocked) = parse_board(fields.board)?;
+        let turn = fields
+            .side(Color::X, Color::from_char)
+            .map_err(|found| FenError::Side { found })?;
+        let Counters { halfmove, fullmove } = fields.counters()?;
+        Ok(
+            Position::from_parts(n, x, o, blocked, turn, halfmove, fullmove)
+                .expect("parse_board returns a supported size"),
+        )
     }
 }
 
@@ -106,32 +94,24 @@ fn parse_board(board: &str) -> Result<(u8, u64, u64, u64), FenError> {
     for (fen_row, text) in rows.iter().enumerate() {
         let y = g.rows() - 1 - fen_row as u8;
         let cells = g.row(y);
-        let mut at = 0usize;
-        for c in text.chars() {
+        let at = read_row(text, 9, |at, c| {
             let set = match c {
-                'x' | 'X' => Some(&mut x),
-                'o' | 'O' => Some(&mut o),
-                '-' => Some(&mut blocked),
-                '1'..='9' => None,
-                _ => {
-                    return Err(FenError::BadCell {
-                        row: y + 1,
-                        fen_row: fen_row + 1,
-                        found: c,
-                    })
-                }
+                'x' | 'X' => &mut x,
+                'o' | 'O' => &mut o,
+                '-' => &mut blocked,
+                _ => return false,
             };
-            match set {
-                Some(set) => {
-                    // Past the row's end nothing is stored; the length check below reports it.
-                    if at < cells.len() {
-                        *set |= 1 << (cells.start + at);
-                    }
-                    at += 1;
-                }
-                None => at += (c as u8 - b'0') as usize,
+            // Past the row's end nothing is stored; the length check below reports it.
+            if at < cells.len() {
+                *set |= 1 << (cells.start + at);
             }
-        }
+            true
+        })
+        .map_err(|letter| FenError::BadCell {
+            row: y + 1,
+            fen_row: fen_row + 1,
+            found: letter.found,
+        })?;
         if at != cells.len() {
             return Err(FenError::RowLength {
                 row: y + 1,
@@ -150,23 +130,15 @@ impl Position {
     /// The board field alone, e.g. `x3o/6/7/8/o7x/8/7/6/x3o`.
     pub fn board_fen(&self) -> String {
         let g = self.geometry();
-        let mut out = String::with_capacity(80);
-        for y in (0..g.rows()).rev() {
-            write_row(
-                &mut out,
-                g.row(y).map(
-                    |i| match self.cell_state(g.cell(i)).expect("the board's own cell") {
-                        CellState::Empty => None,
-                        CellState::Piece(color) => Some(color.char()),
-                        CellState::Blocked => Some('-'),
-                    },
-                ),
-            );
-            if y > 0 {
-                out.push('/');
-            }
-        }
-        out
+        write_rows((0..g.rows()).rev().map(|y| {
+            g.row(y).map(
+                |i| match self.cell_state(g.cell(i)).expect("the board's own cell") {
+                    CellState::Empty => None,
+                    CellState::Piece(color) => Some(color.char()),
+                    CellState::Blocked => Some('-'),
+                },
+            )
+        }))
     }
 }
 

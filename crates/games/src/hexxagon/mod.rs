@@ -27,5 +27,5 @@ mod svg;
 pub use fen::FenError;
 pub use geometry::{Cell, Geometry, ParseCellError, MAX_CELLS, MAX_SIZE, MIN_SIZE};
 pub use moves::{Move, MoveTextError, ParseMoveError};
-pub use perft::{divide, perft};
+pub use perft::perft;
 pub use position::{CellState, IllegalMoveError, MoveError, Position};

@@ -5,6 +5,8 @@ use std::str::FromStr;
 
 use thiserror::Error;
 
+use ataxx::move_text::{self, CellMove, TextFault};
+
 use super::geometry::Cell;
 
 /// One ply.
@@ -49,39 +51,28 @@ impl Move {
     /// `0000` or the same cell twice for a pass; from+to at distance 1 for a single; one `-` or
     /// `^` between the cells; `x@`/`p@` drop prefixes.
     pub fn parse_tolerant(text: &str) -> Result<Move, ParseMoveError> {
-        let lower = text.trim().to_ascii_lowercase();
-        let err = |reason| ParseMoveError {
-            text: text.to_string(),
-            reason,
-        };
-        if matches!(lower.as_str(), "0000" | "pass" | "null" | "--") {
-            return Ok(Move::Pass);
-        }
-        let body = lower
-            .strip_prefix("x@")
-            .or_else(|| lower.strip_prefix("p@"))
-            .unwrap_or(&lower);
-        let b = body.as_bytes();
-        let (first, second) = match b.len() {
-            2 => (b, None),
-            4 => (&b[..2], Some(&b[2..])),
-            5 if b[2] == b'-' || b[2] == b'^' => (&b[..2], Some(&b[3..])),
-            _ => return Err(err(MoveTextError::Shape)),
-        };
-        let first = Cell::from_ascii(first).ok_or(err(MoveTextError::Cell))?;
-        let Some(second) = second else {
-            return Ok(Move::Single(first));
-        };
-        let second = Cell::from_ascii(second).ok_or(err(MoveTextError::Cell))?;
-        match first.distance(second) {
-            0 => Ok(Move::Pass),
-            1 => Ok(Move::Single(second)),
-            2 => Ok(Move::Jump {
-                from: first,
-                to: second,
-            }),
-            _ => Err(err(MoveTextError::TooFar)),
-        }
+        move_text::read_tolerant(text).map_err(|fault| ParseMoveError::new(text, fault))
+    }
+}
+
+impl CellMove for Move {
+    type Cell = Cell;
+    const PASS: Move = Move::Pass;
+
+    fn read_cell(ascii: &[u8]) -> Option<Cell> {
+        Cell::from_ascii(ascii)
+    }
+
+    fn distance(from: Cell, to: Cell) -> u8 {
+        from.distance(to)
+    }
+
+    fn single(to: Cell) -> Move {
+        Move::Single(to)
+    }
+
+    fn jump(from: Cell, to: Cell) -> Move {
+        Move::Jump { from, to }
     }
 }
 
@@ -117,32 +108,27 @@ pub struct ParseMoveError {
     pub reason: MoveTextError,
 }
 
+impl ParseMoveError {
+    fn new(text: &str, fault: TextFault) -> ParseMoveError {
+        let reason = match fault {
+            TextFault::Shape => MoveTextError::Shape,
+            TextFault::Cell => MoveTextError::Cell,
+            TextFault::TooFar => MoveTextError::TooFar,
+            TextFault::NotStrict => MoveTextError::NotStrict,
+        };
+        ParseMoveError {
+            text: text.to_string(),
+            reason,
+        }
+    }
+}
+
 impl FromStr for Move {
     type Err = ParseMoveError;
 
     /// The strict reader: `e5`, `a1c3` or `0000`, lower case, nothing else.
     fn from_str(s: &str) -> Result<Move, ParseMoveError> {
-        let err = |reason| ParseMoveError {
-            text: s.to_string(),
-            reason,
-        };
-        let b = s.as_bytes();
-        match b.len() {
-            _ if s == "0000" => Ok(Move::Pass),
-            2 => Cell::from_ascii(b)
-                .map(Move::Single)
-                .ok_or(err(MoveTextError::Cell)),
-            4 => {
-                let from = Cell::from_ascii(&b[..2]).ok_or(err(MoveTextError::Cell))?;
-                let to = Cell::from_ascii(&b[2..]).ok_or(err(MoveTextError::Cell))?;
-                match from.distance(to) {
-                    2 => Ok(Move::Jump { from, to }),
-                    0 | 1 => Err(err(MoveTextError::NotStrict)),
-                    _ => Err(err(MoveTextError::TooFar)),
-                }
-            }
-            _ => Err(err(MoveTextError::Shape)),
-        }
+        move_text::read_strict(s).map_err(|fault| ParseMoveError::new(s, fault))
     }
 }
 

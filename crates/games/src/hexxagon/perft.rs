@@ -46,21 +46,6 @@ pub fn perft(pos: &Position, depth: u32) -> u64 {
     }
 }
 
-/// Perft below each legal move, in move-generation order.
-pub fn divide(pos: &Position, depth: u32) -> Vec<(super::Move, u64)> {
-    if depth == 0 {
-        return Vec::new();
-    }
-    pos.legal_moves()
-        .into_iter()
-        .map(|mv| {
-            let mut child = *pos;
-            child.play_unchecked(mv);
-            (mv, perft(&child, depth - 1))
-        })
-        .collect()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -89,7 +74,7 @@ mod tests {
 
     #[test]
     fn divide_sums_to_perft_and_passes_count_once() {
-        let parts = divide(&Position::startpos(), 3);
+        let parts = crate::AnyPosition::divide(&Position::startpos(), 3);
         assert_eq!(parts.len(), 24);
         assert_eq!(parts.iter().map(|p| p.1).sum::<u64>(), 16824);
         let stuck: Position = "5/6/7/8/9/8/ooo4/ooo3/xoo2 x 0 1".parse().unwrap();

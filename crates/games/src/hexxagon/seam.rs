@@ -3,20 +3,9 @@
 use ataxx::Color;
 
 use super::{perft, Move, MoveError, Position, MAX_SIZE, MIN_SIZE};
-use crate::{GameError, GameKind, Outcome, Rules, Seat, StartOptions};
+use crate::{two_sides, GameError, GameKind, Outcome, Rules, Seat, StartOptions};
 
 const GAME: GameKind = GameKind::Hexxagon;
-
-fn color(seat: Seat) -> Color {
-    Color::ALL[seat.index()]
-}
-
-fn seat(color: Color) -> Seat {
-    match color {
-        Color::X => Seat(0),
-        Color::O => Seat(1),
-    }
-}
 
 impl Rules for Position {
     type Move = Move;
@@ -50,11 +39,7 @@ impl Rules for Position {
 
     fn from_fen(text: &str) -> Result<Self, GameError> {
         text.parse()
-            .map_err(|e: super::FenError| GameError::Position {
-                game: GAME,
-                text: text.to_string(),
-                reason: e.to_string(),
-            })
+            .map_err(|e: super::FenError| GameError::position(GAME, text, e))
     }
 
     fn seats(&self) -> usize {
@@ -62,11 +47,11 @@ impl Rules for Position {
     }
 
     fn seat_letter(&self, seat: Seat) -> char {
-        color(seat).char()
+        two_sides::color(seat).char()
     }
 
     fn turn(&self) -> Seat {
-        seat(Position::turn(self))
+        two_sides::seat(Position::turn(self))
     }
 
     fn legal_moves(&self) -> Vec<Move> {
@@ -74,26 +59,14 @@ impl Rules for Position {
     }
 
     fn parse_move_text(text: &str) -> Result<Move, GameError> {
-        Move::parse_tolerant(text).map_err(|e| GameError::MoveText {
-            game: GAME,
-            text: text.to_string(),
-            reason: e.reason.to_string(),
-        })
+        Move::parse_tolerant(text).map_err(|e| GameError::move_text(GAME, text, e.reason))
     }
 
     fn parse_move(&self, text: &str) -> Result<Move, GameError> {
-        match Position::parse_move(self, text) {
-            Ok(mv) => Ok(mv),
-            Err(MoveError::Parse(e)) => Err(GameError::MoveText {
-                game: GAME,
-                text: text.to_string(),
-                reason: e.reason.to_string(),
-            }),
-            Err(MoveError::Illegal(e)) => Err(GameError::Illegal {
-                text: e.mv.to_string(),
-                reason: e.reason.to_string(),
-            }),
-        }
+        Position::parse_move(self, text).map_err(|err| match err {
+            MoveError::Parse(e) => GameError::move_text(GAME, text, e.reason),
+            MoveError::Illegal(e) => GameError::illegal(e.mv, e.reason),
+        })
     }
 
     fn play(&mut self, mv: Move) -> u32 {
@@ -106,10 +79,7 @@ impl Rules for Position {
     }
 
     fn outcome(&self) -> Option<Outcome> {
-        Position::outcome(self).map(|outcome| match outcome.winner() {
-            Some(winner) => Outcome::win(seat(winner), 2),
-            None => Outcome::draw(2),
-        })
+        two_sides::outcome(Position::outcome(self))
     }
 
     fn piece_counts(&self) -> Vec<u32> {
