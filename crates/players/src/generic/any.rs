@@ -9,7 +9,7 @@ use thiserror::Error;
 
 use super::eval::Evaluate;
 use super::levels::{GenericLevel, GenericStrength};
-use super::{greedy_move, paranoid_search, random_move, Limits};
+use super::{greedy_move, paranoid_search, random_move, search_with, Limits, Replies};
 
 /// Why [`choose_any`] gave no move.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
@@ -147,16 +147,31 @@ impl GenericLevel {
                 depth,
                 nodes,
                 millis,
-            } => {
-                let limits = Limits {
-                    depth,
-                    max_nodes: Some(nodes),
-                    deadline: Some(Instant::now() + Duration::from_millis(millis)),
-                };
-                paranoid_search(pos, limits, rng).map(|o| o.best)
-            }
+            } => bounded(pos, depth, nodes, millis, Replies::Paranoid, rng),
+            GenericStrength::BestReply {
+                depth,
+                nodes,
+                millis,
+            } => bounded(pos, depth, nodes, millis, Replies::BestReply, rng),
         }
     }
+}
+
+/// A search of `pos` deepening to `depth` plies within `nodes` nodes and `millis` ms.
+fn bounded<R: Evaluate>(
+    pos: &R,
+    depth: u32,
+    nodes: u64,
+    millis: u64,
+    replies: Replies,
+    rng: &mut ChaCha8Rng,
+) -> Option<R::Move> {
+    let limits = Limits {
+        depth,
+        max_nodes: Some(nodes),
+        deadline: Some(Instant::now() + Duration::from_millis(millis)),
+    };
+    search_with(pos, limits, replies, rng).map(|o| o.best)
 }
 
 /// A search of `pos` (any game) at most `depth` plies deep, stopping by `deadline` if given:

@@ -43,6 +43,42 @@ impl Evaluate for Position {
         };
         PER_PIECE * margin + PER_THREATENED * threat
     }
+
+    /// Best-reply search: 4 × (3 × own pieces − all rivals' pieces), so that taking a piece
+    /// from any rival counts, not only from the leader (every rival's rank against the mover
+    /// counts the same); and 6 × the best capture in hand, the mover's if it is the searching
+    /// seat, else the strongest capture of any rival against it, since any rival may be the
+    /// one to reply.
+    fn heuristic_against_all(&self, seat: Seat) -> i32 {
+        let me = Color::from_index(seat.index());
+        let own = self.pieces(me);
+        if own.is_empty() {
+            return -WIN;
+        }
+        let rivals: Vec<Bitboard> = Color::ALL
+            .into_iter()
+            .filter(|&c| c != me)
+            .map(|c| self.pieces(c))
+            .collect();
+        let field: i32 = rivals.iter().map(|b| b.count() as i32).sum();
+        let margin = 3 * own.count() as i32 - field;
+        let empty = self.empty();
+        let threat = if self.turn() == me {
+            let prey = rivals.iter().fold(Bitboard::EMPTY, |all, &b| all | b);
+            best_capture(own, prey, empty) as i32
+        } else {
+            -(rivals
+                .iter()
+                .map(|&r| best_capture(r, own, empty))
+                .max()
+                .unwrap_or(0) as i32)
+        };
+        PER_PIECE * margin + 3 * PER_THREATENED * threat
+    }
+
+    fn with_turn(&self, seat: Seat) -> Option<Self> {
+        Position::with_turn(self, Color::from_index(seat.index()))
+    }
 }
 
 /// The most `prey` pieces one move of `hunter` takes: the most `prey` neighbours of an empty
@@ -74,5 +110,22 @@ mod tests {
         assert_eq!(blue_to_move.heuristic(red), margin - PER_THREATENED);
         // Yellow, out of everyone's reach, sees only its margin.
         assert_eq!(red_to_move.heuristic(Seat(3)), PER_PIECE * (1 - 2));
+    }
+
+    #[test]
+    fn against_all_rivals_every_piece_and_every_strike_counts() {
+        // Red a7; blue b7 and g7 (three pieces in all with green and yellow's corners).
+        let board = "rb4b/7/7/7/7/7/y5g";
+        let red_to_move = Position::from_fen(&format!("{board} r 0 1")).unwrap();
+        let green_to_move = Position::from_fen(&format!("{board} g 0 1")).unwrap();
+        let red = Seat(0);
+        // 3 × 1 own − (2 + 1 + 1) rivals' pieces.
+        let margin = PER_PIECE * (3 - 4);
+        // Red to move takes b7 (a single to a6 or b6).
+        assert_eq!(red_to_move.heuristic_against_all(red), margin + 6);
+        // Green to move, far away: blue could still take a7 (from b7 to b6 or a6).
+        assert_eq!(green_to_move.heuristic_against_all(red), margin - 6);
+        // The leader-only heuristic sees green's own (empty) threat only.
+        assert_eq!(green_to_move.heuristic(red), PER_PIECE * (1 - 2));
     }
 }

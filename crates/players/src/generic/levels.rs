@@ -13,6 +13,8 @@ pub enum GenericStrength {
     /// [`super::paranoid_search`] deepening to `depth` plies, stopped after `nodes` nodes or
     /// `millis` milliseconds, whichever comes first (answering with the last complete depth).
     Search { depth: u32, nodes: u64, millis: u64 },
+    /// The same with [`super::Replies::BestReply`]: one rival's reply between two own moves.
+    BestReply { depth: u32, nodes: u64, millis: u64 },
 }
 
 /// A named level of a variant.
@@ -81,8 +83,12 @@ pub const ATAXX4_LEVELS: [GenericLevel; 4] = [
     },
     GenericLevel {
         name: "hard",
-        strength: search(8),
-        description: "paranoid alpha-beta deepening to 8 plies within 400,000 nodes or 2 s",
+        strength: GenericStrength::BestReply {
+            depth: 4,
+            nodes: NODE_LIMIT,
+            millis: MOVE_TIME_MS,
+        },
+        description: "best-reply search 4 plies deep (two own moves, each answered by the most damaging reply of any opponent), counting every opponent's pieces",
     },
 ];
 
@@ -121,6 +127,11 @@ impl GenericLevel {
                 nodes,
                 millis,
             } => format!("search:depth={depth},nodes={nodes},ms={millis}"),
+            GenericStrength::BestReply {
+                depth,
+                nodes,
+                millis,
+            } => format!("best-reply:depth={depth},nodes={nodes},ms={millis}"),
         }
     }
 }

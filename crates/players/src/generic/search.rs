@@ -1,5 +1,5 @@
 //! Fixed-depth alpha-beta for any game: plain alpha-beta with two seats, **paranoid**
-//! alpha-beta with more.
+//! alpha-beta or **best-reply** search with more.
 //!
 //! Paranoid search assumes every opponent plays to minimise the mover's evaluation, which turns
 //! an N-seat game into a two-sided one: alpha-beta pruning applies unchanged (max-n, where each
@@ -7,6 +7,14 @@
 //! reaches about half the depth in the same time), and its assumption errs on the side of
 //! safety in four-player Ataxx, where opponents who happen to be adjacent really do take the
 //! mover's pieces. With two seats paranoid and plain alpha-beta are the same search.
+//!
+//! Best-reply search (Schadd and Winands, 2011) lets only one rival answer between two of the
+//! searcher's moves: the one whose reply hurts it most, chosen among every move of every rival
+//! played out of turn ([`Evaluate::with_turn`]). Its tree alternates the searcher and "the
+//! rivals", so 4 plies see two of the searcher's own moves where paranoid search sees one,
+//! and it never assumes three rivals all strike in a row, which paranoid search does and
+//! which grows more pessimistic the deeper it looks. A game without out-of-turn play
+//! answers with its real seat to move, which makes this paranoid search again.
 //!
 //! Forced passes are ordinary moves (the [`games::Rules`] position lists the pass); eliminated seats
 //! never get the turn (the position skips them); a seat with no pieces left scores as lost.
@@ -16,7 +24,7 @@ use std::time::Instant;
 use games::Seat;
 use rand::Rng;
 
-use super::eval::{evaluate, Evaluate, WIN};
+use super::eval::{evaluate_against_all, Evaluate, WIN};
 use crate::choice::BestPicker;
 
 /// How far a search may go: plies, and optionally nodes and a deadline. The search deepens
@@ -50,14 +58,35 @@ pub struct SearchOutcome<M> {
     pub nodes: u64,
 }
 
+/// Who answers the searching seat's moves.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Replies {
+    /// Every seat in turn, each minimising the searching seat's evaluation.
+    Paranoid,
+    /// After each move of the searching seat, the single most damaging reply of any rival.
+    BestReply,
+}
+
 struct Searcher {
     me: Seat,
+    replies: Replies,
+    /// Judge leaves with [`Evaluate::heuristic_against_all`] (best-reply search, where any
+    /// rival may strike next).
+    all_rivals: bool,
     nodes: u64,
     limits: Limits,
     stopped: bool,
 }
 
 impl Searcher {
+    fn evaluate<R: Evaluate>(&self, pos: &R, seat: Seat) -> i32 {
+        if self.all_rivals {
+            evaluate_against_all(pos, seat)
+        } else {
+            super::eval::evaluate(pos, seat)
+        }
+    }
+
     fn out_of_bounds(&mut self) -> bool {
         if self.stopped {
             return true;
@@ -87,7 +116,7 @@ impl Searcher {
             .map(|mv| {
                 let mut child = pos.clone();
                 child.play(mv);
-                (evaluate(&child, mover), mv, child)
+                (self.evaluate(&child, mover), mv, child)
             })
             .collect();
         children.sort_by_key(|(key, _, _)| -key);
@@ -104,12 +133,14 @@ impl Searcher {
     ) -> i32 {
         self.nodes += 1;
         if pos.outcome().is_some() || depth == 0 || self.out_of_bounds() {
-            return adjust(evaluate(pos, self.me), ply);
+            return adjust(self.evaluate(pos, self.me), ply);
         }
         let maximise = pos.turn() == self.me;
         // One ply from the leaves the children are scored once, unsorted: ordering them would
         // evaluate each twice.
-        let children: Vec<(R::Move, R)> = if depth == 1 {
+        let children: Vec<(R::Move, R)> = if !maximise && self.replies == Replies::BestReply {
+            self.best_replies(pos, depth > 1)
+        } else if depth == 1 {
             pos.legal_moves()
                 .into_iter()
                 .map(|mv| {
@@ -122,7 +153,7 @@ impl Searcher {
             self.ordered(pos)
         };
         if children.is_empty() {
-            return adjust(evaluate(pos, self.me), ply);
+            return adjust(self.evaluate(pos, self.me), ply);
         }
         let mut best = if maximise { i32::MIN } else { i32::MAX };
         for (mv, child) in &children {
@@ -139,6 +170,34 @@ impl Searcher {
             }
         }
         best
+    }
+
+    /// Every reply of every rival of the searching seat in play, each played out of turn and
+    /// followed by the searching seat's turn (the seat to move replies in turn when the game
+    /// allows no other); sorted most damaging first if `sort`.
+    fn best_replies<R: Evaluate>(&self, pos: &R, sort: bool) -> Vec<(R::Move, R)> {
+        let me = self.me;
+        let mut children = Vec::new();
+        for seat in (0..pos.seats()).map(|i| Seat(i as u8)).filter(|&s| s != me) {
+            let rival = if seat == pos.turn() {
+                Some(pos.clone())
+            } else {
+                pos.with_turn(seat)
+            };
+            let Some(rival) = rival else { continue };
+            for mv in rival.legal_moves() {
+                let mut child = rival.clone();
+                child.play(mv);
+                // A searching seat without pieces keeps the rival's successor to move; the
+                // evaluation then reads the loss.
+                let child = child.with_turn(me).unwrap_or(child);
+                children.push((mv, child));
+            }
+        }
+        if sort {
+            children.sort_by_cached_key(|(_, child)| self.evaluate(child, me));
+        }
+        children
     }
 
     /// The value of `child`, reached by `mv`, for the searching player. A move that swaps
@@ -175,16 +234,29 @@ fn adjust(score: i32, ply: i32) -> i32 {
     }
 }
 
-/// Searches `pos` for the seat to move within `limits`; among equally scored root moves the
-/// choice is uniform (`rng`). `None` once the game is over.
+/// Searches `pos` for the seat to move within `limits`, every rival replying in turn
+/// ([`Replies::Paranoid`]); among equally scored root moves the choice is uniform (`rng`).
+/// `None` once the game is over.
 pub fn paranoid_search<R: Evaluate>(
     pos: &R,
     limits: Limits,
     rng: &mut impl Rng,
 ) -> Option<SearchOutcome<R::Move>> {
+    search_with(pos, limits, Replies::Paranoid, rng)
+}
+
+/// Searches `pos` like [`paranoid_search`], but with the rivals answering as `replies` says.
+pub fn search_with<R: Evaluate>(
+    pos: &R,
+    limits: Limits,
+    replies: Replies,
+    rng: &mut impl Rng,
+) -> Option<SearchOutcome<R::Move>> {
     let me = pos.turn();
     let mut searcher = Searcher {
         me,
+        replies,
+        all_rivals: replies == Replies::BestReply,
         nodes: 0,
         limits,
         stopped: false,
@@ -196,7 +268,7 @@ pub fn paranoid_search<R: Evaluate>(
     if root.len() == 1 {
         return Some(SearchOutcome {
             best: root[0].0,
-            score: evaluate(&root[0].1, me),
+            score: searcher.evaluate(&root[0].1, me),
             depth: 0,
             nodes: 1,
         });
