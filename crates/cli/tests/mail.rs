@@ -657,7 +657,14 @@ fn a_sender_over_the_hourly_limit_is_ignored_and_an_html_only_mail_is_read_as_te
     let _sink = Sink::start(&caught, relay);
     let relay = format!("127.0.0.1:{relay}");
     let _server = Served::start(&db, &["--relay", &relay, "--mail-per-hour", "3"]);
-    let deliver = |message: &[u8]| assert!(mail_in(&db, message).status.success());
+    let deliver = |message: &[u8]| {
+        let out = mail_in(&db, message);
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    };
 
     // Five messages from hank within the hour: the first three are answered, the rest ignored.
     deliver(&raw("hank@h.test", "signup hank pw8", "", ""));

@@ -21,7 +21,9 @@ pub struct InboxRow {
     pub note: String,
 }
 
-/// Stores a received message with status `new`; returns its id.
+/// Stores a received message with status `new`; returns its id. One statement, so that on
+/// SQLite its transaction starts by writing: `ataxx mail-in`, another process than the server,
+/// then waits for the write lock (busy timeout) instead of failing on a stale read snapshot.
 pub async fn insert_inbox(
     conn: &mut AnyConnection,
     now_ms: i64,
@@ -30,23 +32,18 @@ pub async fn insert_inbox(
     size: usize,
     truncated: bool,
 ) -> Result<i64> {
-    let id: i64 = sqlx::query("SELECT COALESCE(MAX(id), 0) + 1 AS id FROM mail_inbox")
-        .fetch_one(&mut *conn)
-        .await?
-        .try_get("id")?;
-    sqlx::query(
+    Ok(sqlx::query(
         "INSERT INTO mail_inbox (id, received_ms, envelope_from, raw_base64, size, truncated, status, note) \
-         VALUES ($1, $2, $3, $4, $5, $6, 'new', '')",
+         SELECT COALESCE(MAX(id), 0) + 1, $1, $2, $3, $4, $5, 'new', '' FROM mail_inbox RETURNING id",
     )
-    .bind(id)
     .bind(now_ms)
     .bind(envelope_from)
     .bind(base64::engine::general_purpose::STANDARD.encode(raw))
     .bind(size as i64)
     .bind(truncated as i64)
-    .execute(&mut *conn)
-    .await?;
-    Ok(id)
+    .fetch_one(&mut *conn)
+    .await?
+    .try_get("id")?)
 }
 
 fn inbox_row(row: &sqlx::any::AnyRow) -> Result<InboxRow> {
