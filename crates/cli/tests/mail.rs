@@ -474,7 +474,11 @@ fn a_mail_the_relay_took_as_the_server_was_killed_goes_again_once_with_the_same_
         std::fs::write(&pid_file, server.pid().to_string()).unwrap();
         server.mail("erin@e.test", "signup erin pw5", "");
         let first = wait_for(&caught, "erin@e.test", "signed up erin");
-        assert_eq!(server.wait().signal(), Some(9), "the relay killed the server");
+        assert_eq!(
+            server.wait().signal(),
+            Some(9),
+            "the relay killed the server"
+        );
         first
     };
     // The mail is claimed, not sent: the crash left it `sending`, with its Message-ID.
@@ -532,7 +536,11 @@ fn mail_goes_to_the_relay_over_starttls_with_auth_and_never_in_plain_text() {
         std::fs::write(&path, pem).unwrap();
         path.to_str().unwrap().to_string()
     };
-    let (ca, cert, key) = (path("ca.pem", &ca), path("cert.pem", &cert), path("key.pem", &key));
+    let (ca, cert, key) = (
+        path("ca.pem", &ca),
+        path("cert.pem", &cert),
+        path("key.pem", &key),
+    );
     let port = free_port();
     let relay = format!("127.0.0.1:{port}");
     // The relay requires STARTTLS, then AUTH.
@@ -541,7 +549,13 @@ fn mail_goes_to_the_relay_over_starttls_with_auth_and_never_in_plain_text() {
         port,
         &["--tls", &cert, &key, "--auth", "ataxx:relay-secret"],
     );
-    let tls = ["--relay", &relay, "--relay-starttls", "--relay-user", "ataxx"];
+    let tls = [
+        "--relay",
+        &relay,
+        "--relay-starttls",
+        "--relay-user",
+        "ataxx",
+    ];
     let fast = ["--mail", "--mail-retry-ms", "100"];
     let wait_for_error = |what: &str| {
         wait_for_queue(db_arg, what, |q| {
@@ -639,10 +653,7 @@ fn sendmail_is_given_the_sender_the_recipient_and_the_message() {
     let message = mail_parser::MessageParser::default()
         .parse(&message[..])
         .unwrap();
-    assert!(message
-        .subject()
-        .unwrap()
-        .contains("signed up gus"));
+    assert!(message.subject().unwrap().contains("signed up gus"));
     assert!(message.body_text(0).unwrap().contains("Welcome, gus"));
     assert!(!out.join("1.args").exists(), "sent once");
 }
@@ -738,10 +749,18 @@ fn a_seek_by_mail_is_taken_by_mail_and_the_board_mails_follow() {
 
     // Played by mail from there.
     let seen = mails_to(&caught, BOB).len();
-    server.mail(ALICE, "ataxx move 101 alice pw1 b6#1", "Thanks for the game!");
+    server.mail(
+        ALICE,
+        "ataxx move 101 alice pw1 b6#1",
+        "Thanks for the game!",
+    );
     let board = next_mail(&caught, BOB, seen);
     assert_eq!(board.subject, "ataxx Board 101 bob **");
-    assert!(board.body.contains("Thanks for the game!"), "{}", board.body);
+    assert!(
+        board.body.contains("Thanks for the game!"),
+        "{}",
+        board.body
+    );
     assert!(
         board.body.contains("bob (o) to move (move #2)"),
         "{}",

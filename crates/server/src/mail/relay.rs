@@ -244,8 +244,12 @@ fn smtp_builder(
     let mut tls = TlsParameters::builder(host.to_string());
     if let Some(ca) = ca {
         let pem = std::fs::read(ca).map_err(|e| (format!("{}: {e}", ca.display()), false))?;
-        let certificate = Certificate::from_pem(&pem)
-            .map_err(|e| (format!("{}: not a PEM certificate: {e}", ca.display()), true))?;
+        let certificate = Certificate::from_pem(&pem).map_err(|e| {
+            (
+                format!("{}: not a PEM certificate: {e}", ca.display()),
+                true,
+            )
+        })?;
         tls = tls.add_root_certificate(certificate);
     }
     let tls = tls.build().map_err(|e| (e.to_string(), true))?;
