@@ -316,6 +316,47 @@ pub fn ws(data: &[u8]) {
     }
 }
 
+/// Inbound mail (raw RFC 5322 bytes, as `ataxx mail-in` or `--smtp` take them): read without a
+/// panic; the comment keeps no quoted (`>`) line and no signature, and is its own comment; a
+/// Subject that parses as a command, sent back as a reply (`Re: …`, the comment as the body),
+/// reads as the same command and the same comment.
+#[cfg(any(not(fuzzing), feature = "server"))]
+pub fn mail(data: &[u8]) {
+    use ataxx_server::mail::parse;
+
+    let Some(inbound) = parse::parse(data, Some("fuzz@example.org")) else {
+        return;
+    };
+    for line in inbound.comment.lines() {
+        assert!(!line.trim_start().starts_with('>'), "{inbound:?}");
+        assert!(line != "-- " && line != "--", "{inbound:?}");
+    }
+    assert_eq!(parse::comment(&inbound.comment), inbound.comment);
+    let Ok(command) = ataxx_server::command::parse(&inbound.subject) else {
+        return;
+    };
+    // A Subject of plain ASCII goes back as it is (encoded words and other bytes would be
+    // encoded by the replying client, not by this check).
+    let plain = |t: &str| t.bytes().all(|b| b == b'\n' || (b' '..=b'~').contains(&b));
+    if !plain(&inbound.subject) || inbound.subject.contains("=?") || !plain(&inbound.comment) {
+        return;
+    }
+    let body = inbound.comment.replace('\n', "\r\n");
+    let reply = format!(
+        "From: <a@example.org>\r\nSubject: Re: {}\r\n\r\n{body}\r\n",
+        inbound.subject
+    );
+    let again = parse::parse(reply.as_bytes(), Some("a@example.org"))
+        .unwrap_or_else(|| panic!("{reply:?} does not read"));
+    assert_eq!(again.subject, inbound.subject, "{reply:?}");
+    assert_eq!(again.comment, inbound.comment, "{reply:?}");
+    assert_eq!(
+        ataxx_server::command::parse(&again.subject).ok(),
+        Some(command),
+        "{reply:?}"
+    );
+}
+
 /// A thinker that answers at once: the first legal move.
 struct Quick;
 
@@ -350,7 +391,7 @@ pub type Check = fn(&[u8]);
 
 /// Every check by its target name.
 #[cfg(not(fuzzing))]
-pub const CHECKS: [(&str, Check); 10] = [
+pub const CHECKS: [(&str, Check); 11] = [
     ("fen", fen),
     ("move_text", move_text),
     ("pgn", pgn),
@@ -361,4 +402,5 @@ pub const CHECKS: [(&str, Check); 10] = [
     ("uai", uai),
     ("ws", ws),
     ("variants", variants),
+    ("mail", mail),
 ];

@@ -3,6 +3,7 @@
 //! server (aiosmtpd) standing in as the relay. No part of the mail path is mocked.
 
 mod common;
+mod database;
 #[path = "common/mail_kit.rs"]
 mod mail_kit;
 
@@ -11,8 +12,8 @@ use std::time::Duration;
 use base64::Engine;
 use common::stdout_of;
 use mail_kit::{
-    count, free_port, mail_in, mails_to, next_mail, wait_for, wait_for_nth, wait_for_subject,
-    Served, Sink,
+    count, free_port, mail_in, mailq, mails_to, next_mail, wait_for, wait_for_nth, wait_for_queue,
+    wait_for_subject, Served, Sink,
 };
 
 const ALICE: &str = "alice@a.test";
@@ -442,4 +443,374 @@ fn a_server_killed_between_accepting_a_mail_and_answering_it_loses_nothing() {
     let _server = Served::start(&db, &["--smtp", "127.0.0.1:0", "--relay", &relay]);
     let welcome = wait_for(&caught, "erin@e.test", "signed up erin");
     assert!(welcome.body.contains("Welcome, erin"), "{}", welcome.body);
+}
+
+/// One outbox row's field as text.
+fn field<'a>(row: &'a serde_json::Value, name: &str) -> &'a str {
+    row[name].as_str().unwrap_or_default()
+}
+
+#[test]
+fn a_mail_the_relay_took_as_the_server_was_killed_goes_again_once_with_the_same_message_id() {
+    use std::os::unix::process::ExitStatusExt;
+
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("ataxx.db");
+    let db_arg = db.to_str().unwrap();
+    let caught = dir.path().join("caught");
+    std::fs::create_dir(&caught).unwrap();
+    let port = free_port();
+    let relay = format!("127.0.0.1:{port}");
+    // The relay kills the server (SIGKILL) once it has the first mail, before its 250: the
+    // server cannot have recorded the send.
+    let pid_file = dir.path().join("server.pid");
+    let _sink = Sink::start_with(
+        &caught,
+        port,
+        &["--kill-pid-file", pid_file.to_str().unwrap()],
+    );
+    let first = {
+        let mut server = Served::start(&db, &["--smtp", "127.0.0.1:0", "--relay", &relay]);
+        std::fs::write(&pid_file, server.pid().to_string()).unwrap();
+        server.mail("erin@e.test", "signup erin pw5", "");
+        let first = wait_for(&caught, "erin@e.test", "signed up erin");
+        assert_eq!(
+            server.wait().signal(),
+            Some(9),
+            "the relay killed the server"
+        );
+        first
+    };
+    // The mail is claimed, not sent: the crash left it `sending`, with its Message-ID.
+    let queue = mailq(db_arg);
+    assert_eq!(queue.len(), 1, "{queue:#?}");
+    assert_eq!(field(&queue[0], "status"), "sending", "{queue:#?}");
+    assert_eq!(queue[0]["attempts"], 1);
+    assert_eq!(field(&queue[0], "message_id"), first.message_id);
+
+    // Restarted: sent again at once, the same message with the same Message-ID, then marked.
+    let _server = Served::start(&db, &["--mail", "--relay", &relay]);
+    let queue = wait_for_queue(db_arg, "the mail sent", |q| {
+        q.iter().all(|row| field(row, "status") == "sent")
+    });
+    assert_eq!(queue.len(), 1, "{queue:#?}");
+    assert_eq!(queue[0]["attempts"], 2, "{queue:#?}");
+    let copies = mails_to(&caught, "erin@e.test");
+    assert_eq!(copies.len(), 2, "one copy more, no new identity");
+    assert_eq!(copies[1].message_id, first.message_id);
+    assert_eq!(copies[1].body, first.body);
+    // And no third copy later.
+    std::thread::sleep(Duration::from_millis(1000));
+    assert_eq!(mails_to(&caught, "erin@e.test").len(), 2);
+    let text = stdout_of(&["mailq", "--db", db_arg]);
+    assert!(text.contains("sent     tries 2"), "{text}");
+}
+
+/// A test CA and a certificate for 127.0.0.1 signed by it: (CA PEM, certificate PEM, key PEM).
+fn test_certificates() -> (String, String, String) {
+    use rcgen::{BasicConstraints, CertificateParams, DnType, IsCa, KeyPair};
+    let ca_key = KeyPair::generate().unwrap();
+    let mut ca = CertificateParams::new(Vec::<String>::new()).unwrap();
+    ca.is_ca = IsCa::Ca(BasicConstraints::Unconstrained);
+    ca.distinguished_name
+        .push(DnType::CommonName, "ataxx mail test CA");
+    let ca = ca.self_signed(&ca_key).unwrap();
+    let key = KeyPair::generate().unwrap();
+    let leaf = CertificateParams::new(vec!["127.0.0.1".to_string()])
+        .unwrap()
+        .signed_by(&key, &ca, &ca_key)
+        .unwrap();
+    (ca.pem(), leaf.pem(), key.serialize_pem())
+}
+
+#[test]
+fn mail_goes_to_the_relay_over_starttls_with_auth_and_never_in_plain_text() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("ataxx.db");
+    let db_arg = db.to_str().unwrap();
+    let caught = dir.path().join("caught");
+    std::fs::create_dir(&caught).unwrap();
+    let (ca, cert, key) = test_certificates();
+    let path = |name: &str, pem: &str| {
+        let path = dir.path().join(name);
+        std::fs::write(&path, pem).unwrap();
+        path.to_str().unwrap().to_string()
+    };
+    let (ca, cert, key) = (
+        path("ca.pem", &ca),
+        path("cert.pem", &cert),
+        path("key.pem", &key),
+    );
+    let port = free_port();
+    let relay = format!("127.0.0.1:{port}");
+    // The relay requires STARTTLS, then AUTH.
+    let _sink = Sink::start_with(
+        &caught,
+        port,
+        &["--tls", &cert, &key, "--auth", "ataxx:relay-secret"],
+    );
+    let tls = [
+        "--relay",
+        &relay,
+        "--relay-starttls",
+        "--relay-user",
+        "ataxx",
+    ];
+    let fast = ["--mail", "--mail-retry-ms", "100"];
+    let wait_for_error = |what: &str| {
+        wait_for_queue(db_arg, what, |q| {
+            q.iter().any(|row| field(row, "last_error").contains(what))
+        })
+    };
+
+    // The relay's certificate is not trusted without its CA: the mail waits, with the reason,
+    // and never goes in plain text.
+    {
+        let _server = Served::start_with_env(
+            &db,
+            &[&tls[..], &fast[..]].concat(),
+            &[("ATAXX_RELAY_PASSWORD", "relay-secret")],
+        );
+        let out = mail_in(&db, &raw("fay@f.test", "signup fay pw6", "", ""));
+        assert!(out.status.success());
+        let queue = wait_for_error("certificate");
+        assert_eq!(field(&queue[0], "status"), "queued", "{queue:#?}");
+    }
+    // Trusted, but the wrong password: refused, and still waiting (not given up).
+    {
+        let _server = Served::start_with_env(
+            &db,
+            &[&tls[..], &fast[..], &["--relay-ca", &ca]].concat(),
+            &[("ATAXX_RELAY_PASSWORD", "wrong")],
+        );
+        let queue = wait_for_error("535");
+        assert_eq!(field(&queue[0], "status"), "queued", "{queue:#?}");
+    }
+    assert!(mail_kit::caught(&caught).is_empty());
+    // Both right: delivered over TLS as the AUTH user.
+    let _server = Served::start_with_env(
+        &db,
+        &[&tls[..], &fast[..], &["--relay-ca", &ca]].concat(),
+        &[("ATAXX_RELAY_PASSWORD", "relay-secret")],
+    );
+    let welcome = wait_for(&caught, "fay@f.test", "signed up fay");
+    assert_eq!(
+        (welcome.relay_tls.as_str(), welcome.relay_auth.as_str()),
+        ("yes", "ataxx")
+    );
+    assert!(welcome.body.contains("Welcome, fay"), "{}", welcome.body);
+}
+
+#[test]
+fn sendmail_is_given_the_sender_the_recipient_and_the_message() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("ataxx.db");
+    let out = dir.path().join("sendmail-out");
+    std::fs::create_dir(&out).unwrap();
+    // A sendmail that records its arguments (one per line) and the message, and fails while
+    // the file `down` exists.
+    let program = dir.path().join("sendmail");
+    std::fs::write(
+        &program,
+        format!(
+            "#!/bin/sh\nset -e\nout={}\n[ ! -e $out/../down ] || {{ echo 'queue full' >&2; exit 75; }}\n\
+             n=$(ls $out | grep -c args || true)\nprintf '%s\\n' \"$@\" > $out/$n.args\ncat > $out/$n.eml\n",
+            out.display()
+        ),
+    )
+    .unwrap();
+    let mut permissions = std::fs::metadata(&program).unwrap().permissions();
+    std::os::unix::fs::PermissionsExt::set_mode(&mut permissions, 0o755);
+    std::fs::set_permissions(&program, permissions).unwrap();
+    std::fs::write(dir.path().join("down"), "").unwrap();
+    let _server = Served::start(
+        &db,
+        &[
+            "--sendmail",
+            program.to_str().unwrap(),
+            "--mail-retry-ms",
+            "100",
+        ],
+    );
+    let delivered = mail_in(&db, &raw("gus@g.test", "signup gus pw7", "", ""));
+    assert!(delivered.status.success());
+    let db_arg = db.to_str().unwrap();
+    let queue = wait_for_queue(db_arg, "a sendmail failure", |q| {
+        q.iter()
+            .any(|row| field(row, "last_error").contains("queue full"))
+    });
+    assert_eq!(field(&queue[0], "status"), "queued");
+    std::fs::remove_file(dir.path().join("down")).unwrap();
+    wait_for_queue(db_arg, "the mail sent", |q| {
+        q.iter().all(|row| field(row, "status") == "sent")
+    });
+    let args = std::fs::read_to_string(out.join("0.args")).unwrap();
+    assert_eq!(
+        args.lines().collect::<Vec<_>>(),
+        ["-i", "-f", "ataxx@games.test", "--", "gus@g.test"]
+    );
+    let message = std::fs::read(out.join("0.eml")).unwrap();
+    let message = mail_parser::MessageParser::default()
+        .parse(&message[..])
+        .unwrap();
+    assert!(message.subject().unwrap().contains("signed up gus"));
+    assert!(message.body_text(0).unwrap().contains("Welcome, gus"));
+    assert!(!out.join("1.args").exists(), "sent once");
+}
+
+#[test]
+fn a_sender_over_the_hourly_limit_is_ignored_and_an_html_only_mail_is_read_as_text() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("ataxx.db");
+    let caught = dir.path().join("caught");
+    std::fs::create_dir(&caught).unwrap();
+    let relay = free_port();
+    let _sink = Sink::start(&caught, relay);
+    let relay = format!("127.0.0.1:{relay}");
+    let _server = Served::start(&db, &["--relay", &relay, "--mail-per-hour", "3"]);
+    let deliver = |message: &[u8]| {
+        let out = mail_in(&db, message);
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    };
+
+    // Five messages from hank within the hour: the first three are answered, the rest ignored.
+    deliver(&raw("hank@h.test", "signup hank pw8", "", ""));
+    for _ in 0..4 {
+        deliver(&raw("hank@h.test", "help", "", ""));
+    }
+    // Another sender's message, processed after hank's (the inbox goes in order).
+    deliver(&raw("ivy@i.test", "signup ivy pw9", "", ""));
+    deliver(&raw("jo@j.test", "signup jo pw10", "", ""));
+    wait_for(&caught, "jo@j.test", "signed up jo");
+    std::thread::sleep(Duration::from_millis(500));
+    assert_eq!(mails_to(&caught, "hank@h.test").len(), 3);
+
+    // HTML only: the comment is its text, without tags, entities decoded, the quote dropped.
+    deliver(&raw(
+        "ivy@i.test",
+        "message ivy pw9 jo",
+        "Content-Type: text/html; charset=utf-8\r\n",
+        "<html><body><p>Anyone for a <b>game</b>?</p><p>Tomorrow &amp; after</p>\r\n\
+         <blockquote><p>&gt; an old line</p></blockquote></body></html>\r\n",
+    ));
+    let message = wait_for(&caught, "jo@j.test", "message from ivy");
+    assert!(
+        message.body.contains("Anyone for a game?") && message.body.contains("Tomorrow & after"),
+        "{}",
+        message.body
+    );
+    assert!(
+        !message.body.contains('<') && !message.body.contains("an old line"),
+        "{}",
+        message.body
+    );
+}
+
+#[test]
+fn a_seek_by_mail_is_taken_by_mail_and_the_board_mails_follow() {
+    let dir = tempfile::tempdir().unwrap();
+    let caught = dir.path().join("caught");
+    std::fs::create_dir(&caught).unwrap();
+    let relay = free_port();
+    let _sink = Sink::start(&caught, relay);
+    let relay = format!("127.0.0.1:{relay}");
+    let server = Served::start(
+        &dir.path().join("ataxx.db"),
+        &["--smtp", "127.0.0.1:0", "--relay", &relay],
+    );
+    server.mail(ALICE, "signup alice pw1", "");
+    server.mail(BOB, "signup bob pw2", "");
+    wait_for(&caught, ALICE, "signed up alice");
+    wait_for(&caught, BOB, "signed up bob");
+
+    // Alice seeks a game as x; nobody matches yet, so her seek is open.
+    server.mail(ALICE, "ataxx seek -color=x alice pw1 1", "");
+    let posted = wait_for(&caught, ALICE, "alice seek 1");
+    assert!(posted.body.contains("is open"), "{}", posted.body);
+    assert!(!posted.body.contains("started"), "{}", posted.body);
+    // Bob's seek takes hers: a board starts, and both get its first board mail.
+    server.mail(BOB, "ataxx seek bob pw2 1", "");
+    let taken = wait_for(&caught, BOB, "bob seek 1");
+    assert!(
+        taken
+            .body
+            .contains("Board 101 started: alice (x) against bob (o)"),
+        "{}",
+        taken.body
+    );
+    let start = wait_for(&caught, ALICE, "New ataxx Board 101");
+    assert!(start.body.contains("alice (x) to start"), "{}", start.body);
+    wait_for(&caught, BOB, "New ataxx Board 101");
+    assert_eq!(start.references, "<board-101@games.test>");
+
+    // Played by mail from there.
+    let seen = mails_to(&caught, BOB).len();
+    server.mail(
+        ALICE,
+        "ataxx move 101 alice pw1 b6#1",
+        "Thanks for the game!",
+    );
+    let board = next_mail(&caught, BOB, seen);
+    assert_eq!(board.subject, "ataxx Board 101 bob **");
+    assert!(
+        board.body.contains("Thanks for the game!"),
+        "{}",
+        board.body
+    );
+    assert!(
+        board.body.contains("bob (o) to move (move #2)"),
+        "{}",
+        board.body
+    );
+}
+
+#[test]
+fn two_nodes_on_one_database_take_mail_on_both_and_send_each_mail_once() {
+    let Some(postgres) = database::postgres_server() else {
+        eprintln!("NOTICE: the mail cluster test skipped: ATAXX_TEST_POSTGRES is not set (scripts/test.sh sets it)");
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let url = database::postgres_database(&postgres, &dir.path().join("mail-cluster"));
+    let caught = dir.path().join("caught");
+    std::fs::create_dir(&caught).unwrap();
+    let relay = free_port();
+    let _sink = Sink::start(&caught, relay);
+    let relay = format!("127.0.0.1:{relay}");
+    let args = ["--smtp", "127.0.0.1:0", "--relay", &relay];
+    let one = Served::start(std::path::Path::new(&url), &args);
+    let two = Served::start(std::path::Path::new(&url), &args);
+
+    // Mail goes into either node's SMTP door; whichever node leads runs and answers it.
+    one.mail(ALICE, "signup alice pw1", "");
+    two.mail(BOB, "signup bob pw2", "");
+    wait_for(&caught, ALICE, "signed up alice");
+    wait_for(&caught, BOB, "signed up bob");
+    two.mail(ALICE, "ataxx challenge alice bob", "");
+    wait_for(&caught, BOB, "New ataxx Board 101");
+    one.mail(BOB, "ataxx accept 101 bob pw2", "");
+    two.mail(ALICE, "ataxx accept 101 alice pw1", "");
+    wait_for(&caught, BOB, "New ataxx Board 101 alice");
+    one.mail(ALICE, "ataxx move 101 alice pw1 b6#1", "From node one.");
+    wait_for_subject(&caught, BOB, "ataxx Board 101 bob **");
+    two.mail(BOB, "ataxx move 101 bob pw2 f6#2", "From node two.");
+    let board = wait_for_subject(&caught, ALICE, "ataxx Board 101 alice **");
+    assert!(board.body.contains("From node two."), "{}", board.body);
+
+    // Every queued mail sent, and each reached the relay once.
+    let queue = wait_for_queue(&url, "every mail sent", |q| {
+        q.iter().all(|row| field(row, "status") == "sent")
+    });
+    std::thread::sleep(Duration::from_millis(1000));
+    let all = mail_kit::caught(&caught);
+    let mut ids: Vec<&str> = all.iter().map(|m| m.message_id.as_str()).collect();
+    ids.sort();
+    ids.dedup();
+    assert_eq!(ids.len(), all.len(), "a mail was sent twice");
+    assert_eq!(all.len(), queue.len(), "{queue:#?}");
+    assert!(queue.iter().all(|row| row["attempts"] == 1), "{queue:#?}");
 }

@@ -21,9 +21,12 @@ pub struct ServeArgs {
     /// SMTP relay for outbound mail, HOST:PORT.
     #[arg(long, conflicts_with = "sendmail")]
     relay: Option<String>,
-    /// STARTTLS to the relay (a server built with the mail-tls feature).
+    /// STARTTLS to the relay, required: mail waits rather than go out in plain text.
     #[arg(long, requires = "relay")]
     relay_starttls: bool,
+    /// A PEM certificate to trust for the relay's STARTTLS besides the public roots.
+    #[arg(long, requires = "relay_starttls")]
+    relay_ca: Option<PathBuf>,
     /// AUTH user at the relay (the password from the environment variable ATAXX_RELAY_PASSWORD).
     #[arg(long, requires = "relay")]
     relay_user: Option<String>,
@@ -80,6 +83,7 @@ impl ServeArgs {
                     host,
                     port,
                     starttls: self.relay_starttls,
+                    ca: self.relay_ca.clone(),
                     credentials,
                 })
             }
@@ -189,7 +193,7 @@ pub fn mailq(args: MailqArgs) -> anyhow::Result<()> {
         }
         for row in &rows {
             println!(
-                "{:>6}  {:<6}  tries {:<2}  {:<28}  {}",
+                "{:>6}  {:<7}  tries {:<2}  {:<28}  {}",
                 row.id, row.status, row.attempts, row.recipient, row.subject
             );
             if !row.last_error.is_empty() && row.status != "sent" {

@@ -35,10 +35,17 @@ pub struct Sink {
 
 impl Sink {
     pub fn start(folder: &Path, port: u16) -> Sink {
+        Sink::start_with(folder, port, &[])
+    }
+
+    /// With smtp_sink.py's options: `--tls CERT KEY`, `--auth USER:PASSWORD`,
+    /// `--kill-pid-file FILE`.
+    pub fn start_with(folder: &Path, port: u16, options: &[&str]) -> Sink {
         let mut child = Command::new(python())
             .arg(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/python/smtp_sink.py"))
             .arg(folder)
             .arg(port.to_string())
+            .args(options)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit())
@@ -81,7 +88,13 @@ pub struct Served {
 
 impl Served {
     pub fn start(db: &Path, extra: &[&str]) -> Served {
+        Served::start_with_env(db, extra, &[])
+    }
+
+    /// With environment variables (the relay password).
+    pub fn start_with_env(db: &Path, extra: &[&str], env: &[(&str, &str)]) -> Served {
         let mut child = Command::new(env!("CARGO_BIN_EXE_ataxx"))
+            .envs(env.iter().copied())
             .args([
                 "serve",
                 "--http",
@@ -117,6 +130,15 @@ impl Served {
                 .to_string()
         });
         Served { child, smtp }
+    }
+
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
+    /// Waits for the process to end (killed by someone else).
+    pub fn wait(&mut self) -> std::process::ExitStatus {
+        self.child.wait().unwrap()
     }
 
     /// Sends a mail into the `--smtp` port with a real SMTP client.
@@ -169,6 +191,9 @@ pub struct Caught {
     pub in_reply_to: String,
     pub references: String,
     pub auto_submitted: String,
+    /// Whether it came over STARTTLS ("yes"/"no"), and as which AUTH user (smtp_sink.py).
+    pub relay_tls: String,
+    pub relay_auth: String,
 }
 
 /// Every mail caught so far, in arrival order.
@@ -202,6 +227,8 @@ pub fn caught(folder: &Path) -> Vec<Caught> {
                 in_reply_to: header("In-Reply-To"),
                 references: header("References"),
                 auto_submitted: header("Auto-Submitted"),
+                relay_tls: header("X-Relay-TLS"),
+                relay_auth: header("X-Relay-Auth"),
             }
         })
         .collect()
@@ -285,5 +312,43 @@ pub fn next_mail(folder: &Path, to: &str, seen: usize) -> Caught {
                 .collect::<Vec<_>>()
         );
         std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+/// `ataxx mailq --json --db DB`: every mail in the outbox, one JSON object each.
+pub fn mailq(db: &str) -> Vec<serde_json::Value> {
+    let out = Command::new(env!("CARGO_BIN_EXE_ataxx"))
+        .args(["mailq", "--json", "--limit", "1000", "--db", db])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(|line| serde_json::from_str(line).unwrap())
+        .collect()
+}
+
+/// Waits (up to 30 s) until the outbox satisfies `done`, and returns it.
+pub fn wait_for_queue(
+    db: &str,
+    what: &str,
+    done: impl Fn(&[serde_json::Value]) -> bool,
+) -> Vec<serde_json::Value> {
+    let start = Instant::now();
+    loop {
+        let queue = mailq(db);
+        if done(&queue) {
+            return queue;
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(30),
+            "the queue never came to {what}: {queue:#?}"
+        );
+        std::thread::sleep(Duration::from_millis(100));
     }
 }

@@ -96,7 +96,9 @@ impl Mail {
 }
 
 /// Runs the mail worker until stopped: processes the inbox and composes board mails. The relay
-/// ([`relay::run`]) sends in its own task, so a slow relay never holds up commands.
+/// ([`relay::run`]) sends in its own task, so a slow relay never holds up commands. Of several
+/// nodes on one database only the leader works the mail (any node's `--smtp` stores into the
+/// shared inbox), so no message is run twice and no board mail composed twice.
 pub async fn work(app: App, mail: Mail, mut stopped: watch::Receiver<bool>) {
     let mut ticker = tokio::time::interval(mail.config.interval);
     loop {
@@ -104,6 +106,9 @@ pub async fn work(app: App, mail: Mail, mut stopped: watch::Receiver<bool>) {
             _ = ticker.tick() => {}
             _ = mail.bell.notified() => {}
             _ = stopped.changed() => return,
+        }
+        if !app.leader.leads() {
+            continue;
         }
         if !mail.config.hold_inbound {
             if let Err(err) = inbound::process(&app, &mail).await {

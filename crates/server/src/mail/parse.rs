@@ -90,7 +90,9 @@ fn strip_reply_prefixes(mut subject: &str) -> &str {
 }
 
 /// The comment of a body: without quoted lines (`>`), the attribution line before them
-/// (`On ..., X wrote:`), and the signature (after a `-- ` line); trimmed.
+/// (`On ..., X wrote:`), and the signature (after a `-- ` line); without trailing spaces and
+/// blank lines around it. A comment is its own comment (the fuzz target checks it): only whole
+/// blank lines are trimmed, so no line turns into a signature marker by losing its indent.
 pub fn comment(body: &str) -> String {
     let mut lines: Vec<&str> = vec![];
     for line in body.lines() {
@@ -109,7 +111,12 @@ pub fn comment(body: &str) -> String {
         }
         lines.push(line.trim_end());
     }
-    lines.join("\n").trim().to_string()
+    let first = lines.iter().position(|l| !l.trim().is_empty());
+    let last = lines.iter().rposition(|l| !l.trim().is_empty());
+    match (first, last) {
+        (Some(first), Some(last)) => lines[first..=last].join("\n"),
+        _ => String::new(),
+    }
 }
 
 #[cfg(test)]
@@ -121,6 +128,9 @@ mod tests {
         let body = "Nice jump!\n\nOn Mon, bob wrote:\n> old text\n> more\nSee you.\n-- \nAlice\n";
         assert_eq!(comment(body), "Nice jump!\n\nSee you.");
         assert_eq!(comment("-- \nonly a signature\n"), "");
+        // An indented `--` stays a line of the comment, also when read again.
+        assert_eq!(comment(" --\nhello"), " --\nhello");
+        assert_eq!(comment(&comment(" --\nhello")), " --\nhello");
     }
 
     #[test]

@@ -24,8 +24,10 @@ pub enum Transport {
     Smtp {
         host: String,
         port: u16,
-        /// STARTTLS before sending (needs the `mail-tls` feature).
+        /// STARTTLS before sending (needs the `mail-tls` feature, on by default).
         starttls: bool,
+        /// A PEM certificate to trust besides the public roots (a relay with a private CA).
+        ca: Option<PathBuf>,
         /// AUTH user and password.
         credentials: Option<(String, String)>,
     },
@@ -40,10 +42,13 @@ impl Transport {
             Transport::Smtp { starttls: true, .. } if !cfg!(feature = "mail-tls") => {
                 Err(Error::Config(
                     "STARTTLS to the relay needs a server built with the mail-tls feature \
-                 (cargo build --features ataxx-server/mail-tls)"
+                 (a default build has it)"
                         .into(),
                 ))
             }
+            Transport::Smtp { ca: Some(ca), .. } => std::fs::read(ca)
+                .map(|_| ())
+                .map_err(|e| Error::Config(format!("--relay-ca {}: {e}", ca.display()))),
             _ => Ok(()),
         }
     }
@@ -54,17 +59,30 @@ pub const RETRY: Duration = Duration::from_secs(30);
 /// A mail failing for this long is given up.
 const GIVE_UP_MS: i64 = 24 * 3600 * 1000;
 
-/// Sends due mail through the configured transport until stopped.
+/// How long a claimed mail is left to its sender before another try (a sender that hangs
+/// longer than the relay's timeouts allow).
+const CLAIM_LEASE_MS: i64 = 10 * 60 * 1000;
+
+/// Sends due mail through the configured transport until stopped, while this node leads: of
+/// several nodes on one database only one drains the outbox.
 pub async fn run(app: App, mail: Mail, mut stopped: watch::Receiver<bool>) {
     let Some(transport) = mail.config.transport.clone() else {
         return;
     };
     let mut ticker = tokio::time::interval(mail.config.interval);
+    let mut leading = false;
     loop {
         tokio::select! {
             _ = ticker.tick() => {}
             _ = mail.outgoing.notified() => {}
             _ = stopped.changed() => return,
+        }
+        if !app.leader.leads() {
+            leading = false;
+            continue;
+        }
+        if !leading {
+            leading = take_over(&app).await;
         }
         if let Err(err) = send_due(&app, &mail, &transport, mail.config.retry).await {
             tracing::warn!(%err, "mail relay");
@@ -72,12 +90,45 @@ pub async fn run(app: App, mail: Mail, mut stopped: watch::Receiver<bool>) {
     }
 }
 
+/// A new sender (this process started, or this node became the leader) sends at once what a
+/// dead one had claimed; true once done.
+async fn take_over(app: &App) -> bool {
+    let reclaimed = async {
+        let mut tx = app.storage.write().await?;
+        let n = store::reclaim_sending(&mut tx.tx, app.clock.now_ms()).await?;
+        tx.commit().await?;
+        Ok::<_, Error>(n)
+    };
+    match reclaimed.await {
+        Ok(n) => {
+            if n > 0 {
+                tracing::warn!(n, "mail a stopped sender was handing over goes again");
+            }
+            true
+        }
+        Err(err) => {
+            tracing::warn!(%err, "mail relay");
+            false
+        }
+    }
+}
+
+/// Each due mail: claimed (committed), handed to the relay, then marked sent or failed. A crash
+/// between the relay's acceptance and the mark leaves it claimed; it is sent again, with the
+/// same Message-ID, by the next sender (see docs/mail.md, "Sent once").
 async fn send_due(app: &App, mail: &Mail, transport: &Transport, retry: Duration) -> Result<()> {
     let due = {
         let mut conn = app.storage.read().await?;
         store::due_outbox(&mut conn, app.clock.now_ms(), 100).await?
     };
     for row in due {
+        let now = app.clock.now_ms();
+        let mut tx = app.storage.write().await?;
+        let claimed = store::claim_outbox(&mut tx.tx, row.id, now, now + CLAIM_LEASE_MS).await?;
+        tx.commit().await?;
+        if !claimed {
+            continue;
+        }
         let sent = match message(mail, &row) {
             Ok(message) => send(mail, transport, message, &row.recipient).await,
             Err(err) => Err((err, true)),
@@ -145,19 +196,24 @@ async fn send(
             host,
             port,
             starttls,
+            ca,
             credentials,
         } => {
-            let mut builder = smtp_builder(host, *starttls)?
+            let mut builder = smtp_builder(host, *starttls, ca.as_deref())?
                 .port(*port)
                 .timeout(Some(Duration::from_secs(30)));
             if let Some((user, password)) = credentials {
                 builder = builder.credentials(Credentials::new(user.clone(), password.clone()));
             }
             let smtp: AsyncSmtpTransport<Tokio1Executor> = builder.build();
-            smtp.send(message)
-                .await
-                .map(|_| ())
-                .map_err(|e| (e.to_string(), e.is_permanent()))
+            smtp.send(message).await.map(|_| ()).map_err(|e| {
+                // A refused login (530, 534, 535, 538) is this server's configuration, not the
+                // message: it waits for the operator rather than being given up.
+                let login_refused = e
+                    .status()
+                    .is_some_and(|code| matches!(u16::from(code), 530 | 534 | 535 | 538));
+                (e.to_string(), e.is_permanent() && !login_refused)
+            })
         }
         Transport::Sendmail(program) => {
             let program = program.clone();
@@ -172,24 +228,39 @@ async fn send(
     }
 }
 
+/// The relay's transport builder: plain, or STARTTLS required (never falling back to plain
+/// text once asked for), trusting `ca` besides the public roots.
 #[cfg(feature = "mail-tls")]
 fn smtp_builder(
     host: &str,
     starttls: bool,
+    ca: Option<&Path>,
 ) -> std::result::Result<lettre::transport::smtp::AsyncSmtpTransportBuilder, (String, bool)> {
-    match starttls {
-        true => AsyncSmtpTransport::<Tokio1Executor>::starttls_relay(host)
-            .map_err(|e| (e.to_string(), false)),
-        false => Ok(AsyncSmtpTransport::<Tokio1Executor>::builder_dangerous(
-            host,
-        )),
+    use lettre::transport::smtp::client::{Certificate, Tls, TlsParameters};
+    let builder = AsyncSmtpTransport::<Tokio1Executor>::builder_dangerous(host);
+    if !starttls {
+        return Ok(builder);
     }
+    let mut tls = TlsParameters::builder(host.to_string());
+    if let Some(ca) = ca {
+        let pem = std::fs::read(ca).map_err(|e| (format!("{}: {e}", ca.display()), false))?;
+        let certificate = Certificate::from_pem(&pem).map_err(|e| {
+            (
+                format!("{}: not a PEM certificate: {e}", ca.display()),
+                true,
+            )
+        })?;
+        tls = tls.add_root_certificate(certificate);
+    }
+    let tls = tls.build().map_err(|e| (e.to_string(), true))?;
+    Ok(builder.tls(Tls::Required(tls)))
 }
 
 #[cfg(not(feature = "mail-tls"))]
 fn smtp_builder(
     host: &str,
     _starttls: bool,
+    _ca: Option<&Path>,
 ) -> std::result::Result<lettre::transport::smtp::AsyncSmtpTransportBuilder, (String, bool)> {
     // Transport::check refused STARTTLS at start.
     Ok(AsyncSmtpTransport::<Tokio1Executor>::builder_dangerous(

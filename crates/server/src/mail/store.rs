@@ -21,7 +21,9 @@ pub struct InboxRow {
     pub note: String,
 }
 
-/// Stores a received message with status `new`; returns its id.
+/// Stores a received message with status `new`; returns its id. One statement, so that on
+/// SQLite its transaction starts by writing: `ataxx mail-in`, another process than the server,
+/// then waits for the write lock (busy timeout) instead of failing on a stale read snapshot.
 pub async fn insert_inbox(
     conn: &mut AnyConnection,
     now_ms: i64,
@@ -30,23 +32,18 @@ pub async fn insert_inbox(
     size: usize,
     truncated: bool,
 ) -> Result<i64> {
-    let id: i64 = sqlx::query("SELECT COALESCE(MAX(id), 0) + 1 AS id FROM mail_inbox")
-        .fetch_one(&mut *conn)
-        .await?
-        .try_get("id")?;
-    sqlx::query(
+    Ok(sqlx::query(
         "INSERT INTO mail_inbox (id, received_ms, envelope_from, raw_base64, size, truncated, status, note) \
-         VALUES ($1, $2, $3, $4, $5, $6, 'new', '')",
+         SELECT COALESCE(MAX(id), 0) + 1, $1, $2, $3, $4, $5, 'new', '' FROM mail_inbox RETURNING id",
     )
-    .bind(id)
     .bind(now_ms)
     .bind(envelope_from)
     .bind(base64::engine::general_purpose::STANDARD.encode(raw))
     .bind(size as i64)
     .bind(truncated as i64)
-    .execute(&mut *conn)
-    .await?;
-    Ok(id)
+    .fetch_one(&mut *conn)
+    .await?
+    .try_get("id")?)
 }
 
 fn inbox_row(row: &sqlx::any::AnyRow) -> Result<InboxRow> {
@@ -181,15 +178,16 @@ pub async fn insert_outbox(
     Ok(id)
 }
 
-/// Queued mails due at `now_ms`, oldest first.
+/// Mails due at `now_ms`, oldest first: queued ones, and ones a sender claimed and never
+/// finished (it died, or its lease ran out) — sent again with their Message-ID.
 pub async fn due_outbox(
     conn: &mut AnyConnection,
     now_ms: i64,
     limit: i64,
 ) -> Result<Vec<OutboxRow>> {
     let rows = sqlx::query(&format!(
-        "SELECT {OUTBOX_COLUMNS} FROM mail_outbox WHERE status = 'queued' AND next_try_ms <= $1 \
-         ORDER BY id LIMIT $2"
+        "SELECT {OUTBOX_COLUMNS} FROM mail_outbox WHERE status IN ('queued', 'sending') \
+         AND next_try_ms <= $1 ORDER BY id LIMIT $2"
     ))
     .bind(now_ms)
     .bind(limit)
@@ -198,11 +196,43 @@ pub async fn due_outbox(
     rows.iter().map(outbox_row).collect()
 }
 
-/// The whole queue for `ataxx mailq`: queued and failed first, then the latest sent.
+/// Claims a due mail before it is handed to the relay: `sending`, one more attempt, not due
+/// again before `lease_until_ms`. False when it is no longer due (sent or claimed meanwhile).
+pub async fn claim_outbox(
+    conn: &mut AnyConnection,
+    id: i64,
+    now_ms: i64,
+    lease_until_ms: i64,
+) -> Result<bool> {
+    let claimed = sqlx::query(
+        "UPDATE mail_outbox SET status = 'sending', attempts = attempts + 1, next_try_ms = $1 \
+         WHERE id = $2 AND status IN ('queued', 'sending') AND next_try_ms <= $3",
+    )
+    .bind(lease_until_ms)
+    .bind(id)
+    .bind(now_ms)
+    .execute(&mut *conn)
+    .await?;
+    Ok(claimed.rows_affected() == 1)
+}
+
+/// Makes every claimed mail due now: a new sender takes over what the last one was handing to
+/// the relay when it died. Returns how many.
+pub async fn reclaim_sending(conn: &mut AnyConnection, now_ms: i64) -> Result<u64> {
+    Ok(sqlx::query(
+        "UPDATE mail_outbox SET next_try_ms = $1 WHERE status = 'sending' AND next_try_ms > $1",
+    )
+    .bind(now_ms)
+    .execute(&mut *conn)
+    .await?
+    .rows_affected())
+}
+
+/// The whole queue for `ataxx mailq`: sending, queued and failed first, then the latest sent.
 pub async fn outbox(conn: &mut AnyConnection, limit: i64) -> Result<Vec<OutboxRow>> {
     let rows = sqlx::query(&format!(
         "SELECT {OUTBOX_COLUMNS} FROM mail_outbox ORDER BY \
-         CASE status WHEN 'queued' THEN 0 WHEN 'failed' THEN 1 ELSE 2 END, id DESC LIMIT $1"
+         CASE status WHEN 'sending' THEN 0 WHEN 'queued' THEN 1 WHEN 'failed' THEN 2 ELSE 3 END, id DESC LIMIT $1"
     ))
     .bind(limit)
     .fetch_all(&mut *conn)
@@ -210,8 +240,9 @@ pub async fn outbox(conn: &mut AnyConnection, limit: i64) -> Result<Vec<OutboxRo
     rows.iter().map(outbox_row).collect()
 }
 
+/// Records the relay's acceptance of a claimed mail.
 pub async fn mark_sent(conn: &mut AnyConnection, id: i64, now_ms: i64) -> Result<()> {
-    sqlx::query("UPDATE mail_outbox SET status = 'sent', sent_ms = $1, attempts = attempts + 1 WHERE id = $2")
+    sqlx::query("UPDATE mail_outbox SET status = 'sent', sent_ms = $1 WHERE id = $2")
         .bind(now_ms)
         .bind(id)
         .execute(&mut *conn)
@@ -219,7 +250,8 @@ pub async fn mark_sent(conn: &mut AnyConnection, id: i64, now_ms: i64) -> Result
     Ok(())
 }
 
-/// Records a failed try: queued again at `next_try_ms`, or `failed` when `give_up`.
+/// Records a failed try of a claimed mail: queued again at `next_try_ms`, or `failed` when
+/// `give_up`.
 pub async fn mark_failed(
     conn: &mut AnyConnection,
     id: i64,
@@ -228,8 +260,7 @@ pub async fn mark_failed(
     give_up: bool,
 ) -> Result<()> {
     sqlx::query(
-        "UPDATE mail_outbox SET status = $1, last_error = $2, next_try_ms = $3, \
-         attempts = attempts + 1 WHERE id = $4",
+        "UPDATE mail_outbox SET status = $1, last_error = $2, next_try_ms = $3 WHERE id = $4",
     )
     .bind(if give_up { "failed" } else { "queued" })
     .bind(error)
