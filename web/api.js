@@ -83,11 +83,15 @@ export class LiveSocket {
   }
 
   send(message) {
-    if (this.ws && this.ws.readyState === WebSocket.OPEN) {
+    if (!this.ws || this.ws.readyState !== WebSocket.OPEN) return false;
+    // A close may be on its way while the state still reads open: the message is lost either way
+    // (the reconnect resyncs), and some socket implementations throw instead of dropping it.
+    try {
       this.ws.send(JSON.stringify(message));
       return true;
+    } catch {
+      return false;
     }
-    return false;
   }
 
   /** Drops the connection now and reconnects (as after a network loss). */

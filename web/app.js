@@ -10,6 +10,7 @@ import { mountLeaderboard } from './leaderboard.js';
 import { mountFront } from './front.js';
 import { mountTv } from './tv.js';
 import { mountSeeks } from './seeks.js';
+import { notificationToggle, watchUser } from './notify.js';
 import { soundToggle } from './sound.js';
 
 const session = { me: null };

@@ -29,7 +29,7 @@ export class LiveTile {
     this.node = document.createElement('li');
     this.node.className = 'live-tile';
     this.node.dataset.board = game.board;
-    this.node.innerHTML = `<a href="#/game/${game.board}" aria-label="watch board ${game.board}">
+    this.node.innerHTML = `<a href="#/game/${game.board}">
       <div class="mini-live"></div>
       <p class="players">${playersLine(game, ratings)}</p>
       <p class="muted tile-status"></p></a>`;

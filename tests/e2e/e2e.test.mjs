@@ -178,7 +178,7 @@ test('a game against a bot, clicked to its end on a 4x4 board', async () => {
   await carol.click('#challenge-submit');
   await carol.waitForURL(/#\/game\/\d+/);
   for (let turn = 0; turn < 60; turn++) {
-    await waitText(carol, '#status', /Your move|win|Draw/);
+    await waitText(carol, "#status", /Your move|win|lose|Draw/);
     const status = await carol.locator('#status').textContent();
     if (!status.includes('Your move')) break;
     const before = await moveCount(carol);

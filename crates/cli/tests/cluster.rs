@@ -263,6 +263,49 @@ fn board_numbers_stay_unique_under_concurrent_challenges_on_two_nodes() {
 }
 
 #[test]
+fn seek_ids_stay_unique_under_concurrent_seeks_on_two_nodes() {
+    let dir = tempfile::tempdir().unwrap();
+    let Some(db) = cluster_database(dir.path(), "unique_seeks") else {
+        return;
+    };
+    let nodes = [node(&db), node(&db)];
+    let tokens: Vec<String> = (0..8)
+        .map(|i| {
+            let (name, password) = (format!("seeker{i}"), format!("secret{i}"));
+            nodes[0].text().ok(&format!("signup {name} {password}"));
+            login(&nodes[i % 2], &name, &password)
+        })
+        .collect();
+    let ids: Vec<i64> = std::thread::scope(|scope| {
+        let seekers: Vec<_> = tokens
+            .iter()
+            .enumerate()
+            .map(|(i, token)| {
+                let node = &nodes[i % 2];
+                scope.spawn(move || {
+                    (0..3)
+                        .map(|_| {
+                            let body = json!({"game": "ataxx", "rated": false});
+                            let (status, seek) = post(&node.url("/api/seeks"), Some(token), body);
+                            assert_eq!(status, 201, "{seek}");
+                            seek["id"].as_i64().unwrap()
+                        })
+                        .collect::<Vec<_>>()
+                })
+            })
+            .collect();
+        seekers
+            .into_iter()
+            .flat_map(|s| s.join().unwrap())
+            .collect()
+    });
+    let mut unique = ids.clone();
+    unique.sort_unstable();
+    unique.dedup();
+    assert_eq!(unique.len(), 24, "{ids:?}");
+}
+
+#[test]
 fn bots_still_move_after_the_leader_is_killed_with_sigkill() {
     let dir = tempfile::tempdir().unwrap();
     let Some(db) = cluster_database(dir.path(), "leader_killed") else {
@@ -400,7 +443,19 @@ async fn a_node_whose_event_listener_dropped_catches_up_on_moves_made_meanwhile(
         } else {
             "bob secret2"
         };
-        door.ok(&format!("ataxx move 101 {player} {mv}#{ply}"));
+        // While the database refuses new connections, node B answers "internal database
+        // error" when its pool has no idle connection at hand; such a command changes nothing
+        // (and the #ply guard refuses a repeat), so it is sent again.
+        let command = format!("ataxx move 101 {player} {mv}#{ply}");
+        let mut reply = door.send(&command);
+        for _ in 0..50 {
+            if !reply.contains("internal database error") {
+                break;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(100));
+            reply = door.send(&command);
+        }
+        assert!(!reply.starts_with("error"), "{command}: {reply}");
         pos.play(mv).unwrap();
         pos.to_string()
     };

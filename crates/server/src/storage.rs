@@ -227,7 +227,7 @@ fn migrations() -> Migrator {
 
 /// The migrations up to `last` (tests build old databases with fewer).
 fn migrations_up_to(last: i64) -> Migrator {
-    let files: [(i64, &str, &str); 8] = [
+    let files: [(i64, &str, &str); 9] = [
         (1, "init", include_str!("../migrations/0001_init.sql")),
         (
             2,
@@ -251,6 +251,11 @@ fn migrations_up_to(last: i64) -> Migrator {
             8,
             "rate limits",
             include_str!("../migrations/0008_rate_limits.sql"),
+        ),
+        (
+            9,
+            "id counters",
+            include_str!("../migrations/0009_id_counters.sql"),
         ),
     ];
     Migrator {
@@ -983,13 +988,18 @@ pub async fn count_games(conn: &mut AnyConnection, game: &str, status: &str) -> 
     Ok(row.try_get("n")?)
 }
 
-/// The number the next board gets: boards count from 101. The counter row stays locked until
-/// the transaction ends, so concurrent challenges on any node get distinct numbers.
+/// The number the next board gets: boards count from 101.
 pub async fn next_board(conn: &mut AnyConnection) -> Result<i64> {
-    let row =
-        sqlx::query("UPDATE counters SET value = value + 1 WHERE name = 'board' RETURNING value")
-            .fetch_one(conn)
-            .await?;
+    next_number(conn, "board").await
+}
+
+/// The next value of a counter row (`board`, `seek`, `mail_inbox`, `mail_outbox`). The row stays
+/// locked until the transaction ends, so concurrent writers on any node get distinct numbers.
+pub async fn next_number(conn: &mut AnyConnection, counter: &str) -> Result<i64> {
+    let row = sqlx::query("UPDATE counters SET value = value + 1 WHERE name = $1 RETURNING value")
+        .bind(counter)
+        .fetch_one(conn)
+        .await?;
     Ok(row.try_get("value")?)
 }
 

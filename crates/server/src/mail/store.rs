@@ -21,9 +21,10 @@ pub struct InboxRow {
     pub note: String,
 }
 
-/// Stores a received message with status `new`; returns its id. One statement, so that on
-/// SQLite its transaction starts by writing: `ataxx mail-in`, another process than the server,
-/// then waits for the write lock (busy timeout) instead of failing on a stale read snapshot.
+/// Stores a received message with status `new`; returns its id. The first statement writes (the
+/// id counter), so that on SQLite the transaction starts by writing: `ataxx mail-in`, another
+/// process than the server, then waits for the write lock (busy timeout) instead of failing on a
+/// stale read snapshot.
 pub async fn insert_inbox(
     conn: &mut AnyConnection,
     now_ms: i64,
@@ -32,18 +33,20 @@ pub async fn insert_inbox(
     size: usize,
     truncated: bool,
 ) -> Result<i64> {
-    Ok(sqlx::query(
+    let id = crate::storage::next_number(conn, "mail_inbox").await?;
+    sqlx::query(
         "INSERT INTO mail_inbox (id, received_ms, envelope_from, raw_base64, size, truncated, status, note) \
-         SELECT COALESCE(MAX(id), 0) + 1, $1, $2, $3, $4, $5, 'new', '' FROM mail_inbox RETURNING id",
+         VALUES ($1, $2, $3, $4, $5, $6, 'new', '')",
     )
+    .bind(id)
     .bind(now_ms)
     .bind(envelope_from)
     .bind(base64::engine::general_purpose::STANDARD.encode(raw))
     .bind(size as i64)
     .bind(truncated as i64)
-    .fetch_one(&mut *conn)
-    .await?
-    .try_get("id")?)
+    .execute(&mut *conn)
+    .await?;
+    Ok(id)
 }
 
 fn inbox_row(row: &sqlx::any::AnyRow) -> Result<InboxRow> {
@@ -155,10 +158,7 @@ pub async fn insert_outbox(
     mail: &OutboxRow,
     domain: &str,
 ) -> Result<i64> {
-    let id: i64 = sqlx::query("SELECT COALESCE(MAX(id), 0) + 1 AS id FROM mail_outbox")
-        .fetch_one(&mut *conn)
-        .await?
-        .try_get("id")?;
+    let id = crate::storage::next_number(conn, "mail_outbox").await?;
     sqlx::query(&format!(
         "INSERT INTO mail_outbox ({OUTBOX_COLUMNS}) VALUES \
          ($1, $2, $3, $4, $5, $6, $7, $8, $9, 'queued', 0, $10, '', NULL)"

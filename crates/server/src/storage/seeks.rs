@@ -60,10 +60,7 @@ pub async fn seek(conn: &mut AnyConnection, id: i64) -> Result<Option<SeekRow>> 
 
 /// The number the next seek gets.
 pub async fn next_seek(conn: &mut AnyConnection) -> Result<i64> {
-    let row = sqlx::query("SELECT COALESCE(MAX(id), 0) AS top FROM seeks")
-        .fetch_one(conn)
-        .await?;
-    Ok(row.try_get::<i64, _>("top")? + 1)
+    super::next_number(conn, "seek").await
 }
 
 pub async fn insert_seek(conn: &mut AnyConnection, seek: &SeekRow) -> Result<()> {
