@@ -248,9 +248,9 @@ test('the board flips, and a live game takes one premove, played in turn or canc
 
 test('a premove that is no longer legal when the turn comes is dropped, and says so', async () => {
   const abby = await person('abby');
-  const ben = await person('ben');
+  const ben = await person('bert');
   // 5×5: x on a5 and e1, o on e5 and a1; c3 is a jump away from both a1 and e1.
-  await startGame([abby, 'abby'], [ben, 'ben'], { clock: '5+3', size: '5' });
+  await startGame([abby, 'abby'], [ben, 'bert'], { clock: '5+3', size: '5' });
   await clickSquare(ben, 'a1');
   await clickSquare(ben, 'c3');
   await waitText(ben, '#notice', 'Premove a1c3');

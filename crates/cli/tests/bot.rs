@@ -309,7 +309,8 @@ fn a_bot_survives_an_engine_crash_an_illegal_answer_and_a_server_restart() {
         dir.path().join("bot.log"),
     );
     wait_for_bot(&server, "randombot");
-    let board = challenge(&server, &alice, "randombot", json!({"size": "5"}));
+    // 7×7: a 5×5 game between two weak players can end inside the ten plies before the restart.
+    let board = challenge(&server, &alice, "randombot", json!({"size": "7"}));
     poll(&server, &format!("/api/games/{board}"), 30, |g| {
         g["status"] == "active"
     });
