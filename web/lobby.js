@@ -1,18 +1,11 @@
-// The lobby: challenges to answer, my games (my turn first), who is online, the bots, and the
-// form that starts a game, with its blocked-layout picker.
+// The lobby: quick pairing and the open seeks (seeks.js), challenges to answer, my games (my turn
+// first), who is online, the bots, and the form that starts a game, with its blocked-layout picker.
 
 import { api, esc, LiveSocket, timeAgo } from './api.js';
 import { Board } from './board.js';
 import { parseFen, parseSquare } from './position.js';
-
-export const CLOCKS = [
-  ['', 'Correspondence (days per move)'],
-  ['1+0', 'Live 1 min'],
-  ['3+2', 'Live 3 min + 2 s'],
-  ['5+3', 'Live 5 min + 3 s'],
-  ['10+5', 'Live 10 min + 5 s'],
-  ['30+0', 'Live 30 min'],
-];
+import { CLOCKS, GAME_KINDS } from './kinds.js';
+import { mountQuickPairing, mountSeekList } from './seeks.js';
 
 /** The wall-mask bit of a square: its mirror image in the top-left quarter (blocks.md). */
 function maskBit(name) {
@@ -21,14 +14,6 @@ function maskBit(name) {
   const column = Math.min(f, 6 - f);
   return 4 * row + column;
 }
-
-/** The games a new game may be, with their board sizes (the default first). */
-export const GAME_KINDS = [
-  ['ataxx', 'Ataxx', [7, 8, 6, 5, 4, 3], (n) => `${n}×${n}`],
-  ['hexxagon', 'Hexxagon', [5, 4, 3], (n) => `${n} cells a side`],
-  ['ataxx4', 'Four-player Ataxx', [7, 8, 6, 5], (n) => `${n}×${n}`],
-  ['ankor', 'Ankor', [6, 3, 4, 5, 7, 8], (n) => `${n} holes a side`],
-];
 
 /** Whether a refused request means the server is away (rather than a refusal to show). */
 const unreachable = (err) => err.status === 0 || err.status >= 500;
@@ -93,6 +78,9 @@ export function mountLobby(root, { me, toast }) {
         </form>
       </section>
       <div class="lobby-lists">
+        <section class="card"><h2>Quick pairing</h2><div id="lobby-pairing"></div></section>
+        <section class="card"><h2>Open seeks</h2><div id="lobby-seeks"></div>
+          <p><a href="#/seeks">Post a seek with your own terms</a></p></section>
         <section class="card"><h2>Challenges</h2><ul class="games" id="challenges"></ul></section>
         <section class="card"><h2>My games</h2><ul class="games" id="my-games"></ul></section>
         <section class="card two">
@@ -103,6 +91,8 @@ export function mountLobby(root, { me, toast }) {
       </div>
     </div>`;
   const form = root.querySelector('#challenge-form');
+  const seeks = mountSeekList(root.querySelector('#lobby-seeks'), { me, toast });
+  mountQuickPairing(root.querySelector('#lobby-pairing'), { me, toast, list: seeks });
   let bots = [];
   let mask = 0;
   let closed = false;
@@ -365,6 +355,7 @@ export function mountLobby(root, { me, toast }) {
     clearTimeout(pending);
     clearTimeout(retry);
     socket.close();
+    seeks.close();
   };
 }
 

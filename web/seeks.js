@@ -1,19 +1,26 @@
-// The seeks page (#/seeks): quick pairing (1+0, 3+2, 5+3, 10+5, correspondence: take the oldest
-// matching seek or post one), the open seeks kept current by the lobby socket (take one,
-// withdraw mine), and the form that posts a seek with every term. Anyone may read the list;
-// taking and posting need an account. An open lobby socket is what keeps my live seeks open
-// (the server withdraws them when my last page closes).
+// Seeks: quick pairing (1+0, 3+2, 5+3, 10+5, correspondence, in the game and mode chosen: take
+// the oldest matching seek or post one), the open seeks kept current by the lobby socket (take
+// one, withdraw mine), and the seeks page (#/seeks) that puts both above the form posting a seek
+// with every term. The lobby shows the first two as well. Anyone may read the list; taking and
+// posting need an account. An open lobby socket is what keeps my live seeks open (the server
+// withdraws them when my last page closes).
 
 import { api, esc, LiveSocket } from './api.js';
-import { CLOCKS, GAME_KINDS } from './lobby.js';
+import { CLOCKS, GAME_KINDS } from './kinds.js';
 
 /** The quick-pairing buttons: their clock (null: correspondence) and label. */
 const QUICK = [['1+0', 'Bullet'], ['3+2', 'Blitz'], ['5+3', 'Blitz'], ['10+5', 'Rapid'], [null, 'Days per move']];
 
-/** Seeks are for two players: every game but four-player Ataxx. */
+/** Seeks are for two players (the server refuses others): every game but four-player Ataxx. */
 const SEEK_GAMES = GAME_KINDS.filter(([game]) => game !== 'ataxx4');
 
 const gameTitle = (name) => GAME_KINDS.find(([g]) => g === name)?.[1] ?? name;
+
+/** What quick pairing plays: the game on its default board, named with it where sizes vary. */
+function pairTitle(name) {
+  const [game, title, [size], label] = GAME_KINDS.find(([g]) => g === name);
+  return game === 'ataxx' ? `${title} ${label(size)}` : title;
+}
 
 function seekRow(seek, me) {
   const mine = seek.owner === me;
@@ -35,27 +42,201 @@ function seekRow(seek, me) {
     <td>${action}</td></tr>`;
 }
 
+/**
+ * The open seeks as a table kept current by the lobby socket: *Play* takes one, *Withdraw* my
+ * own. A seek of mine taken by someone opens the game. Returns the list's handle: `add` a seek
+ * just posted, `withdraw` one of mine, `watch` changes, `close`.
+ */
+export function mountSeekList(container, { me, toast }) {
+  container.innerHTML = `
+    <table class="seeks" id="seek-table">
+      <thead><tr><th>Player</th><th>Game</th><th>Time</th><th>Mode</th><th>Colour</th><th>Ratings</th><th><span class="sr-only">Action</span></th></tr></thead>
+      <tbody id="seek-list"></tbody>
+    </table>
+    <p class="muted" id="no-seeks">No open seeks. Post one!</p>
+    <p class="error" id="seek-taken" role="alert"></p>`;
+  const seeks = new Map();
+  const watchers = [];
+  let closed = false;
+  /** Whether I had a seek open while the page showed: a game of mine starting then is its taking. */
+  let seeking = false;
+
+  function draw() {
+    const list = [...seeks.values()].sort((a, b) => a.created_ms - b.created_ms);
+    container.querySelector('#seek-list').innerHTML = list.map((s) => seekRow(s, me)).join('');
+    container.querySelector('#no-seeks').hidden = list.length > 0;
+    seeking ||= list.some((s) => s.owner === me);
+    for (const watcher of watchers) watcher(seeks);
+  }
+
+  function replace(list) {
+    seeks.clear();
+    for (const s of list) seeks.set(s.id, s);
+    draw();
+  }
+
+  async function reload() {
+    try {
+      const list = await api('/api/seeks');
+      if (!closed) replace(list);
+    } catch (err) {
+      toast(err.message, 'error');
+    }
+  }
+
+  async function withdraw(id) {
+    try {
+      await api(`/api/seeks/${id}`, { method: 'DELETE' });
+      seeks.delete(id);
+      draw();
+    } catch (err) {
+      toast(err.message, 'error');
+    }
+  }
+
+  const lobby = new LiveSocket(() => '/api/lobby/ws', {
+    onMessage: (message) => {
+      switch (message.type) {
+        case 'lobby':
+          replace(message.seeks);
+          break;
+        case 'seek_added':
+          seeks.set(message.seek.id, message.seek);
+          draw();
+          break;
+        case 'seek_removed':
+          seeks.delete(message.id);
+          draw();
+          break;
+        case 'game_started':
+          // Someone took one of my seeks: the game is on.
+          if (me && seeking && message.game.seats.some((s) => s.name === me)) {
+            location.hash = `#/game/${message.game.board}`;
+          }
+          break;
+        case 'resync':
+          reload();
+          break;
+        default:
+          break;
+      }
+    },
+  });
+
+  container.querySelector('#seek-list').addEventListener('click', async (event) => {
+    const button = event.target.closest('button[data-act]');
+    if (!button) return;
+    const id = Number(button.closest('[data-seek]').dataset.seek);
+    const taken = container.querySelector('#seek-taken');
+    taken.textContent = '';
+    if (button.dataset.act === 'withdraw') { withdraw(id); return; }
+    try {
+      const game = await api(`/api/seeks/${id}/accept`, { method: 'POST' });
+      location.hash = `#/game/${game.board}`;
+    } catch (err) {
+      if (err.code !== 'unknown_seek') { toast(err.message, 'error'); return; }
+      // Another player's accept came first (or the owner withdrew it): say so where I looked.
+      seeks.delete(id);
+      draw();
+      taken.textContent = 'Too late: someone else took that seek (or its owner withdrew it) just before you. Pick another or post your own.';
+    }
+  });
+
+  draw();
+  return {
+    add: (seek) => { seeks.set(seek.id, seek); draw(); },
+    withdraw,
+    watch: (watcher) => watchers.push(watcher),
+    close: () => { closed = true; lobby.close(); },
+  };
+}
+
+/**
+ * Quick pairing: the game (every two-player game, on its default board), rated or casual, and a
+ * button per clock that takes the oldest matching seek or posts one and waits; another press of
+ * the same button, or *Cancel*, withdraws it. `list` is the page's seek list.
+ */
+export function mountQuickPairing(container, { me, toast, list }) {
+  const signedOut = me ? '' : 'disabled title="Sign in to play"';
+  const radio = (name, value, text, checked) => `<label><input type="radio" name="${name}" value="${value}" ${checked ? 'checked' : ''}> ${esc(text)}</label>`;
+  container.innerHTML = `
+    <div class="pair-terms">
+      <fieldset class="segmented" id="pair-game"><legend>Game</legend>
+        ${SEEK_GAMES.map(([game], i) => radio('pair-game', game, pairTitle(game), i === 0)).join('')}</fieldset>
+      <fieldset class="segmented" id="pair-mode"><legend>Mode</legend>
+        ${radio('pair-mode', 'rated', 'Rated', true)}${radio('pair-mode', 'casual', 'Casual', false)}</fieldset>
+    </div>
+    <div class="quick-pairing" id="quick-pairing">
+      ${QUICK.map(([clock, label]) => `<button type="button" class="quick" data-clock="${clock ?? ''}" ${signedOut}>
+        <strong>${clock ?? 'Correspondence'}</strong><span class="muted">${label}</span></button>`).join('')}
+    </div>
+    <p id="pair-status" class="pair-status" role="status"></p>
+    ${me ? '' : '<p><a href="#/login">Sign in or create an account</a> to play.</p>'}`;
+  /** The quick-pairing seek I am waiting on: {id, clock, game, rated}. */
+  let waiting = null;
+
+  const terms = () => ({
+    game: container.querySelector('[name=pair-game]:checked').value,
+    rated: container.querySelector('[name=pair-mode]:checked').value === 'rated',
+  });
+  const isWait = (clock, { game, rated }) => !!waiting && waiting.clock === clock && waiting.game === game && waiting.rated === rated;
+
+  function showPressed() {
+    const now = terms();
+    container.querySelectorAll('.quick').forEach((b) => b.setAttribute('aria-pressed', String(isWait(b.dataset.clock, now))));
+  }
+
+  function setWaiting(next) {
+    waiting = next;
+    showPressed();
+    container.querySelector('#pair-status').innerHTML = waiting
+      ? `Waiting for an opponent for ${esc(waiting.clock || 'correspondence')} (${waiting.rated ? 'rated' : 'casual'} ${esc(pairTitle(waiting.game))})… <button type="button" class="small" id="pair-cancel">Cancel</button>`
+      : '';
+    container.querySelector('#pair-cancel')?.addEventListener('click', () => list.withdraw(waiting.id));
+  }
+
+  list.watch((seeks) => { if (waiting && !seeks.has(waiting.id)) setWaiting(null); });
+  container.querySelectorAll('.pair-terms input').forEach((input) => input.addEventListener('change', showPressed));
+
+  container.querySelector('#quick-pairing').addEventListener('click', async (event) => {
+    const button = event.target.closest('.quick');
+    if (!button || !me) return;
+    const clock = button.dataset.clock;
+    const wanted = terms();
+    if (waiting) {
+      // Another press of the same button cancels; another button moves my wait there.
+      const same = isWait(clock, wanted);
+      await list.withdraw(waiting.id);
+      setWaiting(null);
+      if (same) return;
+    }
+    try {
+      const body = { game: wanted.game, clock: clock || null, rated: wanted.rated, color: 'random' };
+      const paired = await api('/api/seeks/pair', { method: 'POST', body });
+      if (paired.game) location.hash = `#/game/${paired.game.board}`;
+      else {
+        list.add(paired.seek);
+        setWaiting({ id: paired.seek.id, clock, ...wanted });
+      }
+    } catch (err) {
+      toast(err.message, 'error');
+    }
+  });
+  showPressed();
+}
+
 export function mountSeeks(root, { me, toast }) {
   const signedOut = me ? '' : 'disabled title="Sign in to play"';
   root.innerHTML = `
     <div class="seeks-page">
       <section class="card">
         <h1>Quick pairing</h1>
-        <p class="muted">Rated Ataxx on the 7×7 board: takes the first matching seek, or posts yours and waits.</p>
-        <div class="quick-pairing" id="quick-pairing">
-          ${QUICK.map(([clock, label]) => `<button type="button" class="quick" data-clock="${clock ?? ''}" ${signedOut}>
-            <strong>${clock ?? 'Correspondence'}</strong><span class="muted">${label}</span></button>`).join('')}
-        </div>
-        <p id="pair-status" class="pair-status" role="status"></p>
-        ${me ? '' : '<p><a href="#/login">Sign in or create an account</a> to play.</p>'}
+        <p class="muted">Takes the first matching seek, or posts yours and waits.</p>
+        <div id="pairing"></div>
       </section>
       <section class="card">
         <h2>Open seeks</h2>
-        <table class="seeks" id="seek-table">
-          <thead><tr><th>Player</th><th>Game</th><th>Time</th><th>Mode</th><th>Colour</th><th>Ratings</th><th></th></tr></thead>
-          <tbody id="seek-list"></tbody>
-        </table>
-        <p class="muted" id="no-seeks">No open seeks. Post one!</p>
+        <div id="seek-box"></div>
       </section>
       <section class="card">
         <h2>Post a seek</h2>
@@ -75,28 +256,8 @@ export function mountSeeks(root, { me, toast }) {
       </section>
     </div>`;
   const form = root.querySelector('#seek-form');
-  const seeks = new Map();
-  let closed = false;
-  /** The quick-pairing seek I am waiting on: {id, clock}. */
-  let waiting = null;
-
-  const mine = () => [...seeks.values()].filter((s) => s.owner === me);
-
-  function drawList() {
-    const list = [...seeks.values()].sort((a, b) => a.created_ms - b.created_ms);
-    root.querySelector('#seek-list').innerHTML = list.map((s) => seekRow(s, me)).join('');
-    root.querySelector('#no-seeks').hidden = list.length > 0;
-    if (waiting && !seeks.has(waiting.id)) setWaiting(null);
-  }
-
-  function setWaiting(next) {
-    waiting = next;
-    root.querySelectorAll('.quick').forEach((b) => b.setAttribute('aria-pressed', String(!!waiting && b.dataset.clock === waiting.clock)));
-    root.querySelector('#pair-status').innerHTML = waiting
-      ? `Waiting for an opponent for ${esc(waiting.clock || 'correspondence')}… <button type="button" class="small" id="pair-cancel">Cancel</button>`
-      : '';
-    root.querySelector('#pair-cancel')?.addEventListener('click', () => withdraw(waiting.id));
-  }
+  const list = mountSeekList(root.querySelector('#seek-box'), { me, toast });
+  mountQuickPairing(root.querySelector('#pairing'), { me, toast, list });
 
   const showSizes = () => {
     const [, , sizes, label] = GAME_KINDS.find(([g]) => g === form.game.value);
@@ -104,96 +265,6 @@ export function mountSeeks(root, { me, toast }) {
   };
   form.game.addEventListener('change', showSizes);
   showSizes();
-
-  async function reload() {
-    try {
-      const list = await api('/api/seeks');
-      if (closed) return;
-      seeks.clear();
-      for (const s of list) seeks.set(s.id, s);
-      drawList();
-    } catch (err) {
-      toast(err.message, 'error');
-    }
-  }
-
-  async function withdraw(id) {
-    try {
-      await api(`/api/seeks/${id}`, { method: 'DELETE' });
-      seeks.delete(id);
-      drawList();
-    } catch (err) {
-      toast(err.message, 'error');
-    }
-  }
-
-  const lobby = new LiveSocket(() => '/api/lobby/ws', {
-    onMessage: (message) => {
-      switch (message.type) {
-        case 'lobby':
-          seeks.clear();
-          for (const s of message.seeks) seeks.set(s.id, s);
-          drawList();
-          break;
-        case 'seek_added':
-          seeks.set(message.seek.id, message.seek);
-          drawList();
-          break;
-        case 'seek_removed':
-          seeks.delete(message.id);
-          drawList();
-          break;
-        case 'game_started':
-          // Someone took one of my seeks: the game is on.
-          if (me && (waiting || mine().length) && message.game.seats.some((s) => s.name === me)) {
-            location.hash = `#/game/${message.game.board}`;
-          }
-          break;
-        case 'resync':
-          reload();
-          break;
-        default:
-          break;
-      }
-    },
-  });
-
-  root.querySelector('#quick-pairing').addEventListener('click', async (event) => {
-    const button = event.target.closest('.quick');
-    if (!button || !me) return;
-    const clock = button.dataset.clock || null;
-    if (waiting) {
-      // Another press of the same button cancels; another button moves my wait there.
-      const same = waiting.clock === (clock ?? '');
-      await withdraw(waiting.id);
-      setWaiting(null);
-      if (same) return;
-    }
-    try {
-      const paired = await api('/api/seeks/pair', { method: 'POST', body: { game: 'ataxx', clock, rated: true, color: 'random' } });
-      if (paired.game) location.hash = `#/game/${paired.game.board}`;
-      else {
-        seeks.set(paired.seek.id, paired.seek);
-        drawList();
-        setWaiting({ id: paired.seek.id, clock: clock ?? '' });
-      }
-    } catch (err) {
-      toast(err.message, 'error');
-    }
-  });
-
-  root.querySelector('#seek-list').addEventListener('click', async (event) => {
-    const button = event.target.closest('button[data-act]');
-    if (!button) return;
-    const id = Number(button.closest('[data-seek]').dataset.seek);
-    if (button.dataset.act === 'withdraw') { withdraw(id); return; }
-    try {
-      const game = await api(`/api/seeks/${id}/accept`, { method: 'POST' });
-      location.hash = `#/game/${game.board}`;
-    } catch (err) {
-      toast(err.message, 'error');
-    }
-  });
 
   form.addEventListener('submit', async (event) => {
     event.preventDefault();
@@ -207,17 +278,12 @@ export function mountSeeks(root, { me, toast }) {
     }
     try {
       const seek = await api('/api/seeks', { method: 'POST', body });
-      seeks.set(seek.id, seek);
-      drawList();
+      list.add(seek);
       toast(`Seek posted: ${seek.clock ?? 'correspondence'} ${gameTitle(seek.game)}.`);
     } catch (err) {
       error.textContent = err.message;
     }
   });
 
-  drawList();
-  return () => {
-    closed = true;
-    lobby.close();
-  };
+  return list.close;
 }

@@ -69,6 +69,7 @@ const ASSETS: &[Asset] = &[
     asset!("front.js", JS),
     asset!("tv.js", JS),
     asset!("seeks.js", JS),
+    asset!("kinds.js", JS),
 ];
 
 /// How long after its last heartbeat a browser's user still counts as online.
