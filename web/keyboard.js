@@ -71,7 +71,11 @@ export function attachKeyboard(container) {
     return best;
   }
 
-  /** The nearest cell from the cursor in direction [dx, dy], off-axis cells counting double. */
+  /**
+   * The nearest cell from the cursor in direction [dx, dy]: its distance plus how far off the
+   * axis it lies. (Distance, not the step along the axis: on hexagons the next row lies off the
+   * axis, and measuring along it skipped that row for the one beyond.)
+   */
   function step([dx, dy]) {
     const all = cells();
     if (!cursor || !all.has(cursor)) return middle(all);
@@ -83,7 +87,7 @@ export function attachKeyboard(container) {
       const along = (x - cx) * dx + (y - cy) * dy;
       if (along < 2) continue;
       const across = Math.abs((x - cx) * dy - (y - cy) * dx);
-      const score = along + 2 * across;
+      const score = Math.hypot(along, across) + across;
       if (score < bestScore) [best, bestScore] = [name, score];
     }
     return best;
