@@ -51,6 +51,8 @@ export function attachKeyboard(container) {
   function show() {
     const all = cells();
     if (cursor && !all.has(cursor)) cursor = null;
+    // The board took the focus before it was drawn (or lost the cursor's cell): start again.
+    if (!cursor && document.activeElement === container) cursor = middle(all);
     for (const node of container.querySelectorAll('.kb-cursor')) node.classList.remove('kb-cursor');
     container.dataset.cursor = cursor ?? '';
     if (!cursor || document.activeElement !== container) return;
@@ -119,7 +121,6 @@ export function attachKeyboard(container) {
     event.stopPropagation();
   };
   const onFocus = () => {
-    if (!cursor) cursor = middle(cells());
     show();
     say();
   };

@@ -195,9 +195,9 @@ export function mountLobby(root, { me, toast }) {
     else if (mask && !root.querySelector('#blocks').hidden) options.blocks = root.querySelector('#layout-code').textContent;
     if (game === 'hexxagon' && form.classic.checked) options.blocks = 'classic';
     if (game === 'ankor' && form.win_height.value !== '1') options.win_height = form.win_height.value;
-    // Four players: three people, or the same computer level in every other seat.
+    // Four players: three people, or three computer players (one account takes one seat).
     const opponents = game !== 'ataxx4' ? [opponent]
-      : person ? [opponent, form.opponent3.value.trim(), form.opponent4.value.trim()] : [opponent, opponent, opponent];
+      : person ? [opponent, form.opponent3.value.trim(), form.opponent4.value.trim()] : computerSeats(opponent);
     if (opponents.some((name) => !name)) { error.textContent = 'A four-player game needs three opponents.'; return; }
     if (form.clock.value) options.clock = form.clock.value;
     try {
@@ -212,6 +212,13 @@ export function mountLobby(root, { me, toast }) {
       error.textContent = err.message;
     }
   });
+
+  /** The computer players of a four-player game: the level chosen and the two built-in levels after it. */
+  function computerSeats(chosen) {
+    const ids = bots.filter((b) => !b.engine || b.userid === chosen).map((b) => b.userid);
+    const at = Math.max(ids.indexOf(chosen), 0);
+    return [...ids.slice(at), ...ids.slice(0, at)].slice(0, 3);
+  }
 
   // --- the lists
   const gameRow = (g, cls, note) => {

@@ -6,7 +6,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  BASE, boardOf, noScriptErrors, PASSWORD, person, shot, visitor, waitText,
+  BASE, boardOf, noScriptErrors, PASSWORD, shot, visitor, waitText,
 } from './common.mjs';
 
 /** A signed-in browser context made through the API (a player the test drives by API). */
@@ -16,6 +16,22 @@ async function account(name) {
     const response = await page.request.post(`${BASE}${path}`, { data });
     assert.ok(response.ok(), `${path} for ${name}: ${response.status()} ${await response.text()}`);
   }
+  return page;
+}
+
+/**
+ * Someone signed in (through the API, which waits longer than page actions: signing up and in
+ * takes seconds on a loaded machine with a debug build) whose page shows the lobby.
+ */
+async function member(name, prepare = async () => {}) {
+  const page = await account(name);
+  await prepare(page);
+  await page.goto(`${BASE}/#/login`);
+  await page.evaluate((me) => localStorage.setItem('signedIn', me), name);
+  await page.goto(`${BASE}/#/`);
+  await page.reload();
+  await page.waitForSelector('#challenge-form');
+  await waitText(page, '#nav-me', name);
   return page;
 }
 
@@ -32,14 +48,16 @@ const activeGames = async (page, name) => call(page, 'GET', `/api/games?player=$
 
 /** Chooses quick pairing's game and mode, then presses the clock's button. */
 async function quickPair(page, game, mode, clock) {
-  await page.check(`[name=pair-game][value=${game}]`);
-  await page.check(`[name=pair-mode][value=${mode}]`);
+  for (const [name, value] of [['pair-game', game], ['pair-mode', mode]]) {
+    await page.click(`label:has(> [name=${name}][value=${value}])`);
+    assert.ok(await page.isChecked(`[name=${name}][value=${value}]`));
+  }
   await page.click(`.quick[data-clock="${clock}"]`);
 }
 
 test('the lobby shows the open seeks live and quick pairing; two people meet in Hexxagon 3+2 and in casual Ankor', async () => {
-  const cy = await person('lbcy');
-  const di = await person('lbdi');
+  const cy = await member('lbcy');
+  const di = await member('lbdi');
 
   // Cy asks for rated Hexxagon 3+2 from the lobby; Di's lobby shows the seek as it is posted.
   await quickPair(cy, 'hexxagon', 'rated', '3+2');
@@ -65,8 +83,9 @@ test('the lobby shows the open seeks live and quick pairing; two people meet in 
   assert.deepEqual([game.game, game.status, game.rated, game.clock.initial_ms, game.clock.increment_ms],
     ['hexxagon', 'active', true, 180000, 2000]);
   assert.deepEqual([game.x, game.o].sort(), ['lbcy', 'lbdi']);
-  await cy.waitForSelector('#board polygon.hex');
+  await cy.waitForSelector('#board polygon.hex', { state: 'attached' });
   await play(cy, board, 'resign');
+  await waitText(cy, '#status', 'resignation');
 
   // Casual and rated seeks do not meet: Di's rated Ankor seek waits beside Cy's casual one,
   // until Di asks for casual too.
@@ -87,14 +106,15 @@ test('the lobby shows the open seeks live and quick pairing; two people meet in 
   assert.deepEqual([ankor.game, ankor.rated, ankor.clock], ['ankor', false, null]);
   assert.deepEqual(await call(di, 'GET', '/api/seeks'), [], 'no seek left behind');
   await play(cy, boardOf(cy), 'resign');
+  await waitText(cy, '#status', 'resignation');
   for (const page of [cy, di]) await page.context().close();
   noScriptErrors();
 });
 
 test('two pages accept one seek at the same moment: one game, the other page told the seek was taken', async () => {
   const owner = await account('lbowen');
-  const ana = await person('lbana');
-  const bo = await person('lbbo');
+  const ana = await member('lbana');
+  const bo = await member('lbbo');
   const seek = await call(owner, 'POST', '/api/seeks', { game: 'ataxx', clock: null, rated: true, color: 'random' }, 201);
   const accept = `#lobby-seeks tr[data-seek="${seek.id}"] button[data-act=accept]`;
   await Promise.all([ana.waitForSelector(accept), bo.waitForSelector(accept)]);
@@ -176,14 +196,7 @@ async function nextSounds(page) {
 }
 
 test('sounds: a move, a capture by flip, the end and low time each sound when on; nothing when off', async () => {
-  const sam = await visitor('lbsam');
-  await recordSounds(sam);
-  await sam.goto(`${BASE}/#/login`);
-  await sam.click('.tab[data-mode=signup]');
-  await sam.fill('[name=userid]', 'lbsam');
-  await sam.fill('[name=password]', PASSWORD);
-  await sam.click('#auth-submit');
-  await waitText(sam, '#nav-me', 'lbsam');
+  const sam = await member('lbsam', recordSounds);
   const tom = await account('lbtom');
 
   /** A live casual game of 12 s a side: Sam plays x on his page, Tom o by API. */
@@ -210,7 +223,7 @@ test('sounds: a move, a capture by flip, the end and low time each sound when on
   assert.deepEqual(await nextSounds(sam), ['low time']);
   await play(sam, board, 'resign');
   assert.deepEqual(await nextSounds(sam), ['end']);
-  await waitText(sam, '#status', 'lbtom wins');
+  await waitText(sam, '#status', 'You lose by resignation');
 
   // Sounds off: the same moves, low time and the end make none.
   await sam.uncheck('#sound-toggle');
@@ -223,7 +236,7 @@ test('sounds: a move, a capture by flip, the end and low time each sound when on
   await sam.waitForFunction(() => document.querySelector('.clock.running')?.classList.contains('low')
     && /^0:0\d/.test(document.querySelector('.clock.running').textContent));
   await play(sam, board, 'resign');
-  await waitText(sam, '#status', 'lbtom wins');
+  await waitText(sam, '#status', 'You lose by resignation');
   await sam.waitForTimeout(300);
   assert.deepEqual(await soundsHeard(sam), [], 'nothing sounds with sounds off');
   for (const page of [sam, tom]) await page.context().close();
@@ -285,31 +298,42 @@ async function playByKeys(page, name, turns) {
       await page.keyboard.press('Enter');
     }
     // The move reached the server as chosen.
-    await page.waitForFunction(([b, ply]) => fetch(`/api/games/${b}`).then((r) => r.json()).then((g) => g.ply > ply), [board, game.ply]);
-    const after = await gameOf(page, board);
-    assert.equal(after.moves[game.ply].move, move, `move ${game.ply + 1} as played by keys`);
+    const played = game.moves.length;
+    let after = await gameOf(page, board);
+    for (let polls = 0; after.moves.length === played && polls < 200; polls++) {
+      await page.waitForTimeout(50);
+      after = await gameOf(page, board);
+    }
+    assert.equal(after.moves[played].move, move, `move ${played + 1} as played by keys`);
   }
   assert.ok(jumped, 'a jump was picked and dropped by keys');
   assert.equal(await page.evaluate(() => document.activeElement?.id), 'board', 'the focus stayed on the board');
 }
 
+/** Starts a game of `game` against the weakest computer level from the lobby's form, playing first. */
+async function botGame(page, game) {
+  await page.selectOption('#game-select', game);
+  await page.selectOption('[name=bot]', 'bot-very-easy');
+  await page.selectOption('#challenge-form [name=color]', 'x');
+  await page.click('#challenge-submit');
+  try {
+    await page.waitForURL(/#\/game\/\d+/);
+  } catch (err) {
+    throw new Error(`no ${game} game: ${await page.textContent('#challenge-error')} (${err.message})`);
+  }
+}
+
 test('the keyboard alone plays on a Hexxagon board and on a four-player board', async () => {
-  const kai = await person('lbkai');
-  await kai.selectOption('#game-select', 'hexxagon');
-  await kai.selectOption('[name=bot]', 'bot-very-easy');
-  await kai.selectOption('#challenge-form [name=color]', 'x');
-  await kai.click('#challenge-submit');
-  await kai.waitForURL(/#\/game\/\d+/);
-  await kai.waitForSelector('#board polygon.hex');
+  const kai = await member('lbkai');
+  await botGame(kai, 'hexxagon');
+  assert.equal((await gameOf(kai, boardOf(kai))).game, 'hexxagon');
+  await kai.waitForSelector('#board polygon.hex', { state: 'attached' });
   await playByKeys(kai, 'lbkai', 3);
   await call(kai, 'POST', `/api/games/${boardOf(kai)}/move`, { move: 'resign' });
 
   await kai.goto(`${BASE}/#/`);
-  await kai.selectOption('#game-select', 'ataxx4');
-  await kai.selectOption('[name=bot]', 'bot-very-easy');
-  await kai.selectOption('#challenge-form [name=color]', 'x');
-  await kai.click('#challenge-submit');
-  await kai.waitForURL(/#\/game\/\d+/);
+  await kai.waitForSelector('#bot-select option', { state: 'attached' });
+  await botGame(kai, 'ataxx4');
   const game = await gameOf(kai, boardOf(kai));
   assert.equal(game.seats.length, 4);
   await playByKeys(kai, 'lbkai', 3);
