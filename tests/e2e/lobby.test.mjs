@@ -139,6 +139,7 @@ test('two pages accept one seek at the same moment: one game, the other page tol
   await loser.waitForSelector(`#lobby-seeks tr[data-seek="${seek.id}"]`, { state: 'detached' });
   await shot(loser, 'lobby-seek-taken.png');
   await play(owner, games[0].board, 'resign');
+  await waitText(winner, '#status', 'resignation');
   for (const page of [owner, ana, bo]) await page.context().close();
   noScriptErrors();
 });
@@ -330,6 +331,8 @@ test('the keyboard alone plays on a Hexxagon board and on a four-player board', 
   await kai.waitForSelector('#board polygon.hex', { state: 'attached' });
   await playByKeys(kai, 'lbkai', 3);
   await call(kai, 'POST', `/api/games/${boardOf(kai)}/move`, { move: 'resign' });
+  // Leaving while the game's last events are on their way trips Playwright's socket stand-in.
+  await waitText(kai, '#status', 'resignation');
 
   await kai.goto(`${BASE}/#/`);
   await kai.waitForSelector('#bot-select option', { state: 'attached' });
