@@ -1129,3 +1129,39 @@ fn a_won_ankor_game_names_its_winning_path_over_http() {
     }
     assert_eq!(game["seats"][winner.index()]["rank"], 1);
 }
+
+#[test]
+fn a_games_listing_names_only_the_boards_of_its_own_game() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = Served::fresh(&dir, &[]);
+    let mut door = server.text();
+    door.signup(&[ALICE, BOB]);
+    door.ok("ataxx challenge alice bob");
+    door.ok("hexxagon challenge alice bob");
+    door.ok("ankor challenge bob alice");
+    let boards = |door: &mut TextDoor, command: &str| -> Vec<i64> {
+        let listed = door.json(command);
+        assert_eq!(listed["ok"], true, "{command}: {listed}");
+        listed["data"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|g| g["board"].as_i64().unwrap())
+            .collect()
+    };
+    assert_eq!(boards(&mut door, "ataxx games all"), [101]);
+    assert_eq!(boards(&mut door, "hexxagon games all"), [102]);
+    assert_eq!(boards(&mut door, "ankor games alice all"), [103]);
+    assert!(boards(&mut door, "ataxx4 games all").is_empty());
+    // The text lists the same boards; `show <userid>` picks its boards the same way.
+    let text = door.ok("hexxagon games all");
+    assert!(
+        text.contains("  102  ") && !text.contains("  101  "),
+        "{text}"
+    );
+    let shown = door.ok("hexxagon show bob all");
+    assert!(
+        shown.contains("Board 102") && !shown.contains("Board 101"),
+        "{shown}"
+    );
+}
