@@ -1165,3 +1165,26 @@ fn a_games_listing_names_only_the_boards_of_its_own_game() {
         "{shown}"
     );
 }
+
+#[test]
+fn an_ankor_pgn_numbers_the_players_turns_across_a_swap() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = Served::fresh(&dir, &[]);
+    let mut door = server.text();
+    door.signup(&[ALICE, BOB]);
+    door.ok("ankor challenge -size=3 alice bob");
+    door.ok("ankor accept 101 alice secret1");
+    door.ok("ankor accept 101 bob secret2");
+    // alice opens as O and bob swaps: alice plays X from then on and makes ply 3 (spec ankor.md
+    // 3), so she still opens every numbered pair of turns (ataxx.md 7: "numbered pairs").
+    let alice = ("alice", "secret1");
+    let bob = ("bob", "secret2");
+    for ((user, password), mv) in [alice, bob, alice, bob, alice, bob]
+        .into_iter()
+        .zip(["c2", "swap", "b2", "c3", "a1", "c1"])
+    {
+        door.ok(&format!("ankor move 101 {user} {password} {mv}"));
+    }
+    let pgn = door.ok("ankor pgn 101");
+    assert!(pgn.contains("\n1. c2 swap 2. b2 c3 3. a1 c1 *"), "{pgn}");
+}
