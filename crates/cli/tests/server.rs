@@ -1188,3 +1188,31 @@ fn an_ankor_pgn_numbers_the_players_turns_across_a_swap() {
     let pgn = door.ok("ankor pgn 101");
     assert!(pgn.contains("\n1. c2 swap 2. b2 c3 3. a1 c1 *"), "{pgn}");
 }
+
+#[test]
+fn a_bot_declines_draw_offers_and_takebacks_at_once_and_says_why() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = Served::fresh(&dir, &[]);
+    let mut door = server.text();
+    door.signup(&[ALICE]);
+    door.ok("ataxx challenge alice bot-very-easy");
+    door.ok("ataxx accept 101 alice secret1");
+    door.ok("ataxx move 101 alice secret1 b6#1");
+    wait_for(&mut door, 101, |g| g["ply"].as_i64() == Some(2));
+    for (word, what) in [("propose", "draw offers"), ("undo", "takebacks")] {
+        let reply = door.send(&format!("ataxx move 101 alice secret1 {word}"));
+        assert!(
+            reply.starts_with(&format!(
+                "error: bot-very-easy is a computer player and declines {what}: \
+                 it plays every game to its end"
+            )),
+            "{word}: {reply}"
+        );
+    }
+    let game = door.board(101);
+    assert!(game["proposal"].is_null(), "{game}");
+    assert_eq!(
+        (game["status"].as_str(), game["ply"].as_i64()),
+        (Some("active"), Some(2))
+    );
+}
