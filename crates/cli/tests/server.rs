@@ -1172,14 +1172,10 @@ fn an_ankor_pgn_numbers_the_players_turns_across_a_swap() {
     let server = Served::fresh(&dir, &[]);
     let mut door = server.text();
     door.signup(&[ALICE, BOB]);
-    door.ok("ankor challenge -size=3 alice bob");
-    door.ok("ankor accept 101 alice secret1");
-    door.ok("ankor accept 101 bob secret2");
+    door.start("ankor challenge -size=3 alice bob", 101, &[ALICE, BOB]);
     // alice opens as O and bob swaps: alice plays X from then on and makes ply 3 (spec ankor.md
     // 3), so she still opens every numbered pair of turns (ataxx.md 7: "numbered pairs").
-    let alice = ("alice", "secret1");
-    let bob = ("bob", "secret2");
-    for ((user, password), mv) in [alice, bob, alice, bob, alice, bob]
+    for ((user, password), mv) in [ALICE, BOB, ALICE, BOB, ALICE, BOB]
         .into_iter()
         .zip(["c2", "swap", "b2", "c3", "a1", "c1"])
     {
@@ -1195,8 +1191,7 @@ fn a_bot_declines_draw_offers_and_takebacks_at_once_and_says_why() {
     let server = Served::fresh(&dir, &[]);
     let mut door = server.text();
     door.signup(&[ALICE]);
-    door.ok("ataxx challenge alice bot-very-easy");
-    door.ok("ataxx accept 101 alice secret1");
+    door.start("ataxx challenge alice bot-very-easy", 101, &[ALICE]);
     door.ok("ataxx move 101 alice secret1 b6#1");
     wait_for(&mut door, 101, |g| g["ply"].as_i64() == Some(2));
     for (word, what) in [("propose", "draw offers"), ("undo", "takebacks")] {

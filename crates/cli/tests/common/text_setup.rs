@@ -17,18 +17,23 @@ impl TextDoor {
         }
     }
 
-    /// Sends `challenge` (a whole command) and has each of `players` accept the board it makes,
-    /// `board`; returns the last acceptance's reply.
+    /// Sends `challenge` (a whole command, `<game> challenge ...`) and has each of `players`
+    /// accept the board it makes, `board`; returns the last acceptance's reply.
     pub fn start(&mut self, challenge: &str, board: i64, players: &[(&str, &str)]) -> String {
         self.ok(challenge);
-        self.accept(board, players)
+        let game = challenge.split_whitespace().next().unwrap_or("ataxx");
+        self.accept_as(game, board, players)
     }
 
-    /// Has each of `players` accept `board`; returns the last reply.
+    /// Has each of `players` accept the square Ataxx board `board`; returns the last reply.
     pub fn accept(&mut self, board: i64, players: &[(&str, &str)]) -> String {
+        self.accept_as("ataxx", board, players)
+    }
+
+    fn accept_as(&mut self, game: &str, board: i64, players: &[(&str, &str)]) -> String {
         let mut reply = String::new();
         for (user, password) in players {
-            reply = self.ok(&format!("ataxx accept {board} {user} {password}"));
+            reply = self.ok(&format!("{game} accept {board} {user} {password}"));
         }
         reply
     }
