@@ -1,21 +1,14 @@
 //! `ataxx datagen`: a small run writes readable records, and a second run resumes it.
 
-use std::process::Command;
+mod common;
 
 use ataxx::Color;
+use common::{ataxx, stdout_of};
 use engine::data::{self, Record};
 
+/// `ataxx datagen` with `args`, which must succeed.
 fn datagen(args: &[&str]) {
-    let out = Command::new(env!("CARGO_BIN_EXE_ataxx"))
-        .arg("datagen")
-        .args(args)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    stdout_of(&[&["datagen"], args].concat());
 }
 
 fn records(path: &std::path::Path) -> Vec<Record> {
@@ -83,16 +76,13 @@ fn datagen_plays_with_a_net_file_and_refuses_a_bad_one() {
 
     let bad = dir.path().join("bad.nnue");
     std::fs::write(&bad, b"nonsense").unwrap();
-    let out = Command::new(env!("CARGO_BIN_EXE_ataxx"))
-        .args([
-            "datagen",
-            "--output",
-            path,
-            "--eval-file",
-            bad.to_str().unwrap(),
-        ])
-        .output()
-        .unwrap();
+    let out = ataxx(&[
+        "datagen",
+        "--output",
+        path,
+        "--eval-file",
+        bad.to_str().unwrap(),
+    ]);
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("not a net file"));
 }

@@ -14,6 +14,7 @@ use tokio_tungstenite::tungstenite::Message;
 
 #[path = "common/served.rs"]
 mod served;
+use served::text_setup::{ALICE, BOB, CAROL};
 use served::{api, close_code, connect_from, http, login, socket, Served, TextDoor};
 
 /// `POST /api/login` from the source address `from`, by hand over a bound socket.
@@ -81,23 +82,12 @@ fn closing_an_account_resigns_cancels_withdraws_and_refuses_new_challenges() {
     let dir = tempfile::tempdir().unwrap();
     let server = Served::fresh(&dir, &[]);
     let mut door = server.text();
-    for (user, password) in [
-        ("alice", "secret1"),
-        ("bob", "secret2"),
-        ("carol", "secret3"),
-    ] {
-        door.ok(&format!("signup {user} {password}"));
-    }
+    door.signup(&[ALICE, BOB, CAROL]);
     // 101: alice (x) has moved; 102: accepted, no move yet; 103: a challenge bob made to alice.
-    door.ok("ataxx challenge alice bob");
-    door.ok("ataxx accept 101 alice secret1");
-    door.ok("ataxx accept 101 bob secret2");
+    door.start("ataxx challenge alice bob", 101, &[ALICE, BOB]);
     door.ok("ataxx move 101 alice secret1 b6#1");
-    door.ok("ataxx challenge carol alice");
-    door.ok("ataxx accept 102 alice secret1");
-    door.ok("ataxx accept 102 carol secret3");
-    door.ok("ataxx challenge bob alice");
-    door.ok("ataxx accept 103 bob secret2");
+    door.start("ataxx challenge carol alice", 102, &[ALICE, CAROL]);
+    door.start("ataxx challenge bob alice", 103, &[BOB]);
 
     let reply = door.ok("signoff alice secret1");
     assert!(reply.contains("resigned board(s) 101"), "{reply}");
@@ -133,11 +123,8 @@ async fn websocket_sessions_end_with_logout_password_change_and_signoff() {
     let dir = tempfile::tempdir().unwrap();
     let server = Served::fresh(&dir, &[]);
     let mut door = server.text();
-    door.ok("signup alice secret1");
-    door.ok("signup bob secret2");
-    door.ok("ataxx challenge alice bob");
-    door.ok("ataxx accept 101 alice secret1");
-    door.ok("ataxx accept 101 bob secret2");
+    door.signup(&[ALICE, BOB]);
+    door.start("ataxx challenge alice bob", 101, &[ALICE, BOB]);
     let ws = format!("ws://{}", server.http);
 
     // Logout: the socket opened with that token is closed (1008), another session stays.
@@ -295,13 +282,7 @@ fn challenges_made_by_others_do_not_count_against_the_limit() {
     let dir = tempfile::tempdir().unwrap();
     let server = Served::fresh(&dir, &[]);
     let mut door = server.text();
-    for (user, password) in [
-        ("alice", "secret1"),
-        ("bob", "secret2"),
-        ("mallory", "secret3"),
-    ] {
-        door.ok(&format!("signup {user} {password}"));
-    }
+    door.signup(&[ALICE, BOB, ("mallory", "secret3")]);
     door.ok("ataxx limit bob secret2 1");
     // Mallory fills bob's inbox without any password...
     door.ok("ataxx challenge mallory bob");
@@ -363,16 +344,14 @@ fn smaller_replies_say_what_happened() {
     let dir = tempfile::tempdir().unwrap();
     let server = Served::fresh(&dir, &[]);
     let mut door = server.text();
-    door.ok("signup alice secret1");
-    door.ok("signup bob secret2");
+    door.signup(&[ALICE, BOB]);
     door.ok("ataxx challenge alice bob");
     let reply = door.send("ataxx move 101 alice secret1 b6#1");
     assert!(
         reply.starts_with("error: board 101 is a challenge, not in play"),
         "{reply}"
     );
-    door.ok("ataxx accept 101 alice secret1");
-    door.ok("ataxx accept 101 bob secret2");
+    door.accept(101, &[ALICE, BOB]);
     door.ok("ataxx move 101 alice secret1 b6#1");
 
     let reply = door.ok("ataxx show 101#9");
@@ -425,8 +404,7 @@ async fn an_oversized_websocket_message_gets_close_code_1009() {
     let dir = tempfile::tempdir().unwrap();
     let server = Served::fresh(&dir, &[]);
     let mut door = server.text();
-    door.ok("signup alice secret1");
-    door.ok("signup bob secret2");
+    door.signup(&[ALICE, BOB]);
     door.ok("ataxx challenge alice bob");
     // Over the 64 KiB limit but within what the server reads whole: always answered with 1009.
     for size in [70 * 1024, 200 * 1024] {

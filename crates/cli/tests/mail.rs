@@ -12,8 +12,8 @@ use std::time::Duration;
 use base64::Engine;
 use common::stdout_of;
 use mail_kit::{
-    count, free_port, mail_in, mailq, mails_to, next_mail, wait_for, wait_for_nth, wait_for_queue,
-    wait_for_subject, Served, Sink,
+    count, mail_in, mailq, mails_to, next_mail, wait_for, wait_for_nth, wait_for_queue,
+    wait_for_subject, MailTest, Served,
 };
 
 const ALICE: &str = "alice@a.test";
@@ -21,64 +21,56 @@ const BOB: &str = "bob@b.test";
 
 #[test]
 fn two_players_play_by_mail_with_comments_a_nag_a_message_a_forfeit_and_a_resignation() {
-    let dir = tempfile::tempdir().unwrap();
-    let caught = dir.path().join("caught");
-    std::fs::create_dir(&caught).unwrap();
-    let relay = free_port();
-    let _sink = Sink::start(&caught, relay);
-    let relay = format!("127.0.0.1:{relay}");
-    let server = Served::start(
-        &dir.path().join("ataxx.db"),
-        &[
-            "--smtp",
-            "127.0.0.1:0",
-            "--relay",
-            &relay,
-            "--test-clock",
-            "--admin",
-            "alice",
-            "--sweep-ms",
-            "50",
-        ],
-    );
+    let test = MailTest::new();
+    let caught = &test.caught;
+    let _sink = test.relay(&[]);
+    let server = test.serve(&[
+        "--smtp",
+        "127.0.0.1:0",
+        "--test-clock",
+        "--admin",
+        "alice",
+        "--sweep-ms",
+        "50",
+    ]);
 
     server.mail(ALICE, "signup alice pw1", "");
     server.mail(BOB, "signup bob pw2", "Hello!\n-- \nBob");
-    let welcome = wait_for(&caught, ALICE, "signed up alice");
+    let welcome = wait_for(caught, ALICE, "signed up alice");
     assert!(welcome.body.contains("Welcome, alice"), "{}", welcome.body);
     assert_eq!(welcome.auto_submitted, "auto-replied");
-    wait_for(&caught, BOB, "signed up bob");
+    wait_for(caught, BOB, "signed up bob");
 
     // The challenge: both players are told; the challenger gets no second copy.
     server.mail(ALICE, "ataxx challenge alice bob", "");
-    let notice = wait_for(&caught, BOB, "New ataxx Board 101");
+    let notice = wait_for(caught, BOB, "New ataxx Board 101");
     assert!(
         notice.body.contains("waiting for alice and bob to accept"),
         "{}",
         notice.body
     );
     assert_eq!(notice.references, "<board-101@games.test>");
-    wait_for(&caught, ALICE, "New ataxx Board 101");
-    let seen = mails_to(&caught, BOB).len();
+    wait_for(caught, ALICE, "New ataxx Board 101");
+    let seen = mails_to(caught, BOB).len();
     server.mail(BOB, "ataxx accept 101 bob pw2", "");
-    let accepted = next_mail(&caught, BOB, seen);
+    let accepted = next_mail(caught, BOB, seen);
     assert!(
         accepted.body.contains("waiting for alice to accept"),
         "{}",
         accepted.body
     );
     server.mail(ALICE, "Re: ataxx accept 101 alice pw1", "");
-    let start = wait_for(&caught, BOB, "New ataxx Board 101 alice");
+    let start = wait_for(caught, BOB, "New ataxx Board 101 alice");
     assert!(start.body.contains("alice (x) to start"), "{}", start.body);
 
     // A move with a comment: the quoted reply and the signature stay out of it.
-    let seen = mails_to(&caught, BOB).len();
+    let seen = mails_to(caught, BOB).len();
     server.mail(
         ALICE,
         "ataxx move 101 alice pw1 b6#1",
         "Good luck, Bob!\n\nOn Monday, bob wrote:\n> an old line\n-- \nAlice A.\n",
     );
-    let board = next_mail(&caught, BOB, seen);
+    let board = next_mail(caught, BOB, seen);
     assert_eq!(board.subject, "ataxx Board 101 bob **");
     assert!(board.body.contains("alice writes"), "{}", board.body);
     assert!(board.body.contains("Good luck, Bob!"), "{}", board.body);
@@ -94,10 +86,10 @@ fn two_players_play_by_mail_with_comments_a_nag_a_message_a_forfeit_and_a_resign
     );
     assert_eq!(board.references, "<board-101@games.test>");
     assert_eq!(board.in_reply_to, "<board-101@games.test>");
-    wait_for(&caught, ALICE, "ataxx Board 101 bob **");
+    wait_for(caught, ALICE, "ataxx Board 101 bob **");
 
     server.mail(BOB, "ataxx move 101 bob pw2 f6#2", "");
-    let board = wait_for_subject(&caught, ALICE, "ataxx Board 101 alice");
+    let board = wait_for_subject(caught, ALICE, "ataxx Board 101 alice");
     assert!(
         board.body.contains("alice (x) to move (move #3)"),
         "{}",
@@ -106,29 +98,29 @@ fn two_players_play_by_mail_with_comments_a_nag_a_message_a_forfeit_and_a_resign
     assert!(!board.subject.ends_with("**"));
     // The same mail again is stale: an error to bob, with the board.
     server.mail(BOB, "ataxx move 101 bob pw2 f6#2", "");
-    let error = wait_for(&caught, BOB, "error");
+    let error = wait_for(caught, BOB, "error");
     assert!(error.body.contains("Ataxx Board 101"), "{}", error.body);
 
     // Eight days without a move: alice (to move) is nagged, once.
     server.mail(ALICE, "clock advance 691200", "");
-    let nag = wait_for(&caught, ALICE, "Nag: ataxx Board 101 alice");
+    let nag = wait_for(caught, ALICE, "Nag: ataxx Board 101 alice");
     assert_eq!(nag.references, "<board-101@games.test>");
-    assert_eq!(count(&caught, BOB, "Nag:"), 0);
+    assert_eq!(count(caught, BOB, "Nag:"), 0);
 
     // A message to a user, by mail.
     server.mail(ALICE, "message alice pw1 bob", "Rematch after this one?");
-    let message = wait_for(&caught, BOB, "message from alice");
+    let message = wait_for(caught, BOB, "message from alice");
     assert!(
         message.body.contains("Rematch after this one?"),
         "{}",
         message.body
     );
-    wait_for(&caught, ALICE, "message from alice");
+    wait_for(caught, ALICE, "message from alice");
     // Broadcast is for admins only.
     server.mail(BOB, "broadcast bob pw2", "Hi all");
-    wait_for(&caught, BOB, "may not broadcast");
+    wait_for(caught, BOB, "may not broadcast");
     server.mail(ALICE, "broadcast alice pw1", "Maintenance on Sunday.");
-    let news = wait_for(&caught, BOB, "broadcast from alice");
+    let news = wait_for(caught, BOB, "broadcast from alice");
     assert!(
         news.body
             .contains("alice writes:\n\nMaintenance on Sunday."),
@@ -142,12 +134,12 @@ fn two_players_play_by_mail_with_comments_a_nag_a_message_a_forfeit_and_a_resign
         "ataxx challenge bob alice --nagtime=1 --forfeittime=3",
         "",
     );
-    wait_for(&caught, ALICE, "New ataxx Board 102");
+    wait_for(caught, ALICE, "New ataxx Board 102");
     server.mail(ALICE, "ataxx accept 102 alice pw1", "");
     server.mail(BOB, "ataxx accept 102 bob pw2", "");
-    wait_for(&caught, ALICE, "New ataxx Board 102 bob");
+    wait_for(caught, ALICE, "New ataxx Board 102 bob");
     server.mail(ALICE, "clock advance 345600", "");
-    let forfeit = wait_for_subject(&caught, ALICE, "ataxx Board 102");
+    let forfeit = wait_for_subject(caught, ALICE, "ataxx Board 102");
     assert!(
         forfeit.body.contains("alice wins 0-1 (time forfeit)"),
         "{}",
@@ -165,7 +157,7 @@ fn two_players_play_by_mail_with_comments_a_nag_a_message_a_forfeit_and_a_resign
 
     // Board 101 ends by resignation: both get the result and the rating changes.
     server.mail(BOB, "ataxx resign 101 bob pw2", "Well played.");
-    let end = wait_for_subject(&caught, ALICE, "ataxx Board 101 **");
+    let end = wait_for_subject(caught, ALICE, "ataxx Board 101 **");
     assert!(
         end.body.contains("alice wins 1-0 (resignation)"),
         "{}",
@@ -173,12 +165,12 @@ fn two_players_play_by_mail_with_comments_a_nag_a_message_a_forfeit_and_a_resign
     );
     assert!(end.body.contains("Rating changes: alice +"), "{}", end.body);
     assert!(end.body.contains("bob writes"), "{}", end.body);
-    wait_for_subject(&caught, BOB, "ataxx Board 101 **");
-    assert_eq!(count(&caught, ALICE, "ataxx Board 101 bob **"), 1);
-    assert_eq!(count(&caught, ALICE, "Nag: "), 1);
+    wait_for_subject(caught, BOB, "ataxx Board 101 **");
+    assert_eq!(count(caught, ALICE, "ataxx Board 101 bob **"), 1);
+    assert_eq!(count(caught, ALICE, "Nag: "), 1);
 
     // Every mail went out once.
-    let all = mail_kit::caught(&caught);
+    let all = mail_kit::caught(caught);
     let mut ids: Vec<&str> = all.iter().map(|m| m.message_id.as_str()).collect();
     ids.sort();
     ids.dedup();
@@ -208,28 +200,17 @@ fn raw(from: &str, subject: &str, headers: &str, body: &str) -> Vec<u8> {
 
 #[test]
 fn mail_in_reads_mime_messages_refuses_a_large_one_and_ignores_an_auto_reply() {
-    let dir = tempfile::tempdir().unwrap();
-    let db = dir.path().join("ataxx.db");
-    let caught = dir.path().join("caught");
-    std::fs::create_dir(&caught).unwrap();
-    let relay = free_port();
-    let _sink = Sink::start(&caught, relay);
-    let relay = format!("127.0.0.1:{relay}");
-    let _server = Served::start(&db, &["--relay", &relay]);
-    let deliver = |message: &[u8]| {
-        let out = mail_in(&db, message);
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-    };
+    let test = MailTest::new();
+    let caught = &test.caught;
+    let _sink = test.relay(&[]);
+    let _server = test.serve(&[]);
+    let deliver = |message: &[u8]| test.deliver(message);
 
     // Multipart with an HTML alternative: the plain part is read.
     deliver(MULTIPART.as_bytes());
-    wait_for(&caught, "carol@c.test", "signed up carol");
+    wait_for(caught, "carol@c.test", "signed up carol");
     deliver(&raw("dave@d.test", "signup dave pw4", "", "hello\r\n"));
-    wait_for(&caught, "dave@d.test", "signed up dave");
+    wait_for(caught, "dave@d.test", "signed up dave");
 
     // Quoted-printable UTF-8.
     deliver(&raw(
@@ -238,7 +219,7 @@ fn mail_in_reads_mime_messages_refuses_a_large_one_and_ignores_an_auto_reply() {
         "Content-Type: text/plain; charset=utf-8\r\nContent-Transfer-Encoding: quoted-printable\r\n",
         "Gr=C3=BC=C3=9Fe aus K=C3=B6ln, =\r\nbis bald\r\n",
     ));
-    let message = wait_for(&caught, "dave@d.test", "message from carol");
+    let message = wait_for(caught, "dave@d.test", "message from carol");
     assert!(
         message.body.contains("Grüße aus Köln, bis bald"),
         "{}",
@@ -254,7 +235,7 @@ fn mail_in_reads_mime_messages_refuses_a_large_one_and_ignores_an_auto_reply() {
         "Content-Type: text/plain; charset=iso-8859-1\r\nContent-Transfer-Encoding: base64\r\n",
         &format!("{body}\r\n"),
     ));
-    let message = wait_for(&caught, "carol@c.test", "message from dave");
+    let message = wait_for(caught, "carol@c.test", "message from dave");
     assert!(message.body.contains("Café crème"), "{}", message.body);
 
     // A 1 MB attachment: refused politely, by mail.
@@ -268,7 +249,7 @@ fn mail_in_reads_mime_messages_refuses_a_large_one_and_ignores_an_auto_reply() {
              Content-Type: application/octet-stream\r\nContent-Transfer-Encoding: base64\r\n\r\n{attachment}\r\n--b2--\r\n"
         ),
     ));
-    let refusal = wait_for(&caught, "carol@c.test", "not read: too large");
+    let refusal = wait_for(caught, "carol@c.test", "not read: too large");
     assert!(
         refusal.body.contains("larger than this server reads"),
         "{}",
@@ -289,7 +270,7 @@ fn mail_in_reads_mime_messages_refuses_a_large_one_and_ignores_an_auto_reply() {
         "after the away note\r\n",
     ));
     let start = std::time::Instant::now();
-    while !mails_to(&caught, "dave@d.test")
+    while !mails_to(caught, "dave@d.test")
         .iter()
         .any(|m| m.body.contains("after the away note"))
     {
@@ -299,21 +280,21 @@ fn mail_in_reads_mime_messages_refuses_a_large_one_and_ignores_an_auto_reply() {
         );
         std::thread::sleep(Duration::from_millis(50));
     }
-    assert!(!mails_to(&caught, "dave@d.test")
+    assert!(!mails_to(caught, "dave@d.test")
         .iter()
         .any(|m| m.body.contains("I am away")));
 
     // Which events mail a user: dave takes no messages any more.
     deliver(&raw("dave@d.test", "change mail dave pw4 move end", "", ""));
-    wait_for(&caught, "dave@d.test", "mail settings changed");
-    let before = count(&caught, "carol@c.test", "message from carol");
+    wait_for(caught, "dave@d.test", "mail settings changed");
+    let before = count(caught, "carol@c.test", "message from carol");
     deliver(&raw(
         "carol@c.test",
         "message carol pw3 dave",
         "",
         "unheard\r\n",
     ));
-    let sent = wait_for_nth(&caught, "carol@c.test", "message from carol", before);
+    let sent = wait_for_nth(caught, "carol@c.test", "message from carol", before);
     assert!(
         sent.body.contains("Sent to 1 users (0 addresses)"),
         "{}",
@@ -328,18 +309,18 @@ fn mail_in_reads_mime_messages_refuses_a_large_one_and_ignores_an_auto_reply() {
         "",
     ));
     wait_for(
-        &caught,
+        caught,
         "carol@c.test",
         "address change waiting for confirmation",
     );
-    let confirm = wait_for(&caught, "carol@new.test", "confirm address carol");
+    let confirm = wait_for(caught, "carol@new.test", "confirm address carol");
     deliver(&raw(
         "carol@new.test",
         &format!("Re: {}", confirm.subject),
         "",
         "yes\r\n",
     ));
-    let changed = wait_for(&caught, "carol@new.test", "address changed");
+    let changed = wait_for(caught, "carol@new.test", "address changed");
     assert!(changed.body.contains("carol@new.test"), "{}", changed.body);
     // A wrong token changes nothing, and the error goes to the account, not to the stranger.
     deliver(&raw(
@@ -349,13 +330,13 @@ fn mail_in_reads_mime_messages_refuses_a_large_one_and_ignores_an_auto_reply() {
         "",
     ));
     wait_for(
-        &caught,
+        caught,
         "carol@new.test",
         "error: no address change of carol",
     );
-    assert!(mails_to(&caught, "x@evil.test").is_empty());
+    assert!(mails_to(caught, "x@evil.test").is_empty());
 
-    let queue = stdout_of(&["mailq", "--db", db.to_str().unwrap()]);
+    let queue = stdout_of(&["mailq", "--db", test.db_arg()]);
     assert!(
         queue.contains("sent") && queue.contains("dave@d.test"),
         "{queue}"
@@ -364,23 +345,9 @@ fn mail_in_reads_mime_messages_refuses_a_large_one_and_ignores_an_auto_reply() {
 
 #[test]
 fn with_the_relay_down_mail_waits_in_the_queue_and_goes_out_once_when_it_is_up() {
-    let dir = tempfile::tempdir().unwrap();
-    let db = dir.path().join("ataxx.db");
-    let caught = dir.path().join("caught");
-    std::fs::create_dir(&caught).unwrap();
-    let port = free_port();
-    let relay = format!("127.0.0.1:{port}");
-    let server = Served::start(
-        &db,
-        &[
-            "--smtp",
-            "127.0.0.1:0",
-            "--relay",
-            &relay,
-            "--mail-retry-ms",
-            "200",
-        ],
-    );
+    let test = MailTest::new();
+    let caught = &test.caught;
+    let server = test.serve(&["--smtp", "127.0.0.1:0", "--mail-retry-ms", "200"]);
     let users = ["ann", "ben", "cid"];
     for user in users {
         server.mail(
@@ -392,7 +359,7 @@ fn with_the_relay_down_mail_waits_in_the_queue_and_goes_out_once_when_it_is_up()
     // Queued, with the relay's refusal noted.
     let start = std::time::Instant::now();
     loop {
-        let queue = stdout_of(&["mailq", "--db", db.to_str().unwrap()]);
+        let queue = stdout_of(&["mailq", "--db", test.db_arg()]);
         if users.iter().all(|u| queue.contains(&format!("{u}@x.test")))
             && queue.contains("last error")
         {
@@ -403,10 +370,10 @@ fn with_the_relay_down_mail_waits_in_the_queue_and_goes_out_once_when_it_is_up()
         std::thread::sleep(Duration::from_millis(100));
     }
     std::thread::sleep(Duration::from_millis(1500));
-    let _sink = Sink::start(&caught, port);
+    let _sink = test.relay(&[]);
     for user in users {
         wait_for(
-            &caught,
+            caught,
             &format!("{user}@x.test"),
             &format!("signed up {user}"),
         );
@@ -414,34 +381,27 @@ fn with_the_relay_down_mail_waits_in_the_queue_and_goes_out_once_when_it_is_up()
     // Retries keep running a while: nothing comes twice.
     std::thread::sleep(Duration::from_secs(2));
     for user in users {
-        assert_eq!(count(&caught, &format!("{user}@x.test"), "signed up"), 1);
+        assert_eq!(count(caught, &format!("{user}@x.test"), "signed up"), 1);
     }
-    let queue = stdout_of(&["mailq", "--db", db.to_str().unwrap()]);
+    let queue = stdout_of(&["mailq", "--db", test.db_arg()]);
     assert!(!queue.contains("queued"), "{queue}");
 }
 
 #[test]
 fn a_server_killed_between_accepting_a_mail_and_answering_it_loses_nothing() {
-    let dir = tempfile::tempdir().unwrap();
-    let db = dir.path().join("ataxx.db");
-    let caught = dir.path().join("caught");
-    std::fs::create_dir(&caught).unwrap();
-    let port = free_port();
-    let _sink = Sink::start(&caught, port);
-    let relay = format!("127.0.0.1:{port}");
+    let test = MailTest::new();
+    let caught = &test.caught;
+    let _sink = test.relay(&[]);
     {
         // Holding inbound mail: the 250 comes, the answer cannot.
-        let server = Served::start(
-            &db,
-            &["--smtp", "127.0.0.1:0", "--relay", &relay, "--mail-hold"],
-        );
+        let server = test.serve(&["--smtp", "127.0.0.1:0", "--mail-hold"]);
         server.mail("erin@e.test", "signup erin pw5", "");
         std::thread::sleep(Duration::from_millis(300));
-        assert!(mail_kit::caught(&caught).is_empty());
+        assert!(mail_kit::caught(caught).is_empty());
         // Dropped: killed with SIGKILL.
     }
-    let _server = Served::start(&db, &["--smtp", "127.0.0.1:0", "--relay", &relay]);
-    let welcome = wait_for(&caught, "erin@e.test", "signed up erin");
+    let _server = test.serve(&["--smtp", "127.0.0.1:0"]);
+    let welcome = wait_for(caught, "erin@e.test", "signed up erin");
     assert!(welcome.body.contains("Welcome, erin"), "{}", welcome.body);
 }
 
@@ -454,26 +414,17 @@ fn field<'a>(row: &'a serde_json::Value, name: &str) -> &'a str {
 fn a_mail_the_relay_took_as_the_server_was_killed_goes_again_once_with_the_same_message_id() {
     use std::os::unix::process::ExitStatusExt;
 
-    let dir = tempfile::tempdir().unwrap();
-    let db = dir.path().join("ataxx.db");
-    let db_arg = db.to_str().unwrap();
-    let caught = dir.path().join("caught");
-    std::fs::create_dir(&caught).unwrap();
-    let port = free_port();
-    let relay = format!("127.0.0.1:{port}");
+    let test = MailTest::new();
+    let (caught, db_arg) = (&test.caught, test.db_arg());
     // The relay kills the server (SIGKILL) once it has the first mail, before its 250: the
     // server cannot have recorded the send.
-    let pid_file = dir.path().join("server.pid");
-    let _sink = Sink::start_with(
-        &caught,
-        port,
-        &["--kill-pid-file", pid_file.to_str().unwrap()],
-    );
+    let pid_file = test.dir.path().join("server.pid");
+    let _sink = test.relay(&["--kill-pid-file", pid_file.to_str().unwrap()]);
     let first = {
-        let mut server = Served::start(&db, &["--smtp", "127.0.0.1:0", "--relay", &relay]);
+        let mut server = test.serve(&["--smtp", "127.0.0.1:0"]);
         std::fs::write(&pid_file, server.pid().to_string()).unwrap();
         server.mail("erin@e.test", "signup erin pw5", "");
-        let first = wait_for(&caught, "erin@e.test", "signed up erin");
+        let first = wait_for(caught, "erin@e.test", "signed up erin");
         assert_eq!(
             server.wait().signal(),
             Some(9),
@@ -489,19 +440,19 @@ fn a_mail_the_relay_took_as_the_server_was_killed_goes_again_once_with_the_same_
     assert_eq!(field(&queue[0], "message_id"), first.message_id);
 
     // Restarted: sent again at once, the same message with the same Message-ID, then marked.
-    let _server = Served::start(&db, &["--mail", "--relay", &relay]);
+    let _server = test.serve(&["--mail"]);
     let queue = wait_for_queue(db_arg, "the mail sent", |q| {
         q.iter().all(|row| field(row, "status") == "sent")
     });
     assert_eq!(queue.len(), 1, "{queue:#?}");
     assert_eq!(queue[0]["attempts"], 2, "{queue:#?}");
-    let copies = mails_to(&caught, "erin@e.test");
+    let copies = mails_to(caught, "erin@e.test");
     assert_eq!(copies.len(), 2, "one copy more, no new identity");
     assert_eq!(copies[1].message_id, first.message_id);
     assert_eq!(copies[1].body, first.body);
     // And no third copy later.
     std::thread::sleep(Duration::from_millis(1000));
-    assert_eq!(mails_to(&caught, "erin@e.test").len(), 2);
+    assert_eq!(mails_to(caught, "erin@e.test").len(), 2);
     let text = stdout_of(&["mailq", "--db", db_arg]);
     assert!(text.contains("sent     tries 2"), "{text}");
 }
@@ -525,14 +476,11 @@ fn test_certificates() -> (String, String, String) {
 
 #[test]
 fn mail_goes_to_the_relay_over_starttls_with_auth_and_never_in_plain_text() {
-    let dir = tempfile::tempdir().unwrap();
-    let db = dir.path().join("ataxx.db");
-    let db_arg = db.to_str().unwrap();
-    let caught = dir.path().join("caught");
-    std::fs::create_dir(&caught).unwrap();
+    let test = MailTest::new();
+    let (caught, db_arg) = (&test.caught, test.db_arg());
     let (ca, cert, key) = test_certificates();
     let path = |name: &str, pem: &str| {
-        let path = dir.path().join(name);
+        let path = test.dir.path().join(name);
         std::fs::write(&path, pem).unwrap();
         path.to_str().unwrap().to_string()
     };
@@ -541,21 +489,9 @@ fn mail_goes_to_the_relay_over_starttls_with_auth_and_never_in_plain_text() {
         path("cert.pem", &cert),
         path("key.pem", &key),
     );
-    let port = free_port();
-    let relay = format!("127.0.0.1:{port}");
     // The relay requires STARTTLS, then AUTH.
-    let _sink = Sink::start_with(
-        &caught,
-        port,
-        &["--tls", &cert, &key, "--auth", "ataxx:relay-secret"],
-    );
-    let tls = [
-        "--relay",
-        &relay,
-        "--relay-starttls",
-        "--relay-user",
-        "ataxx",
-    ];
+    let _sink = test.relay(&["--tls", &cert, &key, "--auth", "ataxx:relay-secret"]);
+    let tls = ["--relay-starttls", "--relay-user", "ataxx"];
     let fast = ["--mail", "--mail-retry-ms", "100"];
     let wait_for_error = |what: &str| {
         wait_for_queue(db_arg, what, |q| {
@@ -566,34 +502,30 @@ fn mail_goes_to_the_relay_over_starttls_with_auth_and_never_in_plain_text() {
     // The relay's certificate is not trusted without its CA: the mail waits, with the reason,
     // and never goes in plain text.
     {
-        let _server = Served::start_with_env(
-            &db,
+        let _server = test.serve_with_env(
             &[&tls[..], &fast[..]].concat(),
             &[("ATAXX_RELAY_PASSWORD", "relay-secret")],
         );
-        let out = mail_in(&db, &raw("fay@f.test", "signup fay pw6", "", ""));
-        assert!(out.status.success());
+        test.deliver(&raw("fay@f.test", "signup fay pw6", "", ""));
         let queue = wait_for_error("certificate");
         assert_eq!(field(&queue[0], "status"), "queued", "{queue:#?}");
     }
     // Trusted, but the wrong password: refused, and still waiting (not given up).
     {
-        let _server = Served::start_with_env(
-            &db,
+        let _server = test.serve_with_env(
             &[&tls[..], &fast[..], &["--relay-ca", &ca]].concat(),
             &[("ATAXX_RELAY_PASSWORD", "wrong")],
         );
         let queue = wait_for_error("535");
         assert_eq!(field(&queue[0], "status"), "queued", "{queue:#?}");
     }
-    assert!(mail_kit::caught(&caught).is_empty());
+    assert!(mail_kit::caught(caught).is_empty());
     // Both right: delivered over TLS as the AUTH user.
-    let _server = Served::start_with_env(
-        &db,
+    let _server = test.serve_with_env(
         &[&tls[..], &fast[..], &["--relay-ca", &ca]].concat(),
         &[("ATAXX_RELAY_PASSWORD", "relay-secret")],
     );
-    let welcome = wait_for(&caught, "fay@f.test", "signed up fay");
+    let welcome = wait_for(caught, "fay@f.test", "signed up fay");
     assert_eq!(
         (welcome.relay_tls.as_str(), welcome.relay_auth.as_str()),
         ("yes", "ataxx")
@@ -660,22 +592,11 @@ fn sendmail_is_given_the_sender_the_recipient_and_the_message() {
 
 #[test]
 fn a_sender_over_the_hourly_limit_is_ignored_and_an_html_only_mail_is_read_as_text() {
-    let dir = tempfile::tempdir().unwrap();
-    let db = dir.path().join("ataxx.db");
-    let caught = dir.path().join("caught");
-    std::fs::create_dir(&caught).unwrap();
-    let relay = free_port();
-    let _sink = Sink::start(&caught, relay);
-    let relay = format!("127.0.0.1:{relay}");
-    let _server = Served::start(&db, &["--relay", &relay, "--mail-per-hour", "3"]);
-    let deliver = |message: &[u8]| {
-        let out = mail_in(&db, message);
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-    };
+    let test = MailTest::new();
+    let caught = &test.caught;
+    let _sink = test.relay(&[]);
+    let _server = test.serve(&["--mail-per-hour", "3"]);
+    let deliver = |message: &[u8]| test.deliver(message);
 
     // Five messages from hank within the hour: the first three are answered, the rest ignored.
     deliver(&raw("hank@h.test", "signup hank pw8", "", ""));
@@ -685,9 +606,9 @@ fn a_sender_over_the_hourly_limit_is_ignored_and_an_html_only_mail_is_read_as_te
     // Another sender's message, processed after hank's (the inbox goes in order).
     deliver(&raw("ivy@i.test", "signup ivy pw9", "", ""));
     deliver(&raw("jo@j.test", "signup jo pw10", "", ""));
-    wait_for(&caught, "jo@j.test", "signed up jo");
+    wait_for(caught, "jo@j.test", "signed up jo");
     std::thread::sleep(Duration::from_millis(500));
-    assert_eq!(mails_to(&caught, "hank@h.test").len(), 3);
+    assert_eq!(mails_to(caught, "hank@h.test").len(), 3);
 
     // HTML only: the comment is its text, without tags, entities decoded, the quote dropped.
     deliver(&raw(
@@ -697,7 +618,7 @@ fn a_sender_over_the_hourly_limit_is_ignored_and_an_html_only_mail_is_read_as_te
         "<html><body><p>Anyone for a <b>game</b>?</p><p>Tomorrow &amp; after</p>\r\n\
          <blockquote><p>&gt; an old line</p></blockquote></body></html>\r\n",
     ));
-    let message = wait_for(&caught, "jo@j.test", "message from ivy");
+    let message = wait_for(caught, "jo@j.test", "message from ivy");
     assert!(
         message.body.contains("Anyone for a game?") && message.body.contains("Tomorrow & after"),
         "{}",
@@ -712,29 +633,23 @@ fn a_sender_over_the_hourly_limit_is_ignored_and_an_html_only_mail_is_read_as_te
 
 #[test]
 fn a_seek_by_mail_is_taken_by_mail_and_the_board_mails_follow() {
-    let dir = tempfile::tempdir().unwrap();
-    let caught = dir.path().join("caught");
-    std::fs::create_dir(&caught).unwrap();
-    let relay = free_port();
-    let _sink = Sink::start(&caught, relay);
-    let relay = format!("127.0.0.1:{relay}");
-    let server = Served::start(
-        &dir.path().join("ataxx.db"),
-        &["--smtp", "127.0.0.1:0", "--relay", &relay],
-    );
+    let test = MailTest::new();
+    let caught = &test.caught;
+    let _sink = test.relay(&[]);
+    let server = test.serve(&["--smtp", "127.0.0.1:0"]);
     server.mail(ALICE, "signup alice pw1", "");
     server.mail(BOB, "signup bob pw2", "");
-    wait_for(&caught, ALICE, "signed up alice");
-    wait_for(&caught, BOB, "signed up bob");
+    wait_for(caught, ALICE, "signed up alice");
+    wait_for(caught, BOB, "signed up bob");
 
     // Alice seeks a game as x; nobody matches yet, so her seek is open.
     server.mail(ALICE, "ataxx seek -color=x alice pw1 1", "");
-    let posted = wait_for(&caught, ALICE, "alice seek 1");
+    let posted = wait_for(caught, ALICE, "alice seek 1");
     assert!(posted.body.contains("is open"), "{}", posted.body);
     assert!(!posted.body.contains("started"), "{}", posted.body);
     // Bob's seek takes hers: a board starts, and both get its first board mail.
     server.mail(BOB, "ataxx seek bob pw2 1", "");
-    let taken = wait_for(&caught, BOB, "bob seek 1");
+    let taken = wait_for(caught, BOB, "bob seek 1");
     assert!(
         taken
             .body
@@ -742,19 +657,19 @@ fn a_seek_by_mail_is_taken_by_mail_and_the_board_mails_follow() {
         "{}",
         taken.body
     );
-    let start = wait_for(&caught, ALICE, "New ataxx Board 101");
+    let start = wait_for(caught, ALICE, "New ataxx Board 101");
     assert!(start.body.contains("alice (x) to start"), "{}", start.body);
-    wait_for(&caught, BOB, "New ataxx Board 101");
+    wait_for(caught, BOB, "New ataxx Board 101");
     assert_eq!(start.references, "<board-101@games.test>");
 
     // Played by mail from there.
-    let seen = mails_to(&caught, BOB).len();
+    let seen = mails_to(caught, BOB).len();
     server.mail(
         ALICE,
         "ataxx move 101 alice pw1 b6#1",
         "Thanks for the game!",
     );
-    let board = next_mail(&caught, BOB, seen);
+    let board = next_mail(caught, BOB, seen);
     assert_eq!(board.subject, "ataxx Board 101 bob **");
     assert!(
         board.body.contains("Thanks for the game!"),
@@ -774,31 +689,27 @@ fn two_nodes_on_one_database_take_mail_on_both_and_send_each_mail_once() {
         eprintln!("NOTICE: the mail cluster test skipped: ATAXX_TEST_POSTGRES is not set (scripts/test.sh sets it)");
         return;
     };
-    let dir = tempfile::tempdir().unwrap();
-    let url = database::postgres_database(&postgres, &dir.path().join("mail-cluster"));
-    let caught = dir.path().join("caught");
-    std::fs::create_dir(&caught).unwrap();
-    let relay = free_port();
-    let _sink = Sink::start(&caught, relay);
-    let relay = format!("127.0.0.1:{relay}");
-    let args = ["--smtp", "127.0.0.1:0", "--relay", &relay];
-    let one = Served::start(std::path::Path::new(&url), &args);
-    let two = Served::start(std::path::Path::new(&url), &args);
+    let test = MailTest::new();
+    let url = database::postgres_database(&postgres, &test.dir.path().join("mail-cluster"));
+    let caught = &test.caught;
+    let _sink = test.relay(&[]);
+    let one = test.serve_on(&url, &["--smtp", "127.0.0.1:0"]);
+    let two = test.serve_on(&url, &["--smtp", "127.0.0.1:0"]);
 
     // Mail goes into either node's SMTP door; whichever node leads runs and answers it.
     one.mail(ALICE, "signup alice pw1", "");
     two.mail(BOB, "signup bob pw2", "");
-    wait_for(&caught, ALICE, "signed up alice");
-    wait_for(&caught, BOB, "signed up bob");
+    wait_for(caught, ALICE, "signed up alice");
+    wait_for(caught, BOB, "signed up bob");
     two.mail(ALICE, "ataxx challenge alice bob", "");
-    wait_for(&caught, BOB, "New ataxx Board 101");
+    wait_for(caught, BOB, "New ataxx Board 101");
     one.mail(BOB, "ataxx accept 101 bob pw2", "");
     two.mail(ALICE, "ataxx accept 101 alice pw1", "");
-    wait_for(&caught, BOB, "New ataxx Board 101 alice");
+    wait_for(caught, BOB, "New ataxx Board 101 alice");
     one.mail(ALICE, "ataxx move 101 alice pw1 b6#1", "From node one.");
-    wait_for_subject(&caught, BOB, "ataxx Board 101 bob **");
+    wait_for_subject(caught, BOB, "ataxx Board 101 bob **");
     two.mail(BOB, "ataxx move 101 bob pw2 f6#2", "From node two.");
-    let board = wait_for_subject(&caught, ALICE, "ataxx Board 101 alice **");
+    let board = wait_for_subject(caught, ALICE, "ataxx Board 101 alice **");
     assert!(board.body.contains("From node two."), "{}", board.body);
 
     // Every queued mail sent, and each reached the relay once.
@@ -806,7 +717,7 @@ fn two_nodes_on_one_database_take_mail_on_both_and_send_each_mail_once() {
         q.iter().all(|row| field(row, "status") == "sent")
     });
     std::thread::sleep(Duration::from_millis(1000));
-    let all = mail_kit::caught(&caught);
+    let all = mail_kit::caught(caught);
     let mut ids: Vec<&str> = all.iter().map(|m| m.message_id.as_str()).collect();
     ids.sort();
     ids.dedup();

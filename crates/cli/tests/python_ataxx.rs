@@ -4,31 +4,19 @@
 //! The interpreter is `ATAXX_PYTHON` or the repository's `.venv` that `scripts/test.sh` creates;
 //! without python-ataxx these tests fail rather than pass vacuously.
 
+use std::ffi::OsStr;
 use std::path::PathBuf;
-use std::process::Command;
 
-fn python() -> PathBuf {
-    std::env::var_os("ATAXX_PYTHON")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../.venv/bin/python"))
-}
+mod common;
+#[path = "common/python.rs"]
+mod python;
 
-fn script(name: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/python")
-        .join(name)
-}
-
-fn run_python(args: &[&std::ffi::OsStr]) -> String {
-    let out = Command::new(python())
+/// `python tests/python/<script> args...`, which must succeed; its standard output.
+fn run_python(script: &str, args: &[&OsStr]) -> String {
+    let out = python::script(script)
         .args(args)
         .output()
-        .unwrap_or_else(|e| {
-            panic!(
-                "cannot run {} ({e}); run scripts/test.sh",
-                python().display()
-            )
-        });
+        .unwrap_or_else(|e| panic!("{}", python::cannot_run(e)));
     assert!(
         out.status.success(),
         "{}",
@@ -38,15 +26,9 @@ fn run_python(args: &[&std::ffi::OsStr]) -> String {
 }
 
 fn uai_game(depth: &str, extra: &[&str]) -> serde_json::Value {
-    let exe = env!("CARGO_BIN_EXE_ataxx");
-    let mut args: Vec<&std::ffi::OsStr> = vec![
-        script("uai_client.py").as_os_str().to_owned().leak(),
-        depth.as_ref(),
-        exe.as_ref(),
-        "uai".as_ref(),
-    ];
-    args.extend(extra.iter().map(|a| std::ffi::OsStr::new(*a)));
-    serde_json::from_str(run_python(&args).trim()).unwrap()
+    let args = [depth, env!("CARGO_BIN_EXE_ataxx"), "uai"];
+    let args: Vec<&OsStr> = args.iter().chain(extra).map(OsStr::new).collect();
+    serde_json::from_str(run_python("uai_client.py", &args).trim()).unwrap()
 }
 
 #[test]
@@ -74,24 +56,29 @@ fn python_ataxx_replays_the_pgn_of_an_engine_match() {
     let pgn = dir.path().join("games.pgn");
     let exe = env!("CARGO_BIN_EXE_ataxx");
     let engine = format!("{exe} uai");
-    let out = Command::new(exe)
-        .args([
-            "match", "-e", &engine, "-e", &engine, "--tc", "depth=1", "--games", "6",
-        ])
-        .args(["--concurrency", "2", "--seed", "3", "--book"])
-        .arg(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../books/standard.txt"))
-        .arg("--pgn")
-        .arg(&pgn)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let book = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../books/standard.txt");
+    common::stdout_of(&[
+        "match",
+        "-e",
+        &engine,
+        "-e",
+        &engine,
+        "--tc",
+        "depth=1",
+        "--games",
+        "6",
+        "--concurrency",
+        "2",
+        "--seed",
+        "3",
+        "--book",
+        book.to_str().unwrap(),
+        "--pgn",
+        pgn.to_str().unwrap(),
+    ]);
     let ours = ataxx::pgn::parse_games(&std::fs::read_to_string(&pgn).unwrap()).unwrap();
     assert_eq!(ours.len(), 6);
-    let lines = run_python(&[script("read_pgn.py").as_os_str(), pgn.as_os_str()]);
+    let lines = run_python("read_pgn.py", &[pgn.as_os_str()]);
     let theirs: Vec<serde_json::Value> = lines
         .lines()
         .map(|l| serde_json::from_str(l).unwrap())

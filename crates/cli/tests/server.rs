@@ -12,8 +12,10 @@ use tokio_tungstenite::tungstenite::Message;
 
 #[path = "common/served.rs"]
 mod served;
+use served::text_setup::{ALICE, BOB, CAROL, DAVE};
 use served::{
-    api, next_where, play_over_socket, send, signup_and_login, socket, wait_for, Served, TextDoor,
+    api, login, next_where, play_over_socket, send, signup_and_login, socket, wait_for, Served,
+    TextDoor,
 };
 #[path = "common/seam.rs"]
 mod seam;
@@ -45,7 +47,7 @@ fn play_with_passes(pos: &mut Position, mv: ataxx::Move) -> usize {
 #[test]
 fn a_full_game_by_text_commands_ends_in_a_result_and_rating_change() {
     let dir = tempfile::tempdir().unwrap();
-    let server = Served::start(&dir.path().join("ataxx.db"), &[]);
+    let server = Served::fresh(&dir, &[]);
     let mut door = server.text();
     door.ok("signup Alice secret1 alice@example.org");
     door.ok("signup bob secret2");
@@ -126,7 +128,7 @@ fn ataxx_result(outcome: ataxx::Outcome) -> &'static str {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_game_over_http_and_websocket_with_resync_and_resent_moves() {
     let dir = tempfile::tempdir().unwrap();
-    let server = Served::start(&dir.path().join("ataxx.db"), &[]);
+    let server = Served::fresh(&dir, &[]);
     let alice = signup_and_login(&server, "alice", "secret1");
     let bob = signup_and_login(&server, "bob", "secret2");
     let (status, game) = api(
@@ -243,9 +245,9 @@ async fn a_game_over_http_and_websocket_with_resync_and_resent_moves() {
 #[test]
 fn a_bot_accepts_a_challenge_and_answers_moves() {
     let dir = tempfile::tempdir().unwrap();
-    let server = Served::start(&dir.path().join("ataxx.db"), &[]);
+    let server = Served::fresh(&dir, &[]);
     let mut door = server.text();
-    door.ok("signup alice secret1");
+    door.signup(&[ALICE]);
     door.ok("ataxx challenge alice bot-very-easy");
     door.ok("ataxx accept 101 alice secret1");
     let mut number = 1;
@@ -280,13 +282,14 @@ fn correspondence_and_live_deadlines_with_a_test_clock() {
         &["--test-clock", "--sweep-ms", "50"],
     );
     let mut door = server.text();
-    door.ok("signup alice secret1");
-    door.ok("signup bob secret2");
-    door.ok("ataxx challenge alice bob --nagtime=1 --forfeittime=3");
-    door.ok("ataxx challenge -clock=1+0 alice bob");
+    door.signup(&[ALICE, BOB]);
+    door.start(
+        "ataxx challenge alice bob --nagtime=1 --forfeittime=3",
+        101,
+        &[ALICE, BOB],
+    );
+    door.start("ataxx challenge -clock=1+0 alice bob", 102, &[ALICE, BOB]);
     for board in [101, 102] {
-        door.ok(&format!("ataxx accept {board} alice secret1"));
-        door.ok(&format!("ataxx accept {board} bob secret2"));
         door.ok(&format!("ataxx move {board} alice secret1 b6#1"));
     }
     // 61 s: bob's live clock (one minute) has fallen; the correspondence game goes on.
@@ -321,16 +324,11 @@ fn a_server_killed_with_sigkill_loses_no_acknowledged_move() {
     {
         let server = Served::start(&db, &[]);
         let mut door = server.text();
-        door.ok("signup alice secret1");
-        door.ok("signup bob secret2");
-        for _ in 0..2 {
-            door.ok("ataxx challenge alice bob");
+        door.signup(&[ALICE, BOB]);
+        for board in [101, 102] {
+            door.start("ataxx challenge alice bob", board, &[ALICE, BOB]);
         }
         door.ok("ataxx challenge bob alice");
-        for board in [101, 102] {
-            door.ok(&format!("ataxx accept {board} alice secret1"));
-            door.ok(&format!("ataxx accept {board} bob secret2"));
-        }
         for ply in 1..=5 {
             for (i, board) in [101, 102].into_iter().enumerate() {
                 let user = if ply % 2 == 1 {
@@ -368,14 +366,10 @@ fn a_server_killed_with_sigkill_loses_no_acknowledged_move() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn nobody_acts_in_another_name_and_bad_input_gets_clear_errors() {
     let dir = tempfile::tempdir().unwrap();
-    let server = Served::start(&dir.path().join("ataxx.db"), &[]);
+    let server = Served::fresh(&dir, &[]);
     let mut door = server.text();
-    door.ok("signup alice secret1");
-    door.ok("signup bob secret2");
-    door.ok("signup carol secret3");
-    door.ok("ataxx challenge alice bob");
-    door.ok("ataxx accept 101 alice secret1");
-    door.ok("ataxx accept 101 bob secret2");
+    door.signup(&[ALICE, BOB, CAROL]);
+    door.start("ataxx challenge alice bob", 101, &[ALICE, BOB]);
 
     // Wrong password, unknown user, bad token: one answer.
     let wrong_password = door.send("ataxx move 101 alice secret2 b6#1");
@@ -404,7 +398,7 @@ async fn nobody_acts_in_another_name_and_bad_input_gets_clear_errors() {
 
     // Failed logins are limited per userid: the eleventh attempt within a minute is refused
     // without a password check.
-    door.ok("signup dave secret4");
+    door.signup(&[DAVE]);
     for _ in 0..10 {
         let reply = door.send("ataxx accept dave wrong");
         assert!(reply.starts_with("error: authentication failed"), "{reply}");
@@ -423,15 +417,7 @@ async fn nobody_acts_in_another_name_and_bad_input_gets_clear_errors() {
         reply.starts_with("error: carol does not play on board 101"),
         "{reply}"
     );
-    let carol = {
-        let (_, body) = api(
-            "POST",
-            &server.url("/api/login"),
-            None,
-            Some(json!({"userid": "carol", "password": "secret3"})),
-        );
-        body["token"].as_str().unwrap().to_string()
-    };
+    let carol = login(&server, "carol", "secret3");
     let (status, body) = api(
         "POST",
         &server.url("/api/games/101/move"),
@@ -514,13 +500,10 @@ async fn nobody_acts_in_another_name_and_bad_input_gets_clear_errors() {
 #[test]
 fn undo_and_draw_proposals_then_export_as_pgn_and_record() {
     let dir = tempfile::tempdir().unwrap();
-    let server = Served::start(&dir.path().join("ataxx.db"), &[]);
+    let server = Served::fresh(&dir, &[]);
     let mut door = server.text();
-    door.ok("signup alice secret1");
-    door.ok("signup bob secret2");
-    door.ok("ataxx challenge alice bob");
-    door.ok("ataxx accept 101 alice secret1");
-    door.ok("ataxx accept 101 bob secret2");
+    door.signup(&[ALICE, BOB]);
+    door.start("ataxx challenge alice bob", 101, &[ALICE, BOB]);
     // A queued move waits for its player's turn, then plays at once.
     let reply = door.ok("ataxx queue 101 bob secret2 G7-F6#2");
     assert!(reply.starts_with("Queued G7-F6 for bob"), "{reply}");
@@ -547,7 +530,7 @@ fn undo_and_draw_proposals_then_export_as_pgn_and_record() {
     let reply = door.ok("ataxx move 101 bob secret2 accept");
     assert!(reply.contains("Game drawn 1/2-1/2 (agreement)"), "{reply}");
 
-    door.ok("signup carol secret3");
+    door.signup(&[CAROL]);
     let reply = door.ok("ataxx sub 101 carol secret3");
     assert!(reply.starts_with("carol follows board 101"), "{reply}");
     assert!(door.ok("ataxx show 101").contains("Subscribers: carol"));
@@ -577,10 +560,9 @@ fn undo_and_draw_proposals_then_export_as_pgn_and_record() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn sigterm_closes_open_connections_and_exits_cleanly() {
     let dir = tempfile::tempdir().unwrap();
-    let mut server = Served::start(&dir.path().join("ataxx.db"), &[]);
+    let mut server = Served::fresh(&dir, &[]);
     let mut door = server.text();
-    door.ok("signup alice secret1");
-    door.ok("signup bob secret2");
+    door.signup(&[ALICE, BOB]);
     door.ok("ataxx challenge alice bob");
     let mut ws = socket(&format!("ws://{}/api/games/101/ws", server.http)).await;
     let killed = Command::new("kill")
@@ -696,10 +678,9 @@ fn play_out_by_text(
 fn a_hexxagon_game_by_text_commands_with_its_own_ratings_and_export() {
     let hexxagon = kind("hexxagon");
     let dir = tempfile::tempdir().unwrap();
-    let server = Served::start(&dir.path().join("ataxx.db"), &[]);
+    let server = Served::fresh(&dir, &[]);
     let mut door = server.text();
-    door.ok("signup alice secret1");
-    door.ok("signup bob secret2");
+    door.signup(&[ALICE, BOB]);
     // The spec's alias and the game's own word make the same kind of board.
     let reply = door.ok("ataxx challenge -variant=hex alice bob");
     assert!(reply.starts_with("Hexxagon Board 101"), "{reply}");
@@ -819,17 +800,10 @@ fn a_hexxagon_game_by_text_commands_with_its_own_ratings_and_export() {
 #[test]
 fn a_four_player_game_by_text_commands_with_an_elimination_a_pass_and_pairwise_ratings() {
     let dir = tempfile::tempdir().unwrap();
-    let server = Served::start(&dir.path().join("ataxx.db"), &[]);
+    let server = Served::fresh(&dir, &[]);
     let mut door = server.text();
-    let users = [
-        ("alice", "secret1"),
-        ("bob", "secret2"),
-        ("carol", "secret3"),
-        ("dave", "secret4"),
-    ];
-    for (user, password) in users {
-        door.ok(&format!("signup {user} {password}"));
-    }
+    let users = [ALICE, BOB, CAROL, DAVE];
+    door.signup(&users);
     let refused = door.send("ataxx challenge -players=4 alice bob carol");
     assert!(refused.contains("4 players, not 3"), "{refused}");
     door.ok("ataxx challenge -players=4 -size=5 alice bob carol dave");
@@ -920,7 +894,7 @@ fn a_four_player_game_by_text_commands_with_an_elimination_a_pass_and_pairwise_r
 /// the test's own position after every ply.
 async fn play_over_http(game_name: &str, blocks: Option<&str>) {
     let dir = tempfile::tempdir().unwrap();
-    let server = Served::start(&dir.path().join("ataxx.db"), &[]);
+    let server = Served::fresh(&dir, &[]);
     let alice = signup_and_login(&server, "alice", "secret1");
     let bob = signup_and_login(&server, "bob", "secret2");
     let mut options = json!({});
@@ -1061,7 +1035,7 @@ fn a_won_ankor_game_names_its_winning_path_over_http() {
         })
         .expect("a seed whose game is won");
     let dir = tempfile::tempdir().unwrap();
-    let server = Served::start(&dir.path().join("ataxx.db"), &[]);
+    let server = Served::fresh(&dir, &[]);
     let tokens = [
         signup_and_login(&server, "olga", "pw-olga-123"),
         signup_and_login(&server, "xeno", "pw-xeno-123"),
@@ -1154,4 +1128,86 @@ fn a_won_ankor_game_names_its_winning_path_over_http() {
         );
     }
     assert_eq!(game["seats"][winner.index()]["rank"], 1);
+}
+
+#[test]
+fn a_games_listing_names_only_the_boards_of_its_own_game() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = Served::fresh(&dir, &[]);
+    let mut door = server.text();
+    door.signup(&[ALICE, BOB]);
+    door.ok("ataxx challenge alice bob");
+    door.ok("hexxagon challenge alice bob");
+    door.ok("ankor challenge bob alice");
+    let boards = |door: &mut TextDoor, command: &str| -> Vec<i64> {
+        let listed = door.json(command);
+        assert_eq!(listed["ok"], true, "{command}: {listed}");
+        listed["data"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|g| g["board"].as_i64().unwrap())
+            .collect()
+    };
+    assert_eq!(boards(&mut door, "ataxx games all"), [101]);
+    assert_eq!(boards(&mut door, "hexxagon games all"), [102]);
+    assert_eq!(boards(&mut door, "ankor games alice all"), [103]);
+    assert!(boards(&mut door, "ataxx4 games all").is_empty());
+    // The text lists the same boards; `show <userid>` picks its boards the same way.
+    let text = door.ok("hexxagon games all");
+    assert!(
+        text.contains("  102  ") && !text.contains("  101  "),
+        "{text}"
+    );
+    let shown = door.ok("hexxagon show bob all");
+    assert!(
+        shown.contains("Board 102") && !shown.contains("Board 101"),
+        "{shown}"
+    );
+}
+
+#[test]
+fn an_ankor_pgn_numbers_the_players_turns_across_a_swap() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = Served::fresh(&dir, &[]);
+    let mut door = server.text();
+    door.signup(&[ALICE, BOB]);
+    door.start("ankor challenge -size=3 alice bob", 101, &[ALICE, BOB]);
+    // alice opens as O and bob swaps: alice plays X from then on and makes ply 3 (spec ankor.md
+    // 3), so she still opens every numbered pair of turns (ataxx.md 7: "numbered pairs").
+    for ((user, password), mv) in [ALICE, BOB, ALICE, BOB, ALICE, BOB]
+        .into_iter()
+        .zip(["c2", "swap", "b2", "c3", "a1", "c1"])
+    {
+        door.ok(&format!("ankor move 101 {user} {password} {mv}"));
+    }
+    let pgn = door.ok("ankor pgn 101");
+    assert!(pgn.contains("\n1. c2 swap 2. b2 c3 3. a1 c1 *"), "{pgn}");
+}
+
+#[test]
+fn a_bot_declines_draw_offers_and_takebacks_at_once_and_says_why() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = Served::fresh(&dir, &[]);
+    let mut door = server.text();
+    door.signup(&[ALICE]);
+    door.start("ataxx challenge alice bot-very-easy", 101, &[ALICE]);
+    door.ok("ataxx move 101 alice secret1 b6#1");
+    wait_for(&mut door, 101, |g| g["ply"].as_i64() == Some(2));
+    for (word, what) in [("propose", "draw offers"), ("undo", "takebacks")] {
+        let reply = door.send(&format!("ataxx move 101 alice secret1 {word}"));
+        assert!(
+            reply.starts_with(&format!(
+                "error: bot-very-easy is a computer player and declines {what}: \
+                 it plays every game to its end"
+            )),
+            "{word}: {reply}"
+        );
+    }
+    let game = door.board(101);
+    assert!(game["proposal"].is_null(), "{game}");
+    assert_eq!(
+        (game["status"].as_str(), game["ply"].as_i64()),
+        (Some("active"), Some(2))
+    );
 }

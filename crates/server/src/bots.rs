@@ -100,6 +100,8 @@ impl Bot {
         if game.status != "active" {
             return Ok(());
         }
+        // Proposals to a bot are refused when made (games/proposals.rs); one still pending from
+        // an older server's database is declined here.
         if !game.proposal.is_empty() && !game.proposal_agreed().contains(&self.name.as_str()) {
             self.games
                 .act(board, &self.name, &Action::Reject, None)

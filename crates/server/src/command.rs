@@ -225,11 +225,15 @@ pub enum Command {
     ShowBoards {
         boards: Vec<(i64, Option<usize>)>,
     },
+    /// The boards of `game` where these users play.
     ShowUsers {
+        game: GameKind,
         users: Vec<String>,
         selection: Selection,
     },
+    /// The boards of `game` (where these users play, if any are named).
     Games {
+        game: GameKind,
         users: Vec<String>,
         selection: Selection,
     },
@@ -653,12 +657,20 @@ fn parse_game(
                 }
             } else {
                 let (users, selection) = user_filter(args)?;
-                Command::ShowUsers { users, selection }
+                Command::ShowUsers {
+                    game,
+                    users,
+                    selection,
+                }
             }
         }
         "games" => {
             let (users, selection) = user_filter(&w[1..])?;
-            Command::Games { users, selection }
+            Command::Games {
+                game,
+                users,
+                selection,
+            }
         }
         "pgn" | "record" => {
             if w.len() != 2 {
@@ -1053,8 +1065,12 @@ async fn run(app: &App, request: &Request, command: &Command) -> Result<Reply> {
                 json!(data),
             )
         }
-        Command::ShowUsers { users, selection } => {
-            let list = listing(app, users, *selection).await?;
+        Command::ShowUsers {
+            game,
+            users,
+            selection,
+        } => {
+            let list = listing(app, *game, users, *selection).await?;
             let mut texts = vec![];
             let mut data = vec![];
             for game in list {
@@ -1066,18 +1082,22 @@ async fn run(app: &App, request: &Request, command: &Command) -> Result<Reply> {
                 texts.push("No boards.\n".into());
             }
             Reply::ok(
-                "ataxx show",
+                format!("{game} show"),
                 texts.join("\n----------------------------------------\n\n"),
                 json!(data),
             )
         }
-        Command::Games { users, selection } => {
-            let list = listing(app, users, *selection).await?;
+        Command::Games {
+            game,
+            users,
+            selection,
+        } => {
+            let list = listing(app, *game, users, *selection).await?;
             let mut text: String = list.iter().map(|g| summary_line(g) + "\n").collect();
             if text.is_empty() {
                 text = "No boards.\n".into();
             }
-            Reply::ok("ataxx games", text, json!(list))
+            Reply::ok(format!("{game} games"), text, json!(list))
         }
         Command::History { game } => {
             let list = games
@@ -1205,8 +1225,14 @@ async fn current_user(app: &App, name: &str) -> Result<storage::UserRow> {
         .ok_or_else(|| Error::UnknownUser(name.to_string()))
 }
 
-/// Boards of some users (or everyone's) that a selection picks.
-async fn listing(app: &App, users: &[String], selection: Selection) -> Result<Vec<GameSummary>> {
+/// The boards of `game` where `users` play (every board of it when none is named) that
+/// a selection picks.
+async fn listing(
+    app: &App,
+    game: GameKind,
+    users: &[String],
+    selection: Selection,
+) -> Result<Vec<GameSummary>> {
     let limit = if selection == Selection::Recent {
         20
     } else {
@@ -1221,7 +1247,7 @@ async fn listing(app: &App, users: &[String], selection: Selection) -> Result<Ve
         let filter = GameFilter {
             player: player.clone(),
             statuses: selection.statuses(),
-            game: None,
+            game: Some(game.name().to_string()),
             limit,
         };
         for game in app.games.list(&filter).await? {

@@ -53,6 +53,8 @@ pub enum Error {
     InvalidChallenge(String),
     #[error("{0}")]
     Proposal(&'static str),
+    #[error("{bot} is a computer player and declines {what}: it plays every game to its end")]
+    BotDeclines { bot: String, what: &'static str },
     #[error("{0}")]
     Command(String),
     #[error("{what} is too long (at most {max} bytes)")]
@@ -95,7 +97,7 @@ impl Error {
             Error::Move(_) => "illegal_move",
             Error::PassRefused => "pass_refused",
             Error::InvalidChallenge(_) => "invalid_challenge",
-            Error::Proposal(_) => "proposal",
+            Error::Proposal(_) | Error::BotDeclines { .. } => "proposal",
             Error::Command(_) => "bad_command",
             Error::TooLong { .. } => "too_long",
             Error::Config(_) => "config",

@@ -77,11 +77,36 @@ pub fn pgn(view: &GameView) -> String {
         _ => {}
     }
     out.push('\n');
+    let mut words = movetext(view);
+    words.push(result_token(view).to_string());
+    out.push_str(&words.join(" "));
+    out.push_str("\n\n");
+    out
+}
+
+/// The moves with their numbers. A number opens each round of the players' turns, in the
+/// order the players first sat (spec ataxx.md 7: numbered pairs, `1...` when the second seat
+/// moves first). A swap (Ankor's pie rule) exchanges the seats, not the players' turns: the
+/// opener still plays first in every round after it, so the rounds follow the players, not
+/// the seats, and the moves are replayed to see where a swap happened.
+fn movetext(view: &GameView) -> Vec<String> {
+    let game = &view.summary;
+    let mut pos = game
+        .game
+        .parse::<GameKind>()
+        .ok()
+        .and_then(|kind| kind.parse_position(&game.start_fen).ok());
+    // The place in the first seating of the player in each seat.
+    let mut first_seating: Vec<usize> = (0..game.seats.len().max(2)).collect();
     let mut words = vec![];
     let mut number = 0;
-    let mut last_seat = None;
+    let mut last_player = None;
     for (index, row) in view.moves.iter().enumerate() {
-        let new_round = last_seat.is_none_or(|last| row.seat <= last);
+        let player = first_seating
+            .get(usize::from(row.seat))
+            .copied()
+            .unwrap_or(usize::from(row.seat));
+        let new_round = last_player.is_none_or(|last| player <= last);
         if new_round {
             number += 1;
         }
@@ -90,12 +115,16 @@ pub fn pgn(view: &GameView) -> String {
             (true, false) => format!("{number}. {}", row.mv),
             (false, false) => row.mv.clone(),
         });
-        last_seat = Some(row.seat);
+        last_player = Some(player);
+        let swapped = pos
+            .as_mut()
+            .and_then(|pos| pos.play(&row.mv).ok())
+            .is_some_and(|played| played.swaps_seats);
+        if swapped {
+            first_seating.swap(0, 1);
+        }
     }
-    words.push(result_token(view).to_string());
-    out.push_str(&words.join(" "));
-    out.push_str("\n\n");
-    out
+    words
 }
 
 /// The board as a plain record: the players, the moves in one column per seat with flip

@@ -1,7 +1,8 @@
 //! What the mail tests run against: a real `ataxx serve` with its mail door, a real SMTP server
 //! catching its outbound mail (aiosmtpd, `tests/python/smtp_sink.py`, from the `.venv` that
 //! `scripts/test.sh` makes, or `ATAXX_PYTHON`), a real SMTP client (lettre) writing to the
-//! server's `--smtp` port, and `ataxx mail-in` fed raw messages.
+//! server's `--smtp` port, and `ataxx mail-in` fed raw messages. The test file that includes it
+//! also declares `mod common;` (tests/common/mod.rs), which runs the `ataxx` binary.
 
 use std::io::{BufRead, BufReader, Write};
 use std::net::TcpListener;
@@ -12,19 +13,81 @@ use std::time::{Duration, Instant};
 use lettre::{Message, SmtpTransport, Transport};
 use mail_parser::MessageParser;
 
-fn python() -> PathBuf {
-    std::env::var_os("ATAXX_PYTHON")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../.venv/bin/python"))
-}
+#[path = "python.rs"]
+mod python;
 
 /// A port nothing listens on right now.
-pub fn free_port() -> u16 {
+fn free_port() -> u16 {
     TcpListener::bind("127.0.0.1:0")
         .unwrap()
         .local_addr()
         .unwrap()
         .port()
+}
+
+/// What most mail tests start from: a temporary folder with the database and the folder the
+/// relay catches mail into, and the relay's address (nothing listens there until
+/// [`MailTest::relay`] starts it).
+pub struct MailTest {
+    pub dir: tempfile::TempDir,
+    pub db: PathBuf,
+    pub caught: PathBuf,
+    port: u16,
+}
+
+impl MailTest {
+    pub fn new() -> MailTest {
+        let dir = tempfile::tempdir().unwrap();
+        let caught = dir.path().join("caught");
+        std::fs::create_dir(&caught).unwrap();
+        MailTest {
+            db: dir.path().join("ataxx.db"),
+            caught,
+            port: free_port(),
+            dir,
+        }
+    }
+
+    /// The database as `--db` and `mailq` take it.
+    pub fn db_arg(&self) -> &str {
+        self.db.to_str().unwrap()
+    }
+
+    /// Starts the relay with smtp_sink.py's `options` (see [`Sink::start_with`]).
+    pub fn relay(&self, options: &[&str]) -> Sink {
+        Sink::start_with(&self.caught, self.port, options)
+    }
+
+    /// Starts `ataxx serve` on the database, sending through the relay, with `extra` arguments.
+    pub fn serve(&self, extra: &[&str]) -> Served {
+        self.serve_with_env(extra, &[])
+    }
+
+    /// [`MailTest::serve`] with environment variables (the relay password).
+    pub fn serve_with_env(&self, extra: &[&str], env: &[(&str, &str)]) -> Served {
+        self.node(&self.db, extra, env)
+    }
+
+    /// A server on another database (a PostgreSQL URL that several nodes share), sending
+    /// through the relay.
+    pub fn serve_on(&self, db: &str, extra: &[&str]) -> Served {
+        self.node(Path::new(db), extra, &[])
+    }
+
+    fn node(&self, db: &Path, extra: &[&str], env: &[(&str, &str)]) -> Served {
+        let relay = format!("127.0.0.1:{}", self.port);
+        Served::start_with_env(db, &[&["--relay", &relay], extra].concat(), env)
+    }
+
+    /// Pipes `raw` into `ataxx mail-in`, which must take it.
+    pub fn deliver(&self, raw: &[u8]) {
+        let out = mail_in(&self.db, raw);
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
 }
 
 /// The relay: aiosmtpd writing each message it receives into a folder.
@@ -34,15 +97,10 @@ pub struct Sink {
 }
 
 impl Sink {
-    pub fn start(folder: &Path, port: u16) -> Sink {
-        Sink::start_with(folder, port, &[])
-    }
-
     /// With smtp_sink.py's options: `--tls CERT KEY`, `--auth USER:PASSWORD`,
     /// `--kill-pid-file FILE`.
     pub fn start_with(folder: &Path, port: u16, options: &[&str]) -> Sink {
-        let mut child = Command::new(python())
-            .arg(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/python/smtp_sink.py"))
+        let mut child = python::script("smtp_sink.py")
             .arg(folder)
             .arg(port.to_string())
             .args(options)
@@ -50,12 +108,7 @@ impl Sink {
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit())
             .spawn()
-            .unwrap_or_else(|e| {
-                panic!(
-                    "cannot run {} ({e}); run scripts/test.sh",
-                    python().display()
-                )
-            });
+            .unwrap_or_else(|e| panic!("{}", python::cannot_run(e)));
         let mut ready = String::new();
         BufReader::new(child.stdout.take().unwrap())
             .read_line(&mut ready)
@@ -317,17 +370,7 @@ pub fn next_mail(folder: &Path, to: &str, seen: usize) -> Caught {
 
 /// `ataxx mailq --json --db DB`: every mail in the outbox, one JSON object each.
 pub fn mailq(db: &str) -> Vec<serde_json::Value> {
-    let out = Command::new(env!("CARGO_BIN_EXE_ataxx"))
-        .args(["mailq", "--json", "--limit", "1000", "--db", db])
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout)
-        .unwrap()
+    crate::common::stdout_of(&["mailq", "--json", "--limit", "1000", "--db", db])
         .lines()
         .map(|line| serde_json::from_str(line).unwrap())
         .collect()

@@ -20,6 +20,8 @@ use tokio_tungstenite::tungstenite::Message;
 
 #[path = "../database/mod.rs"]
 pub mod database;
+#[path = "text_setup.rs"]
+pub mod text_setup;
 
 /// A running `ataxx serve`, killed when dropped.
 pub struct Served {

@@ -11,6 +11,7 @@
 
 use games::{AnyPosition, Outcome, Seat};
 
+use crate::accounts::BOT_PREFIX;
 use crate::error::{Error, Result};
 use crate::storage::GameRow;
 
@@ -72,6 +73,7 @@ impl GameRow {
     /// `user` (in `seat`) proposes: they count as having accepted.
     pub fn propose(&mut self, pos: &dyn AnyPosition, seat: Seat, kind: &str) -> Result<()> {
         self.check_decides(pos, seat)?;
+        self.check_no_computer_decides(pos, kind)?;
         if !self.proposal.is_empty() {
             return Err(Error::Proposal(
                 "a proposal is pending: accept or reject it first",
@@ -105,6 +107,27 @@ impl GameRow {
         self.check_not_proposer(seat)?;
         self.clear_proposal();
         Ok(())
+    }
+
+    /// Refuses a proposal that a computer player would have to answer. The built-in levels
+    /// decline every draw offer and takeback (docs/bots.md); the proposer is told so at once,
+    /// with the reason, instead of by a bare rejection that comes later.
+    fn check_no_computer_decides(&self, pos: &dyn AnyPosition, kind: &str) -> Result<()> {
+        let computer = self
+            .deciders(pos)
+            .into_iter()
+            .map(|seat| self.name_of(seat))
+            .find(|name| name.starts_with(BOT_PREFIX));
+        match computer {
+            None => Ok(()),
+            Some(bot) => Err(Error::BotDeclines {
+                bot: bot.to_string(),
+                what: match kind {
+                    "draw" => "draw offers",
+                    _ => "takebacks",
+                },
+            }),
+        }
     }
 
     /// Refuses the proposer's own answer.
