@@ -28,10 +28,6 @@ impl Evaluate for Position {
     fn heuristic_against_all(&self, seat: Seat) -> i32 {
         judge(self, seat, Opponents::All)
     }
-
-    fn with_turn(&self, seat: Seat) -> Option<Self> {
-        Position::with_turn(self, Color::from_index(seat.index()))
-    }
 }
 
 /// Whom a seat's evaluation measures it against.
@@ -41,11 +37,11 @@ enum Opponents {
     /// the capture in hand of the seat to move: rivals' pieces if it is the judged seat, the
     /// judged seat's pieces if it is a rival.
     Strongest,
-    /// Every rival (best-reply search): 4 × (3 × own pieces − all rivals' pieces), so that
-    /// taking a piece from any rival counts, not only from the leader (every rival's rank
-    /// against the seat counts the same); and 6 × the capture in hand, the judged seat's if it
-    /// is to move, else the strongest of any rival against it, since any rival may be the one
-    /// to reply.
+    /// Every rival (`hard`): 4 × (3 × own pieces − all rivals' pieces), so that taking a piece
+    /// from any rival counts, not only from the leader (every rival's rank against the seat
+    /// counts the same), and so that a rival minimising it in paranoid search grows its own
+    /// pieces too; and 6 × the capture in hand, the judged seat's if it is to move, else the
+    /// strongest of any rival against it.
     All,
 }
 
