@@ -117,6 +117,19 @@ mod tests {
     }
 
     #[test]
+    fn only_against_all_rivals_does_a_trailing_rival_growing_count() {
+        // Red a7 alone; blue leads with three pieces; green grows from one piece to two, far
+        // from red, so that no capture is in hand either way.
+        let before = Position::from_fen("r5g/7/7/7/7/7/y3bbb r 0 1").unwrap();
+        let after = Position::from_fen("r5g/6g/7/7/7/7/y3bbb r 0 1").unwrap();
+        let red = Seat(0);
+        assert_eq!(before.heuristic(red), PER_PIECE * (1 - 3));
+        assert_eq!(after.heuristic(red), before.heuristic(red));
+        assert_eq!(before.heuristic_against_all(red), PER_PIECE * (3 - 5));
+        assert_eq!(after.heuristic_against_all(red), PER_PIECE * (3 - 6));
+    }
+
+    #[test]
     fn against_all_rivals_every_piece_and_every_strike_counts() {
         // Red a7; blue b7 and g7 (three pieces in all with green and yellow's corners).
         let board = "rb4b/7/7/7/7/7/y5g";
