@@ -1,8 +1,8 @@
-//! The generic players: legal moves in every game, paranoid and best-reply search, the variant
-//! tables.
+//! The generic players: legal moves in every game, paranoid search judged against the strongest
+//! or all rivals, the variant tables.
 
 use ataxx_players::choose_any;
-use ataxx_players::generic::{paranoid_search, search_with, variant_levels, Limits, Replies, WIN};
+use ataxx_players::generic::{paranoid_search, search_with, variant_levels, Judge, Limits, WIN};
 use games::{AnyPosition, GameKind, Rules};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -83,26 +83,26 @@ fn paranoid_search_finds_a_four_player_win() {
 }
 
 #[test]
-fn best_reply_search_finds_a_four_player_win() {
+fn judged_against_all_rivals_search_finds_a_four_player_win() {
     let pos = games::ataxx4::Position::from_fen("2y1g/5/2b1r/5/5 r 0 1").unwrap();
     for depth in 1..=4 {
         let mut rng = ChaCha8Rng::seed_from_u64(depth as u64);
-        let found = search_with(&pos, Limits::depth(depth), Replies::BestReply, &mut rng).unwrap();
+        let found = search_with(&pos, Limits::depth(depth), Judge::AllRivals, &mut rng).unwrap();
         assert_eq!(found.best.to_string(), "d4", "depth {depth}");
         assert!(found.score > WIN - 10, "depth {depth}: {}", found.score);
     }
 }
 
 #[test]
-fn with_two_seats_best_reply_is_alpha_beta() {
+fn with_two_seats_both_judges_are_alpha_beta() {
     for fen in ["x5o/7/7/7/7/7/o5x x 0 1", "x5o/7/2x4/3o3/7/7/o5x o 0 2"] {
         let pos = <ataxx::Position as Rules>::from_fen(fen).unwrap();
         for depth in 1..=3 {
             let seed = |s| ChaCha8Rng::seed_from_u64(s);
-            let brs = search_with(&pos, Limits::depth(depth), Replies::BestReply, &mut seed(5));
+            let all = search_with(&pos, Limits::depth(depth), Judge::AllRivals, &mut seed(5));
             let paranoid = paranoid_search(&pos, Limits::depth(depth), &mut seed(5));
-            let (brs, paranoid) = (brs.unwrap(), paranoid.unwrap());
-            assert_eq!(brs.score, paranoid.score, "{fen} depth {depth}");
+            let (all, paranoid) = (all.unwrap(), paranoid.unwrap());
+            assert_eq!(all.score, paranoid.score, "{fen} depth {depth}");
         }
     }
 }

@@ -9,7 +9,7 @@ use thiserror::Error;
 
 use super::eval::Evaluate;
 use super::levels::{GenericLevel, GenericStrength};
-use super::{greedy_move, paranoid_search, random_move, search_with, Limits, Replies};
+use super::{greedy_move, paranoid_search, random_move, search_with, Judge, Limits};
 
 /// Why [`choose_any`] gave no move.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
@@ -147,12 +147,12 @@ impl GenericLevel {
                 depth,
                 nodes,
                 millis,
-            } => bounded(pos, depth, nodes, millis, Replies::Paranoid, rng),
-            GenericStrength::BestReply {
+            } => bounded(pos, depth, nodes, millis, Judge::Strongest, rng),
+            GenericStrength::SearchAgainstAll {
                 depth,
                 nodes,
                 millis,
-            } => bounded(pos, depth, nodes, millis, Replies::BestReply, rng),
+            } => bounded(pos, depth, nodes, millis, Judge::AllRivals, rng),
         }
     }
 }
@@ -163,7 +163,7 @@ fn bounded<R: Evaluate>(
     depth: u32,
     nodes: u64,
     millis: u64,
-    replies: Replies,
+    judge: Judge,
     rng: &mut ChaCha8Rng,
 ) -> Option<R::Move> {
     let limits = Limits {
@@ -171,7 +171,7 @@ fn bounded<R: Evaluate>(
         max_nodes: Some(nodes),
         deadline: Some(Instant::now() + Duration::from_millis(millis)),
     };
-    search_with(pos, limits, replies, rng).map(|o| o.best)
+    search_with(pos, limits, judge, rng).map(|o| o.best)
 }
 
 /// A search of `pos` (any game) at most `depth` plies deep, stopping by `deadline` if given:

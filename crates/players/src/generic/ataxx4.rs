@@ -22,62 +22,66 @@ const PER_THREATENED: i32 = 2;
 
 impl Evaluate for Position {
     fn heuristic(&self, seat: Seat) -> i32 {
-        let me = Color::from_index(seat.index());
-        let own = self.pieces(me);
-        if own.is_empty() {
-            return -WIN;
-        }
-        let rivals: Vec<Bitboard> = Color::ALL
-            .into_iter()
-            .filter(|&c| c != me)
-            .map(|c| self.pieces(c))
-            .collect();
-        let strongest = rivals.iter().map(|b| b.count()).max().unwrap_or(0);
-        let margin = own.count() as i32 - strongest as i32;
-        let mover = self.turn();
-        let threat = if mover == me {
-            let prey = rivals.iter().fold(Bitboard::EMPTY, |all, &b| all | b);
-            best_capture(own, prey, self.empty()) as i32
-        } else {
-            -(best_capture(self.pieces(mover), own, self.empty()) as i32)
-        };
-        PER_PIECE * margin + PER_THREATENED * threat
+        judge(self, seat, Opponents::Strongest)
     }
 
-    /// Best-reply search: 4 × (3 × own pieces − all rivals' pieces), so that taking a piece
-    /// from any rival counts, not only from the leader (every rival's rank against the mover
-    /// counts the same); and 6 × the best capture in hand, the mover's if it is the searching
-    /// seat, else the strongest capture of any rival against it, since any rival may be the
-    /// one to reply.
     fn heuristic_against_all(&self, seat: Seat) -> i32 {
-        let me = Color::from_index(seat.index());
-        let own = self.pieces(me);
-        if own.is_empty() {
-            return -WIN;
-        }
-        let rivals: Vec<Bitboard> = Color::ALL
-            .into_iter()
-            .filter(|&c| c != me)
-            .map(|c| self.pieces(c))
-            .collect();
-        let field: i32 = rivals.iter().map(|b| b.count() as i32).sum();
-        let margin = 3 * own.count() as i32 - field;
-        let empty = self.empty();
-        let threat = if self.turn() == me {
-            let prey = rivals.iter().fold(Bitboard::EMPTY, |all, &b| all | b);
-            best_capture(own, prey, empty) as i32
-        } else {
-            -(rivals
-                .iter()
-                .map(|&r| best_capture(r, own, empty))
-                .max()
-                .unwrap_or(0) as i32)
-        };
-        PER_PIECE * margin + 3 * PER_THREATENED * threat
+        judge(self, seat, Opponents::All)
     }
+}
 
-    fn with_turn(&self, seat: Seat) -> Option<Self> {
-        Position::with_turn(self, Color::from_index(seat.index()))
+/// Whom a seat's evaluation measures it against.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+enum Opponents {
+    /// The strongest rival (paranoid search): 4 × (own pieces − the strongest rival's) + 2 ×
+    /// the capture in hand of the seat to move: rivals' pieces if it is the judged seat, the
+    /// judged seat's pieces if it is a rival.
+    Strongest,
+    /// Every rival (`hard`): 4 × (3 × own pieces − all rivals' pieces), so that taking a piece
+    /// from any rival counts, not only from the leader (every rival's rank against the seat
+    /// counts the same), and so that a rival minimising it in paranoid search grows its own
+    /// pieces too; and 6 × the capture in hand, the judged seat's if it is to move, else the
+    /// strongest of any rival against it.
+    All,
+}
+
+/// `seat`'s evaluation against `opponents`.
+fn judge(pos: &Position, seat: Seat, opponents: Opponents) -> i32 {
+    let me = Color::from_index(seat.index());
+    let own = pos.pieces(me);
+    if own.is_empty() {
+        return -WIN;
+    }
+    let rivals = Color::ALL
+        .into_iter()
+        .filter(|&c| c != me)
+        .map(|c| pos.pieces(c));
+    let empty = pos.empty();
+    let mover = pos.turn();
+    let capture_in_hand = if mover == me {
+        let prey = rivals.clone().fold(Bitboard::EMPTY, |all, b| all | b);
+        best_capture(own, prey, empty) as i32
+    } else {
+        let strongest_strike = match opponents {
+            Opponents::Strongest => best_capture(pos.pieces(mover), own, empty),
+            Opponents::All => rivals
+                .clone()
+                .map(|r| best_capture(r, own, empty))
+                .max()
+                .unwrap_or(0),
+        };
+        -(strongest_strike as i32)
+    };
+    let own = own.count() as i32;
+    match opponents {
+        Opponents::Strongest => {
+            let strongest = rivals.map(|b| b.count() as i32).max().unwrap_or(0);
+            PER_PIECE * (own - strongest) + PER_THREATENED * capture_in_hand
+        }
+        Opponents::All => {
+            let field: i32 = rivals.map(|b| b.count() as i32).sum();
+            PER_PIECE * (3 * own - field) + 3 * PER_THREATENED * capture_in_hand
+        }
     }
 }
 
@@ -110,6 +114,19 @@ mod tests {
         assert_eq!(blue_to_move.heuristic(red), margin - PER_THREATENED);
         // Yellow, out of everyone's reach, sees only its margin.
         assert_eq!(red_to_move.heuristic(Seat(3)), PER_PIECE * (1 - 2));
+    }
+
+    #[test]
+    fn only_against_all_rivals_does_a_trailing_rival_growing_count() {
+        // Red a7 alone; blue leads with three pieces; green grows from one piece to two, far
+        // from red, so that no capture is in hand either way.
+        let before = Position::from_fen("r5g/7/7/7/7/7/y3bbb r 0 1").unwrap();
+        let after = Position::from_fen("r5g/6g/7/7/7/7/y3bbb r 0 1").unwrap();
+        let red = Seat(0);
+        assert_eq!(before.heuristic(red), PER_PIECE * (1 - 3));
+        assert_eq!(after.heuristic(red), before.heuristic(red));
+        assert_eq!(before.heuristic_against_all(red), PER_PIECE * (3 - 5));
+        assert_eq!(after.heuristic_against_all(red), PER_PIECE * (3 - 6));
     }
 
     #[test]

@@ -11,15 +11,8 @@ pub trait Evaluate: Rules {
     /// How good the position looks for `seat`, well inside ±[`WIN`]; 0 is even.
     fn heuristic(&self, seat: Seat) -> i32;
 
-    /// This position with `seat` to move out of turn, for best-reply search
-    /// ([`super::Replies::BestReply`]); `None` (the default) where the game has no such play or
-    /// `seat` is out.
-    fn with_turn(&self, _seat: Seat) -> Option<Self> {
-        None
-    }
-
-    /// How good the position looks for `seat` when every rival may strike next and all of
-    /// them count (best-reply search): by default [`Evaluate::heuristic`].
+    /// How good the position looks for `seat` measured against every rival
+    /// ([`super::Judge::AllRivals`]): by default [`Evaluate::heuristic`].
     fn heuristic_against_all(&self, seat: Seat) -> i32 {
         self.heuristic(seat)
     }

@@ -13,8 +13,9 @@ pub enum GenericStrength {
     /// [`super::paranoid_search`] deepening to `depth` plies, stopped after `nodes` nodes or
     /// `millis` milliseconds, whichever comes first (answering with the last complete depth).
     Search { depth: u32, nodes: u64, millis: u64 },
-    /// The same with [`super::Replies::BestReply`]: one rival's reply between two own moves.
-    BestReply { depth: u32, nodes: u64, millis: u64 },
+    /// The same search judging the searching seat against every rival
+    /// ([`super::Judge::AllRivals`]).
+    SearchAgainstAll { depth: u32, nodes: u64, millis: u64 },
 }
 
 /// A named level of a variant.
@@ -83,12 +84,12 @@ pub const ATAXX4_LEVELS: [GenericLevel; 4] = [
     },
     GenericLevel {
         name: "hard",
-        strength: GenericStrength::BestReply {
+        strength: GenericStrength::SearchAgainstAll {
             depth: 4,
             nodes: NODE_LIMIT,
             millis: MOVE_TIME_MS,
         },
-        description: "best-reply search 4 plies deep (two own moves, each answered by the most damaging reply of any opponent), counting every opponent's pieces",
+        description: "paranoid alpha-beta 4 plies deep: three times own pieces less all opponents' pieces, and the capture in hand",
     },
 ];
 
@@ -127,11 +128,11 @@ impl GenericLevel {
                 nodes,
                 millis,
             } => format!("search:depth={depth},nodes={nodes},ms={millis}"),
-            GenericStrength::BestReply {
+            GenericStrength::SearchAgainstAll {
                 depth,
                 nodes,
                 millis,
-            } => format!("best-reply:depth={depth},nodes={nodes},ms={millis}"),
+            } => format!("search-all:depth={depth},nodes={nodes},ms={millis}"),
         }
     }
 }

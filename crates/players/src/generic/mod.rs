@@ -1,5 +1,5 @@
 //! Players for every game behind [`games::Rules`]: random, greedy and a fixed-depth
-//! (paranoid or best-reply) alpha-beta search, the named levels of each variant, and [`choose_any`], the
+//! paranoid alpha-beta search, the named levels of each variant, and [`choose_any`], the
 //! entry point for callers that know the game only at run time (the server's bots).
 //!
 //! ```
@@ -28,4 +28,4 @@ pub use levels::{
     MOVE_TIME_MS, NODE_LIMIT,
 };
 pub use random::random_move;
-pub use search::{paranoid_search, search_with, Limits, Replies, SearchOutcome};
+pub use search::{paranoid_search, search_with, Judge, Limits, SearchOutcome};

@@ -1,5 +1,5 @@
 //! Fixed-depth alpha-beta for any game: plain alpha-beta with two seats, **paranoid**
-//! alpha-beta or **best-reply** search with more.
+//! alpha-beta with more.
 //!
 //! Paranoid search assumes every opponent plays to minimise the mover's evaluation, which turns
 //! an N-seat game into a two-sided one: alpha-beta pruning applies unchanged (max-n, where each
@@ -8,13 +8,10 @@
 //! safety in four-player Ataxx, where opponents who happen to be adjacent really do take the
 //! mover's pieces. With two seats paranoid and plain alpha-beta are the same search.
 //!
-//! Best-reply search (Schadd and Winands, 2011) lets only one rival answer between two of the
-//! searcher's moves: the one whose reply hurts it most, chosen among every move of every rival
-//! played out of turn ([`Evaluate::with_turn`]). Its tree alternates the searcher and "the
-//! rivals", so 4 plies see two of the searcher's own moves where paranoid search sees one,
-//! and it never assumes three rivals all strike in a row, which paranoid search does and
-//! which grows more pessimistic the deeper it looks. A game without out-of-turn play
-//! answers with its real seat to move, which makes this paranoid search again.
+//! What the rivals minimise is the searching seat's evaluation against the strongest rival
+//! ([`Judge::Strongest`]) or against all of them ([`Judge::AllRivals`]). The second makes a
+//! better model of the rivals: minimising it, a rival grows its own pieces as well as taking
+//! the searcher's, as rivals really do (measured in docs/levels.md).
 //!
 //! Forced passes are ordinary moves (the [`games::Rules`] position lists the pass); eliminated seats
 //! never get the turn (the position skips them); a seat with no pieces left scores as lost.
@@ -58,21 +55,18 @@ pub struct SearchOutcome<M> {
     pub nodes: u64,
 }
 
-/// Who answers the searching seat's moves.
+/// Whom the searching seat's evaluation measures it against.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub enum Replies {
-    /// Every seat in turn, each minimising the searching seat's evaluation.
-    Paranoid,
-    /// After each move of the searching seat, the single most damaging reply of any rival.
-    BestReply,
+pub enum Judge {
+    /// The strongest rival: [`Evaluate::heuristic`].
+    Strongest,
+    /// Every rival: [`Evaluate::heuristic_against_all`].
+    AllRivals,
 }
 
 struct Searcher {
     me: Seat,
-    replies: Replies,
-    /// Judge leaves with [`Evaluate::heuristic_against_all`] (best-reply search, where any
-    /// rival may strike next).
-    all_rivals: bool,
+    judge: Judge,
     nodes: u64,
     limits: Limits,
     stopped: bool,
@@ -80,10 +74,9 @@ struct Searcher {
 
 impl Searcher {
     fn evaluate<R: Evaluate>(&self, pos: &R, seat: Seat) -> i32 {
-        if self.all_rivals {
-            evaluate_against_all(pos, seat)
-        } else {
-            super::eval::evaluate(pos, seat)
+        match self.judge {
+            Judge::AllRivals => evaluate_against_all(pos, seat),
+            Judge::Strongest => super::eval::evaluate(pos, seat),
         }
     }
 
@@ -138,9 +131,7 @@ impl Searcher {
         let maximise = pos.turn() == self.me;
         // One ply from the leaves the children are scored once, unsorted: ordering them would
         // evaluate each twice.
-        let children: Vec<(R::Move, R)> = if !maximise && self.replies == Replies::BestReply {
-            self.best_replies(pos, depth > 1)
-        } else if depth == 1 {
+        let children: Vec<(R::Move, R)> = if depth == 1 {
             pos.legal_moves()
                 .into_iter()
                 .map(|mv| {
@@ -170,34 +161,6 @@ impl Searcher {
             }
         }
         best
-    }
-
-    /// Every reply of every rival of the searching seat in play, each played out of turn and
-    /// followed by the searching seat's turn (the seat to move replies in turn when the game
-    /// allows no other); sorted most damaging first if `sort`.
-    fn best_replies<R: Evaluate>(&self, pos: &R, sort: bool) -> Vec<(R::Move, R)> {
-        let me = self.me;
-        let mut children = Vec::new();
-        for seat in (0..pos.seats()).map(|i| Seat(i as u8)).filter(|&s| s != me) {
-            let rival = if seat == pos.turn() {
-                Some(pos.clone())
-            } else {
-                pos.with_turn(seat)
-            };
-            let Some(rival) = rival else { continue };
-            for mv in rival.legal_moves() {
-                let mut child = rival.clone();
-                child.play(mv);
-                // A searching seat without pieces keeps the rival's successor to move; the
-                // evaluation then reads the loss.
-                let child = child.with_turn(me).unwrap_or(child);
-                children.push((mv, child));
-            }
-        }
-        if sort {
-            children.sort_by_cached_key(|(_, child)| self.evaluate(child, me));
-        }
-        children
     }
 
     /// The value of `child`, reached by `mv`, for the searching player. A move that swaps
@@ -234,29 +197,28 @@ fn adjust(score: i32, ply: i32) -> i32 {
     }
 }
 
-/// Searches `pos` for the seat to move within `limits`, every rival replying in turn
-/// ([`Replies::Paranoid`]); among equally scored root moves the choice is uniform (`rng`).
-/// `None` once the game is over.
+/// Searches `pos` for the seat to move within `limits`, every rival replying in turn and
+/// the searching seat judged against the strongest rival ([`Judge::Strongest`]); among
+/// equally scored root moves the choice is uniform (`rng`). `None` once the game is over.
 pub fn paranoid_search<R: Evaluate>(
     pos: &R,
     limits: Limits,
     rng: &mut impl Rng,
 ) -> Option<SearchOutcome<R::Move>> {
-    search_with(pos, limits, Replies::Paranoid, rng)
+    search_with(pos, limits, Judge::Strongest, rng)
 }
 
-/// Searches `pos` like [`paranoid_search`], but with the rivals answering as `replies` says.
+/// Searches `pos` like [`paranoid_search`], judging the searching seat as `judge` says.
 pub fn search_with<R: Evaluate>(
     pos: &R,
     limits: Limits,
-    replies: Replies,
+    judge: Judge,
     rng: &mut impl Rng,
 ) -> Option<SearchOutcome<R::Move>> {
     let me = pos.turn();
     let mut searcher = Searcher {
         me,
-        replies,
-        all_rivals: replies == Replies::BestReply,
+        judge,
         nodes: 0,
         limits,
         stopped: false,
