@@ -288,26 +288,6 @@ impl Position {
             .then(|| crate::Outcome::from_scores(&self.piece_counts()))
     }
 
-    /// This position with `color` to move instead, the board and counters unchanged; `None`
-    /// if `color` has no pieces (it is out). Not a move of the game: searches use it to let
-    /// any rival answer out of turn (best-reply search), and after that rival's move
-    /// ([`Position::play_unchecked`]) the turn goes on from it as usual.
-    ///
-    /// ```
-    /// use games::ataxx4::{Color, Position};
-    /// let pos = Position::startpos().with_turn(Color::Green).unwrap();
-    /// assert_eq!(pos.to_string(), "r5b/7/7/7/7/7/y5g g 0 1");
-    /// assert!(Position::startpos().with_turn(Color::Red).is_some());
-    /// let blue_out: Position = "r6/7/7/7/7/7/y5g r 0 1".parse().unwrap();
-    /// assert_eq!(blue_out.with_turn(Color::Blue), None);
-    /// ```
-    pub fn with_turn(&self, color: Color) -> Option<Position> {
-        self.in_play(color).then_some(Position {
-            turn: color,
-            ..*self
-        })
-    }
-
     /// Whether the colour to move has pieces but no move, so its only move is a pass.
     pub fn must_pass(&self) -> bool {
         !self.is_game_over() && (self.pieces(self.turn).within_two() & self.empty()).is_empty()
@@ -548,24 +528,6 @@ mod tests {
                 .to_string(),
             "blocked cell g1 is a corner where a colour starts"
         );
-    }
-
-    #[test]
-    fn a_colour_given_the_turn_moves_its_own_pieces_and_the_turn_goes_on_from_it() {
-        let pos = Position::startpos().with_turn(Color::Green).unwrap();
-        let moves = pos.legal_moves();
-        // Green's corner g1: three singles and five jumps, all near g1.
-        assert_eq!(moves.len(), 8);
-        let g1: Square = "g1".parse().unwrap();
-        assert!(moves.iter().all(|mv| mv.to().unwrap().distance(g1) <= 2));
-        let mut after = pos;
-        after.play("f2".parse().unwrap()).unwrap();
-        assert_eq!(after.to_string(), "r5b/7/7/7/7/5g1/y5g y 0 1");
-        // A colour that is out cannot be given the turn.
-        let red_alone: Position = "r6/7/7/7/7/7/7 r 0 1".parse().unwrap();
-        assert!(Color::ALL[1..]
-            .iter()
-            .all(|&c| red_alone.with_turn(c).is_none()));
     }
 
     #[test]
