@@ -2,6 +2,8 @@
 //! or a random mover written here in Python that shares no code with the project), with a
 //! person's moves made by the test over HTTP.
 
+#[path = "common/persons_move.rs"]
+mod persons_move;
 #[path = "common/served.rs"]
 mod served;
 
@@ -9,6 +11,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
+use persons_move::persons_move;
 use serde_json::{json, Value};
 use served::{api, poll, signup_and_login, Served};
 
@@ -61,18 +64,6 @@ fn challenge(server: &Served, token: &str, bot: &str, options: Value) -> i64 {
     );
     assert_eq!(status, 201, "{game}");
     game["board"].as_i64().unwrap()
-}
-
-/// The person's move: a legal move picked by the ply number (no pass: the server plays those).
-fn persons_move(game: &Value) -> String {
-    let legal: Vec<&str> = game["legal_moves"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter_map(Value::as_str)
-        .filter(|m| *m != "0000")
-        .collect();
-    legal[(game["ply"].as_u64().unwrap() as usize * 7) % legal.len()].to_string()
 }
 
 /// Plays the person's side of `boards` until every one is over; `between` runs after each

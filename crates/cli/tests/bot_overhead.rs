@@ -6,15 +6,24 @@
 //!
 //! The engine is `ataxx uai` behind a small pass-through that stamps each `bestmove` line with
 //! the wall clock as it forwards it; the opponent stamps the events as they arrive. Both run on
-//! one machine, so their clocks are the same clock. Samples: BOT_BENCH_MOVES (default 200).
+//! one machine, so their clocks are the same clock. Samples: BOT_BENCH_MOVES (default 200); the
+//! build measured: BOT_BENCH_BINARY (default the test profile's `ataxx`), e.g.
+//!
+//!     CARGO_PROFILE_RELEASE_LTO=off cargo build --release -p ataxx-cli
+//!     BOT_BENCH_BINARY=$PWD/target/release/ataxx BOT_BENCH_MOVES=400 \
+//!         cargo test -p ataxx-cli --test bot_overhead -- --ignored --nocapture
 
+#[path = "common/persons_move.rs"]
+mod persons_move;
 #[path = "common/served.rs"]
 mod served;
 
+use std::path::PathBuf;
 use std::process::{Command, Stdio};
 use std::time::{SystemTime, UNIX_EPOCH};
 
-use serde_json::{json, Value};
+use persons_move::persons_move;
+use serde_json::json;
 use served::{api, next_where_within, signup_and_login, socket, Served};
 
 /// Forwards stdin to the engine and the engine's lines back, writing `<ns> <move>` to the stamp
@@ -54,21 +63,27 @@ async fn bot_overhead_per_move() {
         .ok()
         .and_then(|n| n.parse().ok())
         .unwrap_or(200);
+    // The build measured: the test profile's binary unless BOT_BENCH_BINARY names another
+    // (e.g. target/release/ataxx); it runs the server, the bot and the engine.
+    let binary = std::env::var_os("BOT_BENCH_BINARY")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_BIN_EXE_ataxx")));
     let dir = tempfile::tempdir().unwrap();
-    let server = Served::fresh(&dir, &[]);
+    let server = Served::fresh_from(&binary, &dir, &[]);
     signup_and_login(&server, "benchbot", "botpass1");
     let person = signup_and_login(&server, "person", "secret12");
     let script = dir.path().join("stamp.py");
     std::fs::write(&script, STAMPING_PASS_THROUGH).unwrap();
     let stamps = dir.path().join("stamps");
-    let mut bot = Command::new(env!("CARGO_BIN_EXE_ataxx"))
+    let mut bot = Command::new(&binary)
         .args(["bot", "--server", &server.url(""), "--user", "benchbot"])
         .args(["--password", "botpass1", "--movetime", "5", "--log", "warn"])
         .arg("--")
         .arg("python3")
         .arg(&script)
         .arg(&stamps)
-        .args([env!("CARGO_BIN_EXE_ataxx"), "uai"])
+        .arg(&binary)
+        .arg("uai")
         .stdout(Stdio::null())
         .spawn()
         .expect("ataxx bot starts");
@@ -110,19 +125,13 @@ async fn bot_overhead_per_move() {
                 None,
                 None,
             );
-            let legal: Vec<&str> = full["legal_moves"]
-                .as_array()
-                .unwrap()
-                .iter()
-                .filter_map(Value::as_str)
-                .filter(|m| *m != "0000")
-                .collect();
-            let pick = legal[seen.len() * 7 % legal.len()];
             let (status, reply) = api(
                 "POST",
                 &server.url(&format!("/api/games/{board}/move")),
                 Some(&person),
-                Some(json!({"move": pick, "guard": full["ply"].as_i64().unwrap() + 1})),
+                Some(
+                    json!({"move": persons_move(&full), "guard": full["ply"].as_i64().unwrap() + 1}),
+                ),
             );
             assert_eq!(status, 200, "{reply}");
         }
@@ -152,7 +161,8 @@ async fn bot_overhead_per_move() {
     overhead_ms.sort_by(f64::total_cmp);
     let load = std::fs::read_to_string("/proc/loadavg").unwrap_or_default();
     println!(
-        "ataxx bot overhead per move over {} moves: p50 {:.2} ms, p90 {:.2} ms, p99 {:.2} ms, max {:.2} ms (load average {})",
+        "ataxx bot overhead per move ({}) over {} moves: p50 {:.2} ms, p90 {:.2} ms, p99 {:.2} ms, max {:.2} ms (load average {})",
+        binary.display(),
         overhead_ms.len(),
         percentile(&overhead_ms, 0.5),
         percentile(&overhead_ms, 0.9),

@@ -39,16 +39,33 @@ impl Served {
 
     /// Starts a server on `db` whose HTTP door binds `http` (a restart on the same port).
     pub fn start_on(db: &Path, http: &str, extra: &[&str]) -> Served {
-        Served::spawn(database::test_database(db), http, extra)
+        Served::spawn(
+            Path::new(env!("CARGO_BIN_EXE_ataxx")),
+            database::test_database(db),
+            http,
+            extra,
+        )
     }
 
     /// Starts a node on the database at `url` (several nodes may share a PostgreSQL one).
     pub fn on_database(url: &str, extra: &[&str]) -> Served {
-        Served::spawn(url.into(), "127.0.0.1:0", extra)
+        Served::spawn(
+            Path::new(env!("CARGO_BIN_EXE_ataxx")),
+            url.into(),
+            "127.0.0.1:0",
+            extra,
+        )
     }
 
-    fn spawn(db: OsString, http: &str, extra: &[&str]) -> Served {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_ataxx"))
+    /// A server run by `program` (another build of `ataxx`, e.g. a release one for a
+    /// benchmark) on a fresh database in `dir`.
+    pub fn fresh_from(program: &Path, dir: &tempfile::TempDir, extra: &[&str]) -> Served {
+        let db = database::test_database(&dir.path().join("ataxx.db"));
+        Served::spawn(program, db, "127.0.0.1:0", extra)
+    }
+
+    fn spawn(program: &Path, db: OsString, http: &str, extra: &[&str]) -> Served {
+        let mut child = Command::new(program)
             .args(["serve", "--http", http, "--text", "127.0.0.1:0"])
             .args(["--log", "warn", "--db"])
             .arg(&db)
