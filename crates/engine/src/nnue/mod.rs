@@ -145,7 +145,7 @@ impl Shape {
 
     /// A shape, if `hidden` is a multiple of 16 between 16 and [`MAX_HIDDEN`].
     pub fn new(hidden: usize, activation: Activation) -> Result<Shape, NetError> {
-        if hidden == 0 || hidden > MAX_HIDDEN || hidden % 16 != 0 {
+        if hidden == 0 || hidden > MAX_HIDDEN || !hidden.is_multiple_of(16) {
             return Err(NetError::HiddenSize(hidden as u64));
         }
         Ok(Shape { hidden, activation })
