@@ -5,7 +5,7 @@ use std::path::Path;
 use std::process::{Command, Output};
 
 use ataxx::Position;
-use engine::nnue::Network;
+use engine::nnue::{Activation, Network, Shape};
 
 const FIXTURE: &str = concat!(
     env!("CARGO_MANIFEST_DIR"),
@@ -76,4 +76,65 @@ fn train_reports_unreadable_data() {
     assert!(!out.status.success());
     let text = stderr(&out);
     assert!(text.contains("torn.bin"), "{text}");
+}
+
+#[test]
+fn train_takes_the_hidden_width_and_activation_and_refuses_bad_ones() {
+    let dir = tempfile::tempdir().unwrap();
+    let net = dir.path().join("wide.nnue");
+    let net_arg = net.to_str().unwrap();
+    let common = [
+        "--batch-size",
+        "512",
+        "--validation",
+        "0.2",
+        "--epochs",
+        "1",
+    ];
+    let out = train(
+        &[
+            &[
+                FIXTURE,
+                "-o",
+                net_arg,
+                "--hidden",
+                "32",
+                "--activation",
+                "screlu",
+            ],
+            &common[..],
+        ]
+        .concat(),
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let shape = Network::load(&net).unwrap().shape();
+    assert_eq!(
+        shape,
+        Shape::new(32, Activation::SquaredClippedRelu).unwrap()
+    );
+
+    let narrow = dir.path().join("narrow.nnue");
+    let odd = train(
+        &[
+            &[FIXTURE, "-o", narrow.to_str().unwrap(), "--hidden", "100"],
+            &common[..],
+        ]
+        .concat(),
+    );
+    assert!(!odd.status.success());
+    assert!(
+        stderr(&odd).contains("100 hidden units"),
+        "{}",
+        stderr(&odd)
+    );
+    let unknown = train(&[
+        FIXTURE,
+        "-o",
+        narrow.to_str().unwrap(),
+        "--activation",
+        "tanh",
+    ]);
+    assert!(!unknown.status.success());
+    assert!(stderr(&unknown).contains("tanh"), "{}", stderr(&unknown));
+    assert!(!narrow.exists());
 }

@@ -706,4 +706,27 @@ mod tests {
         assert!(report.nodes <= 5_000 + 1, "{}", report.nodes);
         assert!(pos.is_legal(report.best_move()));
     }
+
+    #[test]
+    fn a_movetime_search_runs_until_its_deadline() {
+        // The start position cannot be searched out in 100 ms, so the search should stop at
+        // the hard limit (100 ms less 10 of overhead), not before: it once stopped starting
+        // iterations after 45 ms and so moved after 45 to 75.
+        let mut engine = Engine::new(HandCrafted::default(), 4);
+        let limits = Limits {
+            movetime: Some(Duration::from_millis(100)),
+            ..Limits::default()
+        };
+        let report = engine.search(
+            &Position::startpos(),
+            &limits,
+            &AtomicBool::new(false),
+            |_| {},
+        );
+        assert!(
+            report.time >= Duration::from_millis(90),
+            "{:?}",
+            report.time
+        );
+    }
 }

@@ -2,7 +2,8 @@
 //!
 //! A search stops deepening once the soft limit has passed (a new iteration would rarely finish)
 //! and aborts mid-iteration at the hard limit. Both keep a safety margin for the time the
-//! operating system and the GUI take to pass the move along.
+//! operating system and the GUI take to pass the move along. A fixed time per move (`go
+//! movetime`) has no soft limit: what a move leaves unused is lost, not saved for later.
 
 use std::time::{Duration, Instant};
 
@@ -27,6 +28,10 @@ pub struct Clock {
 
 /// Kept back from every clock for process and pipe latency.
 const MOVE_OVERHEAD: Duration = Duration::from_millis(25);
+/// Kept back from a fixed time per move. Less than a clock's overhead: a clock that runs out
+/// loses the game, while a GUI giving a fixed time per move allows some grace (cuteataxx: its
+/// `timeout_buffer`); 25 ms and a soft limit at 60 % had the engine use 45–75 ms of 100.
+const MOVETIME_OVERHEAD: Duration = Duration::from_millis(10);
 /// The part of a clock that planning draws on only for half an increment a move: once the clock
 /// is down to it, moves live on the increment and the clock climbs back. A reserve of half the
 /// clock (as before) let a 1 s + 10 ms clock settle near 60–80 ms, and any stall of the process
@@ -49,10 +54,10 @@ impl TimeManager {
         let mut hard = None;
         if let Some(movetime) = limits.movetime {
             let budget = movetime
-                .saturating_sub(MOVE_OVERHEAD)
+                .saturating_sub(MOVETIME_OVERHEAD)
                 .max(Duration::from_millis(1));
             hard = Some(budget);
-            soft = Some(budget.mul_f64(0.6));
+            soft = Some(budget);
         }
         if let Some(clock) = &limits.clock {
             let (s, h) = clock_budget(clock);
@@ -175,7 +180,7 @@ mod tests {
             },
             Instant::now(),
         );
-        assert_eq!(tm.hard, Some(ms(75)));
+        assert_eq!((tm.soft, tm.hard), (Some(ms(90)), Some(ms(90))));
         let infinite = Limits {
             movetime: Some(ms(100)),
             infinite: true,

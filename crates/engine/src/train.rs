@@ -25,12 +25,14 @@ use thiserror::Error;
 
 use crate::data::Record;
 use crate::nnue::features::{symmetric, View, BOARD_SIZE, INPUTS, WINDOWS};
-use crate::nnue::{FloatNet, HIDDEN};
+use crate::nnue::{Activation, FloatNet, Shape, MAX_HIDDEN};
 use crate::score::WIN_BOUND;
 
 /// Settings of a training run (stored in its checkpoints).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Config {
+    /// The net's hidden width and activation.
+    pub shape: Shape,
     pub epochs: u32,
     pub batch_size: usize,
     /// Adam step size of the first epoch.
@@ -49,6 +51,7 @@ pub struct Config {
 impl Default for Config {
     fn default() -> Self {
         Config {
+            shape: Shape::NET1,
             epochs: 10,
             batch_size: 16_384,
             learning_rate: 0.001,
@@ -191,11 +194,12 @@ struct Gradient {
 }
 
 impl Gradient {
-    fn zero() -> Gradient {
+    fn zero(shape: Shape) -> Gradient {
+        let hidden = shape.hidden;
         Gradient {
-            w1: vec![0.0; INPUTS * HIDDEN],
-            b1: vec![0.0; HIDDEN],
-            w2: vec![0.0; 2 * HIDDEN],
+            w1: vec![0.0; INPUTS * hidden],
+            b1: vec![0.0; hidden],
+            w2: vec![0.0; 2 * hidden],
             b2: 0.0,
             loss: 0.0,
         }
@@ -230,32 +234,35 @@ impl Gradient {
         inputs: &([u16; WINDOWS], [u16; WINDOWS]),
         target: f32,
     ) {
-        let (mut us, mut them) = ([0.0f32; HIDDEN], [0.0f32; HIDDEN]);
-        net.hidden(&inputs.0, &mut us);
-        net.hidden(&inputs.1, &mut them);
-        let p = sigmoid(net.output(&us, &them));
+        let (hidden, act) = (net.shape.hidden, net.shape.activation);
+        let (mut us, mut them) = ([0.0f32; MAX_HIDDEN], [0.0f32; MAX_HIDDEN]);
+        let (us, them) = (&mut us[..hidden], &mut them[..hidden]);
+        net.hidden(&inputs.0, us);
+        net.hidden(&inputs.1, them);
+        let p = sigmoid(net.output(us, them));
         self.loss += f64::from((p - target).powi(2));
         let g = 2.0 * (p - target) * p * (1.0 - p);
         self.b2 += g;
-        for (side, (units, inputs)) in [(&us, &inputs.0), (&them, &inputs.1)]
+        for (side, (units, inputs)) in [(&*us, &inputs.0), (&*them, &inputs.1)]
             .into_iter()
             .enumerate()
         {
-            let w2 = &net.w2[side * HIDDEN..][..HIDDEN];
-            let gw2 = &mut self.w2[side * HIDDEN..][..HIDDEN];
-            let mut delta = [0.0f32; HIDDEN];
-            for j in 0..HIDDEN {
+            let w2 = &net.w2[side * hidden..][..hidden];
+            let gw2 = &mut self.w2[side * hidden..][..hidden];
+            let mut delta = [0.0f32; MAX_HIDDEN];
+            let delta = &mut delta[..hidden];
+            for j in 0..hidden {
                 let h = units[j];
-                gw2[j] += g * h.clamp(0.0, 1.0);
-                // The clipped ReLU passes gradient only inside its range.
-                delta[j] = if h > 0.0 && h < 1.0 { g * w2[j] } else { 0.0 };
+                gw2[j] += g * act.apply(h);
+                // Both activations pass gradient only inside the clip's range.
+                delta[j] = g * w2[j] * act.derivative(h);
             }
-            for (b, d) in self.b1.iter_mut().zip(&delta) {
+            for (b, d) in self.b1.iter_mut().zip(&*delta) {
                 *b += d;
             }
             for &i in inputs {
-                let row = &mut self.w1[usize::from(i) * HIDDEN..][..HIDDEN];
-                for (w, d) in row.iter_mut().zip(&delta) {
+                let row = &mut self.w1[usize::from(i) * hidden..][..hidden];
+                for (w, d) in row.iter_mut().zip(&*delta) {
                     *w += d;
                 }
             }
@@ -285,7 +292,10 @@ pub struct Checkpoint {
 }
 
 const CHECKPOINT_MAGIC: &[u8; 8] = b"ATAXXCKP";
-const CHECKPOINT_VERSION: u32 = 1;
+/// Bytes before the weights: magic, version, shape, settings, progress and scale.
+const CHECKPOINT_HEADER: usize = 72;
+/// Version 2 added the activation.
+const CHECKPOINT_VERSION: u32 = 2;
 
 fn params(net: &FloatNet) -> usize {
     net.w1.len() + net.b1.len() + net.w2.len() + 1
@@ -294,7 +304,7 @@ fn params(net: &FloatNet) -> usize {
 impl Checkpoint {
     /// A fresh run: random weights, the scale fitted to `train`'s records.
     pub fn new(config: Config, scale: f32) -> Checkpoint {
-        let net = FloatNet::random(config.seed, scale);
+        let net = FloatNet::random(config.seed, scale, config.shape);
         let n = params(&net);
         Checkpoint {
             config,
@@ -311,7 +321,8 @@ impl Checkpoint {
         let mut out = Vec::new();
         out.extend_from_slice(CHECKPOINT_MAGIC);
         out.extend_from_slice(&CHECKPOINT_VERSION.to_le_bytes());
-        out.extend_from_slice(&(HIDDEN as u32).to_le_bytes());
+        out.extend_from_slice(&(c.shape.hidden as u32).to_le_bytes());
+        out.extend_from_slice(&c.shape.activation.code().to_le_bytes());
         out.extend_from_slice(&c.epochs.to_le_bytes());
         out.extend_from_slice(&(c.batch_size as u64).to_le_bytes());
         for f in [c.learning_rate, c.lr_decay, c.score_weight, c.validation] {
@@ -333,7 +344,7 @@ impl Checkpoint {
 
     pub fn from_bytes(bytes: &[u8]) -> Result<Checkpoint, TrainError> {
         let bad = TrainError::BadCheckpoint;
-        if bytes.len() < 64 || &bytes[..8] != CHECKPOINT_MAGIC {
+        if bytes.len() < CHECKPOINT_HEADER || &bytes[..8] != CHECKPOINT_MAGIC {
             return Err(bad("not a checkpoint file"));
         }
         let mut at = 8;
@@ -348,9 +359,9 @@ impl Checkpoint {
         if u32_of(take(4)) != CHECKPOINT_VERSION {
             return Err(bad("unknown checkpoint version"));
         }
-        if u32_of(take(4)) != HIDDEN as u32 {
-            return Err(bad("another hidden size"));
-        }
+        let hidden = u32_of(take(4)) as usize;
+        let activation = Activation::from_code(u32_of(take(4))).ok_or(bad("unknown activation"))?;
+        let shape = Shape::new(hidden, activation).map_err(|_| bad("bad hidden size"))?;
         let epochs = u32_of(take(4));
         let batch_size = u64_of(take(8)) as usize;
         let (learning_rate, lr_decay, score_weight, validation) = (
@@ -363,18 +374,19 @@ impl Checkpoint {
         let epochs_done = u32_of(take(4));
         let steps = u64_of(take(8));
         let scale = f32_of(take(4));
-        let n = INPUTS * HIDDEN + 3 * HIDDEN + 1;
+        let n = INPUTS * hidden + 3 * hidden + 1;
         if bytes.len() - at != 3 * n * 4 {
             return Err(bad("wrong length"));
         }
         let floats: Vec<f32> = bytes[at..].chunks_exact(4).map(f32_of).collect();
         let (w, rest) = floats.split_at(n);
         let (moment, velocity) = rest.split_at(n);
-        let (w1, w) = w.split_at(INPUTS * HIDDEN);
-        let (b1, w) = w.split_at(HIDDEN);
-        let (w2, b2) = w.split_at(2 * HIDDEN);
+        let (w1, w) = w.split_at(INPUTS * hidden);
+        let (b1, w) = w.split_at(hidden);
+        let (w2, b2) = w.split_at(2 * hidden);
         Ok(Checkpoint {
             config: Config {
+                shape,
                 epochs,
                 batch_size,
                 learning_rate,
@@ -385,6 +397,7 @@ impl Checkpoint {
                 threads: 1,
             },
             net: FloatNet {
+                shape,
                 w1: w1.to_vec(),
                 b1: b1.to_vec(),
                 w2: w2.to_vec(),
@@ -402,6 +415,8 @@ impl Checkpoint {
     pub fn check_resumable(&self, config: &Config) -> Result<(), TrainError> {
         let c = &self.config;
         let differs = [
+            ("hidden size", c.shape.hidden != config.shape.hidden),
+            ("activation", c.shape.activation != config.shape.activation),
             ("batch size", c.batch_size != config.batch_size),
             ("learning rate", c.learning_rate != config.learning_rate),
             ("lr decay", c.lr_decay != config.lr_decay),
@@ -477,7 +492,7 @@ pub fn train(
         return Err(TrainError::BadBatch);
     }
     let threads = config.threads;
-    let mut grads: Vec<Gradient> = (0..threads).map(|_| Gradient::zero()).collect();
+    let mut grads: Vec<Gradient> = (0..threads).map(|_| Gradient::zero(config.shape)).collect();
     let mut reports = Vec::new();
     let batches = data.train.len().div_ceil(config.batch_size);
     while run.epochs_done < config.epochs {
@@ -572,10 +587,12 @@ fn validation_loss(net: &FloatNet, samples: &[Sample], score_weight: f32) -> f64
         .iter()
         .map(|s| {
             let (us, them) = s.inputs(0);
-            let (mut hu, mut ht) = ([0.0; HIDDEN], [0.0; HIDDEN]);
-            net.hidden(&us, &mut hu);
-            net.hidden(&them, &mut ht);
-            let p = sigmoid(net.output(&hu, &ht));
+            let hidden = net.shape.hidden;
+            let (mut hu, mut ht) = ([0.0; MAX_HIDDEN], [0.0; MAX_HIDDEN]);
+            let (hu, ht) = (&mut hu[..hidden], &mut ht[..hidden]);
+            net.hidden(&us, hu);
+            net.hidden(&them, ht);
+            let p = sigmoid(net.output(hu, ht));
             f64::from((p - s.target(net.scale, score_weight)).powi(2))
         })
         .sum();
@@ -598,8 +615,14 @@ mod tests {
         read_all(&include_bytes!("../tests/fixtures/selfplay.bin")[..]).unwrap()
     }
 
+    const SQUARED_32: Shape = Shape {
+        hidden: 32,
+        activation: Activation::SquaredClippedRelu,
+    };
+
     fn small_config(epochs: u32) -> Config {
         Config {
+            shape: Shape::NET1,
             epochs,
             batch_size: 256,
             learning_rate: 0.001,
@@ -617,9 +640,19 @@ mod tests {
         let data = Dataset::split(&records, 0.2).unwrap();
         assert!(data.validation_len() > 300 && data.train_len() > 2000);
         let scale = fit_scale(&records);
-        let mut run = Checkpoint::new(small_config(4), scale);
+        for shape in [Shape::NET1, SQUARED_32] {
+            let config = Config {
+                shape,
+                ..small_config(4)
+            };
+            lowers_the_validation_loss(&data, config, scale);
+        }
+    }
+
+    fn lowers_the_validation_loss(data: &Dataset, config: Config, scale: f32) {
+        let mut run = Checkpoint::new(config, scale);
         let before = data.validation_loss(&run.net, 1.0);
-        let reports = train(&mut run, &data, |_, _| {}, |_, _| Ok(())).unwrap();
+        let reports = train(&mut run, data, |_, _| {}, |_, _| Ok(())).unwrap();
         assert_eq!(reports.len(), 4);
         let after = reports.last().unwrap().validation_loss;
         assert_eq!(after, data.validation_loss(&run.net, 1.0));
@@ -634,7 +667,8 @@ mod tests {
             targets.iter().map(|t| (t - mean).powi(2)).sum::<f64>() / targets.len() as f64;
         assert!(
             after < before && after < 0.9 * constant,
-            "{before} -> {after}, constant {constant}"
+            "{:?}: {before} -> {after}, constant {constant}",
+            run.config.shape
         );
     }
 
@@ -642,10 +676,14 @@ mod tests {
     fn a_checkpoint_resumes_to_the_same_weights() {
         let records = fixture();
         let data = Dataset::split(&records, 0.2).unwrap();
-        let mut straight = Checkpoint::new(small_config(2), 250.0);
+        let config = |epochs| Config {
+            shape: SQUARED_32,
+            ..small_config(epochs)
+        };
+        let mut straight = Checkpoint::new(config(2), 250.0);
         train(&mut straight, &data, |_, _| {}, |_, _| Ok(())).unwrap();
 
-        let mut first = Checkpoint::new(small_config(1), 250.0);
+        let mut first = Checkpoint::new(config(1), 250.0);
         let mut saved = Vec::new();
         train(
             &mut first,
@@ -659,24 +697,31 @@ mod tests {
         .unwrap();
         let mut resumed = Checkpoint::from_bytes(&saved).unwrap();
         assert_eq!(resumed.epochs_done, 1);
-        let mut config = small_config(2);
-        resumed.check_resumable(&config).unwrap();
-        config.threads = 2;
-        resumed.config = config;
+        assert_eq!(resumed.net.shape, SQUARED_32);
+        let mut more = config(2);
+        resumed.check_resumable(&more).unwrap();
+        more.threads = 2;
+        resumed.config = more;
         let reports = train(&mut resumed, &data, |_, _| {}, |_, _| Ok(())).unwrap();
         assert_eq!(reports.len(), 1);
         assert_eq!(resumed, straight);
         // Other settings are refused; a damaged file too.
-        let mut other = small_config(2);
+        let mut other = config(2);
         other.seed = 4;
         assert!(matches!(
             resumed.check_resumable(&other),
             Err(TrainError::ConfigMismatch("seed"))
         ));
         assert!(matches!(
-            Checkpoint::from_bytes(&saved[..saved.len() - 4]),
-            Err(TrainError::BadCheckpoint(_))
+            resumed.check_resumable(&small_config(2)),
+            Err(TrainError::ConfigMismatch("hidden size"))
         ));
+        for cut in [4, saved.len() - 64, saved.len() - 70] {
+            assert!(matches!(
+                Checkpoint::from_bytes(&saved[..saved.len() - cut]),
+                Err(TrainError::BadCheckpoint(_))
+            ));
+        }
     }
 
     #[test]

@@ -10,6 +10,7 @@ use std::time::Instant;
 use anyhow::{bail, Context};
 use clap::Args as ClapArgs;
 use engine::data;
+use engine::nnue::{Activation, Shape};
 use engine::train::{self, Checkpoint, Config, Dataset};
 use indicatif::{ProgressBar, ProgressStyle};
 
@@ -25,6 +26,12 @@ pub struct Args {
     /// (default: the output's name with `.ckpt` added).
     #[arg(long)]
     checkpoint: Option<PathBuf>,
+    /// Hidden units per side: a multiple of 16 from 16 to 256.
+    #[arg(long, default_value_t = Shape::NET1.hidden)]
+    hidden: usize,
+    /// The hidden units' activation: `crelu` (clipped ReLU) or `screlu` (its square).
+    #[arg(long, default_value = Shape::NET1.activation.name())]
+    activation: Activation,
     #[arg(long, default_value_t = Config::default().epochs)]
     epochs: u32,
     #[arg(long, default_value_t = Config::default().batch_size)]
@@ -61,6 +68,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         bail!("--score-weight must lie in [0, 1]");
     }
     let config = Config {
+        shape: Shape::new(args.hidden, args.activation)?,
         epochs: args.epochs,
         batch_size: args.batch_size,
         learning_rate: args.learning_rate,

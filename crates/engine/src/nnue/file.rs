@@ -3,12 +3,13 @@
 //! | Bytes | Field |
 //! |---|---|
 //! | 0–7 | magic `ATAXXNET` |
-//! | 8–11 | format version (u32, [`VERSION`]) |
+//! | 8–11 | format version (u32: [`VERSION`] is written; version 1 is read too) |
 //! | 12–15 | input set (u32, [`INPUT_SET`]: 7×7 board, 2×2 windows, 4 cell states) |
 //! | 16–19 | hidden units per side (u32) |
 //! | 20–23, 24–27 | the scales `QA`, `QB` (u32) |
 //! | 28–31 | hundredths of a piece per logit unit (i32) |
-//! | 32– | first-layer weights (`INPUTS × HIDDEN` i16 within the `i8` range, one row per input), biases (`HIDDEN` i16), output weights (`2 × HIDDEN` i16), output bias (i32) |
+//! | 32–35 | version 2 only: the activation ([`Activation::code`]; version 1 nets use the clipped ReLU) |
+//! | then | first-layer weights (`INPUTS × hidden`, one row per input: `i8` in version 2, `i16` within the `i8` range in version 1), biases (`hidden` i16), output weights (`2 × hidden` i16), output bias (i32) |
 //! | last 8 | FNV-1a 64 of everything before (u64) |
 
 use std::io;
@@ -17,19 +18,29 @@ use thiserror::Error;
 
 use super::features::{INPUTS, WINDOWS};
 use super::simd::Backend;
-use super::{Network, HIDDEN, QA, QB};
+use super::{Activation, Network, Shape, QA};
 
 /// The file's first bytes.
 pub const MAGIC: &[u8; 8] = b"ATAXXNET";
-/// The version this build reads and writes.
-pub const VERSION: u32 = 1;
+/// The version this build writes.
+pub const VERSION: u32 = 2;
 /// The input set this build computes.
 pub const INPUT_SET: u32 = 1;
 
-const HEADER_BYTES: usize = 32;
-const BODY_BYTES: usize = 2 * (INPUTS * HIDDEN + HIDDEN + 2 * HIDDEN) + 4;
-/// The size of a net file of this build's shape.
-pub const FILE_BYTES: usize = HEADER_BYTES + BODY_BYTES + 8;
+/// Header bytes and bytes per first-layer weight of a format version.
+fn layout(version: u32) -> Option<(usize, usize)> {
+    match version {
+        1 => Some((32, 2)),
+        2 => Some((36, 1)),
+        _ => None,
+    }
+}
+
+/// The size of a net file of `shape` in format `version`.
+pub fn file_bytes(shape: Shape, version: u32) -> usize {
+    let (header, first_layer) = layout(version).expect("a known version");
+    header + first_layer * INPUTS * shape.hidden + 2 * 3 * shape.hidden + 4 + 8
+}
 
 /// Why a net file cannot be used.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
@@ -38,7 +49,7 @@ pub enum NetError {
     Io { path: String, kind: io::ErrorKind },
     #[error("not a net file (it does not start with ATAXXNET)")]
     BadMagic,
-    #[error("net file version {0}; this build reads version {VERSION}")]
+    #[error("net file version {0}; this build reads versions 1 and {VERSION}")]
     UnsupportedVersion(u32),
     #[error("the net's {field} is {found}; this build needs {expected}")]
     Shape {
@@ -46,6 +57,12 @@ pub enum NetError {
         expected: i64,
         found: i64,
     },
+    #[error(
+        "the net has {0} hidden units per side; this build takes a multiple of 16 from 16 to 256"
+    )]
+    HiddenSize(u64),
+    #[error("unknown activation {0:?} (crelu: clipped ReLU, screlu: squared clipped ReLU)")]
+    UnknownActivation(String),
     #[error("the net file has {found} bytes; its header promises {expected}")]
     Length { expected: usize, found: usize },
     #[error("the net file is corrupt (checksum mismatch)")]
@@ -54,6 +71,8 @@ pub enum NetError {
     Overflow(usize),
     #[error("first-layer weight {index} is {value}, outside the 8-bit range this build stores")]
     InputWeightRange { index: usize, value: i16 },
+    #[error("output weight {index} is {value}; the squared activation needs them within ±127")]
+    OutputWeightRange { index: usize, value: i16 },
 }
 
 pub(super) fn fnv1a(bytes: &[u8]) -> u64 {
@@ -63,19 +82,25 @@ pub(super) fn fnv1a(bytes: &[u8]) -> u64 {
 }
 
 impl Network {
-    /// The net as a file.
+    /// The net as a file (format [`VERSION`]).
     pub fn to_bytes(&self) -> Vec<u8> {
-        let mut out = Vec::with_capacity(FILE_BYTES);
+        let shape = self.shape;
+        let mut out = Vec::with_capacity(file_bytes(shape, VERSION));
         out.extend_from_slice(MAGIC);
-        for v in [VERSION, INPUT_SET, HIDDEN as u32, QA as u32, QB as u32] {
+        let qb = shape.activation.output_scale();
+        for v in [
+            VERSION,
+            INPUT_SET,
+            shape.hidden as u32,
+            QA as u32,
+            qb as u32,
+        ] {
             out.extend_from_slice(&v.to_le_bytes());
         }
         out.extend_from_slice(&self.scale.to_le_bytes());
-        let w1 = self.w1.iter().map(|&w| i16::from(w));
-        for w in w1
-            .chain(self.b1.iter().copied())
-            .chain(self.w2.iter().copied())
-        {
+        out.extend_from_slice(&shape.activation.code().to_le_bytes());
+        out.extend(self.w1.iter().map(|&w| w as u8));
+        for w in self.b1.iter().chain(self.w2.iter()) {
             out.extend_from_slice(&w.to_le_bytes());
         }
         out.extend_from_slice(&self.b2.to_le_bytes());
@@ -86,19 +111,30 @@ impl Network {
 
     /// Reads a net file, checking its header, length, checksum and weight ranges.
     pub fn from_bytes(bytes: &[u8]) -> Result<Network, NetError> {
-        if bytes.len() < HEADER_BYTES || &bytes[..8] != MAGIC {
+        if bytes.len() < 12 || &bytes[..8] != MAGIC {
             return Err(NetError::BadMagic);
         }
         let u32_at = |at: usize| u32::from_le_bytes(bytes[at..at + 4].try_into().expect("4"));
         let version = u32_at(8);
-        if version != VERSION {
-            return Err(NetError::UnsupportedVersion(version));
+        let (header, first_layer) = layout(version).ok_or(NetError::UnsupportedVersion(version))?;
+        if bytes.len() < header {
+            return Err(NetError::Length {
+                expected: header,
+                found: bytes.len(),
+            });
         }
+        let hidden = u32_at(16);
+        let activation = match version {
+            1 => Activation::ClippedRelu,
+            _ => Activation::from_code(u32_at(32))
+                .ok_or_else(|| NetError::UnknownActivation(format!("code {}", u32_at(32))))?,
+        };
+        let shape = Shape::new(hidden as usize, activation)
+            .map_err(|_| NetError::HiddenSize(u64::from(hidden)))?;
         for (field, at, expected) in [
             ("input set", 12, INPUT_SET),
-            ("hidden size", 16, HIDDEN as u32),
             ("QA", 20, QA as u32),
-            ("QB", 24, QB as u32),
+            ("QB", 24, activation.output_scale() as u32),
         ] {
             if u32_at(at) != expected {
                 return Err(NetError::Shape {
@@ -108,13 +144,14 @@ impl Network {
                 });
             }
         }
-        if bytes.len() != FILE_BYTES {
+        let expected = file_bytes(shape, version);
+        if bytes.len() != expected {
             return Err(NetError::Length {
-                expected: FILE_BYTES,
+                expected,
                 found: bytes.len(),
             });
         }
-        let (content, sum) = bytes.split_at(FILE_BYTES - 8);
+        let (content, sum) = bytes.split_at(expected - 8);
         if fnv1a(content) != u64::from_le_bytes(sum.try_into().expect("8")) {
             return Err(NetError::Checksum);
         }
@@ -126,25 +163,31 @@ impl Network {
                 found: i64::from(scale),
             });
         }
-        let mut words = content[HEADER_BYTES..content.len() - 4]
+        let hidden = shape.hidden;
+        let (w1_bytes, rest) = content[header..].split_at(first_layer * INPUTS * hidden);
+        let w1 = match first_layer {
+            1 => w1_bytes.iter().map(|&b| b as i8).collect::<Box<[i8]>>(),
+            _ => w1_bytes
+                .chunks_exact(2)
+                .map(|c| i16::from_le_bytes([c[0], c[1]]))
+                .enumerate()
+                .map(|(index, value)| {
+                    i8::try_from(value).map_err(|_| NetError::InputWeightRange { index, value })
+                })
+                .collect::<Result<Box<[i8]>, _>>()?,
+        };
+        let (words, b2) = rest.split_at(rest.len() - 4);
+        let mut words = words
             .chunks_exact(2)
             .map(|c| i16::from_le_bytes([c[0], c[1]]));
-        let w1 = words
-            .by_ref()
-            .take(INPUTS * HIDDEN)
-            .enumerate()
-            .map(|(index, value)| {
-                i8::try_from(value).map_err(|_| NetError::InputWeightRange { index, value })
-            })
-            .collect::<Result<Box<[i8]>, _>>()?;
         let mut take = |n: usize| words.by_ref().take(n).collect::<Box<[i16]>>();
-        let (b1, w2) = (take(HIDDEN), take(2 * HIDDEN));
-        let b2 = i32::from_le_bytes(content[content.len() - 4..].try_into().expect("4"));
+        let (b1, w2) = (take(hidden), take(2 * hidden));
         let net = Network {
+            shape,
             w1,
             b1,
             w2,
-            b2,
+            b2: i32::from_le_bytes(b2.try_into().expect("4")),
             scale,
             backend: Backend::detect(),
         };
@@ -153,19 +196,27 @@ impl Network {
     }
 
     /// Every accumulator stays within `i16`: the bias plus the largest row entry of each
-    /// window. (Output sums cannot overflow `i32`: 256 products of at most 255 · 2¹⁵.)
+    /// window. Output sums stay within `i32` per side: for the clipped ReLU, `hidden` products
+    /// of at most 255 · 2¹⁵; for its square, the product of a unit and its weight must fit
+    /// `i16` (|w| ≤ 127 at a unit of at most 255), and then 256 · 255 · 32,385 < 2³¹.
     fn check_ranges(&self) -> Result<(), NetError> {
+        let hidden = self.shape.hidden;
         let patterns = INPUTS / WINDOWS;
-        for unit in 0..HIDDEN {
+        for unit in 0..hidden {
             let mut bound = i32::from(self.b1[unit]).abs();
             for window in 0..WINDOWS {
                 bound += (0..patterns)
-                    .map(|p| i32::from(self.w1[(window * patterns + p) * HIDDEN + unit]).abs())
+                    .map(|p| i32::from(self.w1[(window * patterns + p) * hidden + unit]).abs())
                     .max()
                     .unwrap_or(0);
             }
             if bound > i32::from(i16::MAX) {
                 return Err(NetError::Overflow(unit));
+            }
+        }
+        if self.shape.activation == Activation::SquaredClippedRelu {
+            if let Some((index, &value)) = self.w2.iter().enumerate().find(|(_, w)| w.abs() > 127) {
+                return Err(NetError::OutputWeightRange { index, value });
             }
         }
         Ok(())

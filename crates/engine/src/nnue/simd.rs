@@ -1,4 +1,4 @@
-//! The three integer kernels of inference, in AVX2 (`std::arch`) and in portable Rust, chosen
+//! The four integer kernels of inference, in AVX2 (`std::arch`) and in portable Rust, chosen
 //! once at run time by [`Backend::detect`]. Both give bit-identical results (wrapping `i16`
 //! arithmetic, exact `i32` sums), which the tests check. First-layer rows are `i8`, widened to
 //! `i16` as they are added.
@@ -56,6 +56,20 @@ impl Backend {
             Backend::Avx2 => unsafe { avx2::clipped_dot(acc, weights, ceiling) },
         }
     }
+
+    /// `Σ v · (v · weights[i])` with `v = clamp(acc[i], 0, ceiling)` and the inner product
+    /// kept to 16 bits (wrapping): exact when `|v · weights[i]| < 2¹⁵`, which the net file
+    /// check ensures; the sum wraps in `i32`.
+    #[inline(always)]
+    pub fn squared_clipped_dot(self, acc: &[i16], weights: &[i16], ceiling: i16) -> i32 {
+        assert!(weights.len() == acc.len());
+        match self {
+            Backend::Portable => portable::squared_clipped_dot(acc, weights, ceiling),
+            // SAFETY: as in `add_sub`.
+            #[cfg(target_arch = "x86_64")]
+            Backend::Avx2 => unsafe { avx2::squared_clipped_dot(acc, weights, ceiling) },
+        }
+    }
 }
 
 mod portable {
@@ -76,6 +90,13 @@ mod portable {
             .zip(weights)
             .map(|(&a, &w)| i32::from(a.clamp(0, ceiling)) * i32::from(w))
             .sum()
+    }
+
+    pub fn squared_clipped_dot(acc: &[i16], weights: &[i16], ceiling: i16) -> i32 {
+        acc.iter().zip(weights).fold(0i32, |sum, (&a, &w)| {
+            let v = a.clamp(0, ceiling);
+            sum.wrapping_add(i32::from(v.wrapping_mul(w)) * i32::from(v))
+        })
     }
 }
 
@@ -146,6 +167,34 @@ mod avx2 {
         lanes.iter().sum::<i32>()
             + super::portable::clipped_dot(&acc[done..], &weights[done..], ceiling)
     }
+
+    /// # Safety
+    /// The CPU must support AVX2; `weights` as long as `acc`.
+    #[target_feature(enable = "avx2")]
+    pub unsafe fn squared_clipped_dot(acc: &[i16], weights: &[i16], ceiling: i16) -> i32 {
+        let chunks = acc.len() / LANES;
+        let (zero, top) = (_mm256_setzero_si256(), _mm256_set1_epi16(ceiling));
+        let mut sum = _mm256_setzero_si256();
+        for i in 0..chunks {
+            let a = _mm256_loadu_si256(acc.as_ptr().add(i * LANES) as *const __m256i);
+            let w = _mm256_loadu_si256(weights.as_ptr().add(i * LANES) as *const __m256i);
+            let clipped = _mm256_min_epi16(_mm256_max_epi16(a, zero), top);
+            // v·w in 16 bits (low half, as the portable `wrapping_mul`), then · v in pairs.
+            let product = _mm256_mullo_epi16(clipped, w);
+            sum = _mm256_add_epi32(sum, _mm256_madd_epi16(product, clipped));
+        }
+        let mut lanes = [0i32; 8];
+        _mm256_storeu_si256(lanes.as_mut_ptr() as *mut __m256i, sum);
+        let done = chunks * LANES;
+        lanes
+            .iter()
+            .fold(0i32, |s, &l| s.wrapping_add(l))
+            .wrapping_add(super::portable::squared_clipped_dot(
+                &acc[done..],
+                &weights[done..],
+                ceiling,
+            ))
+    }
 }
 
 #[cfg(test)]
@@ -168,7 +217,7 @@ mod tests {
                     (state >> 48) as i16
                 }).collect()
             };
-            let (add, sub, w) = (row(), row(), row());
+            let (add, sub, raw) = (row(), row(), row());
             let narrow = |r: &[i16]| r.iter().map(|&x| (x >> 8) as i8).collect::<Vec<i8>>();
             let (add, sub) = (narrow(&add), narrow(&sub));
             let backend = Backend::detect();
@@ -180,10 +229,19 @@ mod tests {
             Backend::Portable.add(&mut b, &add);
             prop_assert_eq!(&a, &b);
             // Weights as the net file allows them (|w| < 256), so sums stay within i32.
-            let w: Vec<i16> = w.iter().map(|x| x >> 8).collect();
+            let w: Vec<i16> = raw.iter().map(|x| x >> 8).collect();
             prop_assert_eq!(
                 backend.clipped_dot(&a, &w, 255),
                 Backend::Portable.clipped_dot(&b, &w, 255)
+            );
+            prop_assert_eq!(
+                backend.squared_clipped_dot(&a, &w, 255),
+                Backend::Portable.squared_clipped_dot(&b, &w, 255)
+            );
+            // Any weights: out-of-range products wrap alike in both.
+            prop_assert_eq!(
+                backend.squared_clipped_dot(&a, &raw, 255),
+                Backend::Portable.squared_clipped_dot(&b, &raw, 255)
             );
         }
     }
