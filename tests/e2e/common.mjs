@@ -31,8 +31,9 @@ export async function visitor(name, viewport = { width: 1280, height: 860 }) {
   const page = await context.newPage();
   page.setDefaultTimeout(TIMEOUT);
   page.on('pageerror', (err) => {
-    // Thrown by Playwright's stand-in for a routed socket when a server message arrives just
-    // after the page closed it; Chromium's own WebSocket never throws this (it only logs).
+    // Thrown by Playwright's stand-in for a routed socket when the page sends, or the server's
+    // message arrives, just after the socket closed; Chromium's own WebSocket drops such a
+    // send without throwing, so the pages cannot meet this error outside the tests.
     if (/WebSocket is already in CLOSING or CLOSED state/.test(err.message)) return;
     errors.push(`${name}'s page: ${err.message}`);
   });
