@@ -61,6 +61,16 @@ export async function person(name, viewport = { width: 1280, height: 860 }) {
   return page;
 }
 
+/** A signed-in browser context made through the API (a player a test drives through the API). */
+export async function account(name) {
+  const page = await visitor(name);
+  for (const [path, data] of [['/api/signup', { userid: name, password: PASSWORD, addresses: [] }], ['/api/login', { userid: name, password: PASSWORD }]]) {
+    const response = await page.request.post(`${BASE}${path}`, { data });
+    assert.ok(response.ok(), `${path} for ${name}: ${response.status()} ${await response.text()}`);
+  }
+  return page;
+}
+
 /** Waits until the element's text contains `text` (a string or a RegExp). */
 export async function waitText(page, selector, text) {
   const pattern = text instanceof RegExp ? text.source : text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');

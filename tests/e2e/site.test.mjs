@@ -5,18 +5,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  BASE, boardOf, noScriptErrors, PASSWORD, person, piece, shot, visitor, waitText,
+  account, BASE, boardOf, noScriptErrors, person, piece, shot, visitor, waitText,
 } from './common.mjs';
-
-/** A signed-in browser context made through the API (for players the test drives by API). */
-async function account(name) {
-  const page = await visitor(name);
-  for (const [path, data] of [['/api/signup', { userid: name, password: PASSWORD, addresses: [] }], ['/api/login', { userid: name, password: PASSWORD }]]) {
-    const response = await page.request.post(`${BASE}${path}`, { data });
-    assert.ok(response.ok(), `${path} for ${name}: ${response.status()} ${await response.text()}`);
-  }
-  return page;
-}
 
 /** Sends a JSON request as the page's user and returns the answer's body, checking its status. */
 async function call(page, method, path, data, status = 200) {
