@@ -97,7 +97,9 @@ pub fn comment(body: &str) -> String {
     let mut lines: Vec<&str> = vec![];
     for line in body.lines() {
         let line = line.trim_end_matches('\r');
-        if line == "-- " || line == "--" {
+        // `-- ` is the separator; any trailing blanks count, since kept lines lose theirs and a
+        // comment must read back as itself.
+        if line.trim_end() == "--" {
             break;
         }
         if line.trim_start().starts_with('>') {
@@ -131,6 +133,8 @@ mod tests {
         // An indented `--` stays a line of the comment, also when read again.
         assert_eq!(comment(" --\nhello"), " --\nhello");
         assert_eq!(comment(&comment(" --\nhello")), " --\nhello");
+        // Found by the fuzzer: `--`, CR and a space is a separator too.
+        assert_eq!(comment("Good luck!\n--\r \nAlice\n"), "Good luck!");
     }
 
     #[test]
