@@ -775,9 +775,23 @@ async fn board_mail(app: &App, board: i64, at: Option<usize>) -> Result<String> 
     Ok(board::mail(&view, at, app.games.now_ms()))
 }
 
-async fn board_reply(app: &App, game: GameSummary) -> Result<Reply> {
-    let text = board_mail(app, game.board, None).await?;
-    Ok(Reply::ok(board::subject(&game), text, json!(game)))
+/// The reply to a change already committed: the board's mail, or, when the board cannot be read
+/// back at once (the database refused a connection just after the commit), the board's summary
+/// and why. A change that was made is never answered with an error, which would send its author
+/// to repeat it.
+async fn board_reply(app: &App, game: GameSummary) -> Reply {
+    let text = match board_mail(app, game.board, None).await {
+        Ok(text) => text,
+        Err(err) => {
+            tracing::warn!(board = game.board, %err, "board not shown after a committed change");
+            format!(
+                "Done.\n{}\n\nThe board cannot be shown now ({err}); `show {}` shows it later.\n",
+                summary_line(&game),
+                game.board
+            )
+        }
+    };
+    Reply::ok(board::subject(&game), text, json!(game))
 }
 
 fn summary_line(game: &GameSummary) -> String {
@@ -921,7 +935,7 @@ async fn run(app: &App, request: &Request, command: &Command) -> Result<Reply> {
         }
         Command::Challenge { options, players } => {
             let game = games.challenge(players, options, None).await?;
-            board_reply(app, game).await?
+            board_reply(app, game).await
         }
         Command::Act {
             board,
@@ -932,7 +946,7 @@ async fn run(app: &App, request: &Request, command: &Command) -> Result<Reply> {
         } => {
             let user = accounts.verify(userid, password).await?;
             let game = games.act(*board, &user, action, *guard).await?;
-            board_reply(app, game).await?
+            board_reply(app, game).await
         }
         Command::Subscribe {
             board,
@@ -942,7 +956,7 @@ async fn run(app: &App, request: &Request, command: &Command) -> Result<Reply> {
         } => {
             let user = accounts.verify(userid, password).await?;
             let game = games.subscribe(*board, &user, *on).await?;
-            let mut reply = board_reply(app, game).await?;
+            let mut reply = board_reply(app, game).await;
             let what = if *on { "follows" } else { "no longer follows" };
             reply.text = format!("{user} {what} board {board}.\n\n{}", reply.text);
             reply
@@ -957,7 +971,7 @@ async fn run(app: &App, request: &Request, command: &Command) -> Result<Reply> {
             let user = accounts.verify(userid, password).await?;
             let before = games.queued_move_of(*board, &user).await?;
             let (game, stored) = games.queue(*board, &user, text, *guard).await?;
-            let mut reply = board_reply(app, game).await?;
+            let mut reply = board_reply(app, game).await;
             if stored {
                 let replaced = match before {
                     Some(before) => format!(" It replaces the move queued before, {before}."),
@@ -978,7 +992,7 @@ async fn run(app: &App, request: &Request, command: &Command) -> Result<Reply> {
         } => {
             let user = accounts.verify(userid, password).await?;
             let game = games.answer(*board, &user, *answer).await?;
-            board_reply(app, game).await?
+            board_reply(app, game).await
         }
         Command::Policy {
             userid,
