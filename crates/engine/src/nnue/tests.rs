@@ -41,8 +41,8 @@ const SHAPES: [Shape; 3] = [
     },
 ];
 
-/// net1's file (format version 1), as it was embedded when it was trained.
-const NET1_FILE: &[u8] = include_bytes!("../../nets/default.nnue");
+/// net1's file (format version 1), the embedded net until net2 replaced it (docs/strength.md).
+const NET1_FILE: &[u8] = include_bytes!("../../tests/fixtures/net1.nnue");
 
 fn test_net(shape: Shape) -> FloatNet {
     // Larger weights than a fresh net's, so that units reach both ends of the clip.
