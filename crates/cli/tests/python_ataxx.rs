@@ -34,7 +34,10 @@ fn uai_game(depth: &str, extra: &[&str]) -> serde_json::Value {
 #[test]
 fn python_ataxx_uai_client_plays_the_engine_to_a_finished_game() {
     let summary = uai_game("2", &[]);
-    assert!(summary["plies"].as_u64().unwrap() > 20, "{summary}");
+    // Ended by the rules (the script stops at python-ataxx's game over, or gives up at 400
+    // plies), after a real game: net2 at depth 2 wipes itself out in 15 plies from the start.
+    let plies = summary["plies"].as_u64().unwrap();
+    assert!((10..400).contains(&plies), "{summary}");
     assert_ne!(summary["result"], "*", "{summary}");
     assert!(summary["name"].as_str().unwrap().starts_with("ataxx"));
 }
