@@ -6,13 +6,10 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
 import {
-  BASE, boardOf, noScriptErrors, person, shot, visitor, waitText,
+  BASE, boardOf, gameOf, noScriptErrors, person, shot, untilGame, visitor, waitText,
 } from './common.mjs';
 
 const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
-
-/** The game as the server has it (the page's own session asks). */
-const gameOf = (page, board) => page.evaluate((b) => fetch(`/api/games/${b}`).then((r) => r.json()), board);
 
 /** Presses arrow keys until the board's keyboard cursor is on `sq` (square boards: a1 bottom left). */
 async function cursorTo(page, sq) {
@@ -46,11 +43,7 @@ test('the keyboard alone plays a whole 4x4 game against a bot, and the moves are
   let jumps = 0;
   for (let turn = 0; turn < 40; turn++) {
     // Kim's turn (or the end) at the server, then on the page.
-    let game = await gameOf(kim, board);
-    while (game.status !== 'finished' && game.to_move !== 'kim') {
-      await kim.waitForTimeout(50);
-      game = await gameOf(kim, board);
-    }
+    const game = await untilGame(kim, board, (g) => g.status === 'finished' || g.to_move === 'kim', "kim's turn never came");
     await waitText(kim, '#ply-label', `${game.ply} / ${game.ply}`);
     if (game.status === 'finished') break;
     await kim.waitForFunction(() => document.querySelector('#status').classList.contains('mine'));
@@ -77,13 +70,8 @@ test('the keyboard alone plays a whole 4x4 game against a bot, and the moves are
       await cursorTo(kim, move);
     }
     await kim.keyboard.press('Enter');
-    // Polled from here, not by waitForFunction: its predicate must be synchronous (a promise
-    // counts as a truthy answer at once), and the next turn then started from the board before
-    // this move (microsoft/playwright#29132).
-    for (let polls = 0; (await gameOf(kim, board)).ply <= game.ply; polls++) {
-      assert.ok(polls < 200, `the move ${move} never reached the server`);
-      await kim.waitForTimeout(50);
-    }
+    // The next turn starts from the board after this move.
+    await untilGame(kim, board, (g) => g.ply > game.ply, `the move ${move} never reached the server`);
   }
   await waitText(kim, '#status', /You win|You lose|Draw/);
   assert.ok(jumps > 0, 'the game had a jump played by keys');

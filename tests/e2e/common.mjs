@@ -91,6 +91,24 @@ export const clickSquare = (page, sq) => page.click(`.board rect[data-sq="${sq}"
 export const boardOf = (page) => Number(page.url().match(/#\/game\/(\d+)/)[1]);
 export const moveCount = (page) => page.locator('#moves td.mv').count();
 
+/** The game as the server has it (the page's own session asks). */
+export const gameOf = (page, board) => page.evaluate((b) => fetch(`/api/games/${b}`).then((r) => r.json()), board);
+
+/**
+ * Asks the server for the game until `done(game)` holds, at most TIMEOUT; the game then. Polled
+ * from here, not by waitForFunction: its predicate must be synchronous (a promise counts as a
+ * truthy answer at once, microsoft/playwright#29132).
+ */
+export async function untilGame(page, board, done, what) {
+  const deadline = Date.now() + TIMEOUT;
+  for (;;) {
+    const game = await gameOf(page, board);
+    if (done(game)) return game;
+    assert.ok(Date.now() < deadline, `${what}: ${JSON.stringify(game)}`);
+    await page.waitForTimeout(50);
+  }
+}
+
 export async function shot(page, name, fullPage = false) {
   if (!SHOTS) return;
   await page.evaluate(() => window.scrollTo(0, 0));

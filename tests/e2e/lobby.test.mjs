@@ -6,7 +6,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  account, BASE, boardOf, noScriptErrors, shot, waitText,
+  account, BASE, boardOf, gameOf, noScriptErrors, shot, untilGame, waitText,
 } from './common.mjs';
 
 /**
@@ -240,9 +240,6 @@ test('sounds: a move, a capture by flip, the end and low time each sound when on
   noScriptErrors();
 });
 
-/** The game as the server has it (the page's own session asks). */
-const gameOf = (page, board) => page.evaluate((b) => fetch(`/api/games/${b}`).then((r) => r.json()), board);
-
 /** Presses Tab until the board has the focus. */
 async function tabToBoard(page) {
   for (let tabs = 0; tabs < 60; tabs++) {
@@ -278,11 +275,7 @@ async function playByKeys(page, name, turns) {
   await tabToBoard(page);
   let jumped = false;
   for (let turn = 0; turn < turns; turn++) {
-    let game = await gameOf(page, board);
-    while (game.status === 'active' && game.to_move !== name) {
-      await page.waitForTimeout(50);
-      game = await gameOf(page, board);
-    }
+    const game = await untilGame(page, board, (g) => g.status !== 'active' || g.to_move === name, `${name}'s turn never came`);
     assert.equal(game.status, 'active', 'the game goes on');
     await page.waitForFunction(() => document.querySelector('#status').classList.contains('mine'));
     const legal = game.legal_moves.filter((m) => m !== '0000');
@@ -296,11 +289,7 @@ async function playByKeys(page, name, turns) {
     }
     // The move reached the server as chosen.
     const played = game.moves.length;
-    let after = await gameOf(page, board);
-    for (let polls = 0; after.moves.length === played && polls < 200; polls++) {
-      await page.waitForTimeout(50);
-      after = await gameOf(page, board);
-    }
+    const after = await untilGame(page, board, (g) => g.moves.length > played, `move ${played + 1} never reached the server`);
     assert.equal(after.moves[played].move, move, `move ${played + 1} as played by keys`);
   }
   assert.ok(jumped, 'a jump was picked and dropped by keys');
