@@ -110,6 +110,19 @@ export function mountLobby(root, { me, toast }) {
     root.querySelector('#bot-description').textContent = bot ? bot.description : '';
   };
   form.bot.addEventListener('change', showBot);
+  /** The bots that play `game`: the built-in levels whose table has it, and every engine (an engine that does not play it declines, saying why). */
+  const botsFor = (game) => bots.filter((b) => b.engine || b.games.includes(game));
+
+  // The level menu offers the bots that play the chosen game, keeping the choice where it can.
+  // Engines put on the server with `ataxx bot` come after the built-in levels, marked.
+  const showBotChoices = () => {
+    const chosen = form.bot.value;
+    const offered = botsFor(form.game.value);
+    form.bot.innerHTML = offered.map((b) => `<option value="${esc(b.userid)}">${esc(b.level)}${b.engine ? ' · engine' : ''} (${esc(b.rating_text)})</option>`).join('');
+    if (offered.some((b) => b.userid === chosen)) form.bot.value = chosen;
+    showBot();
+  };
+  form.game.addEventListener('change', showBotChoices);
   // Which colour moves first and which one the player gets ("You play x" picks the first seat).
   const showColour = () => {
     const named = { x: 'red', o: 'blue' };
@@ -215,7 +228,7 @@ export function mountLobby(root, { me, toast }) {
 
   /** The computer players of a four-player game: the level chosen and the two built-in levels after it. */
   function computerSeats(chosen) {
-    const ids = bots.filter((b) => !b.engine || b.userid === chosen).map((b) => b.userid);
+    const ids = botsFor('ataxx4').filter((b) => !b.engine || b.userid === chosen).map((b) => b.userid);
     const at = Math.max(ids.indexOf(chosen), 0);
     return [...ids.slice(at), ...ids.slice(0, at)].slice(0, 3);
   }
@@ -315,9 +328,7 @@ export function mountLobby(root, { me, toast }) {
       return !unreachable(err);
     }
     if (closed) return; // the page was left meanwhile
-    // Engines put on the server with `ataxx bot` come after the built-in levels, marked.
-    form.bot.innerHTML = bots.map((b) => `<option value="${esc(b.userid)}">${esc(b.level)}${b.engine ? ' · engine' : ''} (${esc(b.rating_text)})</option>`).join('');
-    showBot();
+    showBotChoices();
     root.querySelector('#bots').innerHTML = bots.map((b) => `<li><a href="#/user/${esc(b.userid)}">${esc(b.level)}</a> <span class="muted">${esc(b.rating_text)}</span></li>`).join('');
     return true;
   }

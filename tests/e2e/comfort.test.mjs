@@ -6,21 +6,11 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
 import {
-  BASE, boardOf, gameOf, noScriptErrors, person, shot, untilGame, visitor, waitText,
+  BASE, boardOf, cursorTo, gameOf, noScriptErrors, person, shot, tabToBoard, untilGame, visitor,
+  waitText,
 } from './common.mjs';
 
 const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
-
-/** Presses arrow keys until the board's keyboard cursor is on `sq` (square boards: a1 bottom left). */
-async function cursorTo(page, sq) {
-  for (let presses = 0; presses < 20; presses++) {
-    const at = await page.getAttribute('#board', 'data-cursor');
-    if (at === sq) return;
-    const [df, dr] = [sq.charCodeAt(0) - at.charCodeAt(0), Number(sq.slice(1)) - Number(at.slice(1))];
-    await page.keyboard.press(df > 0 ? 'ArrowRight' : df < 0 ? 'ArrowLeft' : dr > 0 ? 'ArrowUp' : 'ArrowDown');
-  }
-  assert.fail(`the cursor never reached ${sq}`);
-}
 
 test('the keyboard alone plays a whole 4x4 game against a bot, and the moves are announced', async () => {
   const kim = await person('kim');
@@ -32,11 +22,7 @@ test('the keyboard alone plays a whole 4x4 game against a bot, and the moves are
   await waitText(kim, '#status', 'Your move');
 
   // Tab reaches the board like any control; the cursor shows on a cell.
-  for (let tabs = 0; tabs < 40; tabs++) {
-    if (await kim.evaluate(() => document.activeElement?.id === 'board')) break;
-    await kim.keyboard.press('Tab');
-  }
-  assert.equal(await kim.evaluate(() => document.activeElement?.id), 'board', 'Tab reaches the board');
+  await tabToBoard(kim);
   assert.match(await kim.getAttribute('#board', 'data-cursor'), /^[a-d][1-4]$/);
   assert.equal(await kim.locator('#board .kb-cursor').count(), 1);
 

@@ -115,3 +115,32 @@ export async function shot(page, name, fullPage = false) {
   await page.waitForTimeout(400); // let the animations finish
   await page.screenshot({ path: path.join(SHOTS, name), fullPage });
 }
+
+/** Presses Tab until the board has the focus. */
+export async function tabToBoard(page) {
+  for (let tabs = 0; tabs < 60; tabs++) {
+    if (await page.evaluate(() => document.activeElement?.id === 'board')) return;
+    await page.keyboard.press('Tab');
+  }
+  assert.fail('Tab never reached the board');
+}
+
+/**
+ * Presses arrow keys until the keyboard cursor is on `cell`, choosing each key from where the
+ * two cells are drawn (any board: squares or hexagons).
+ */
+export async function cursorTo(page, cell) {
+  for (let presses = 0; presses < 40; presses++) {
+    const at = await page.getAttribute('#board', 'data-cursor');
+    if (at === cell) return;
+    const [dx, dy, height] = await page.evaluate(([from, to]) => {
+      const box = (name) => document.querySelector(`#board .squares [data-sq="${name}"]`).getBoundingClientRect();
+      const [a, b] = [box(from), box(to)];
+      return [b.left + b.width / 2 - a.left - a.width / 2, b.top + b.height / 2 - a.top - a.height / 2, a.height];
+    }, [at, cell]);
+    // Rows first (on hexagons the next row lies half a cell aside), then along the row.
+    const key = Math.abs(dy) > height / 3 ? (dy > 0 ? 'ArrowDown' : 'ArrowUp') : dx > 0 ? 'ArrowRight' : 'ArrowLeft';
+    await page.keyboard.press(key);
+  }
+  assert.fail(`the cursor never reached ${cell} (it is on ${await page.getAttribute('#board', 'data-cursor')})`);
+}

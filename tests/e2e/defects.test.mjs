@@ -6,7 +6,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  BASE, boardOf, clickSquare, noScriptErrors, PASSWORD, person, piece, shot, visitor, waitText,
+  BASE, boardOf, clickSquare, gameOf, noScriptErrors, PASSWORD, person, piece, shot, visitor,
+  waitText,
 } from './common.mjs';
 
 /** Starts a game between two signed-in pages through the API and opens it on both. */
@@ -26,7 +27,6 @@ const typeMove = async (page, text) => {
   await page.press('#move-input', 'Enter');
 };
 
-const gameOf = async (page, board) => (await page.request.get(`${BASE}/api/games/${board}`)).json();
 const visible = (page, selector) => page.locator(selector).isVisible();
 
 test('#/game/99999 says "no such game", shows no controls and stops asking', async () => {

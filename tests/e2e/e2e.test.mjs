@@ -5,7 +5,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import {
-  BASE, boardOf, clickSquare, moveCount, noPiece, noScriptErrors, person, piece, shot, waitText,
+  BASE, boardOf, clickSquare, gameOf, moveCount, noPiece, noScriptErrors, person, piece, shot,
+  waitText,
 } from './common.mjs';
 
 test('two people: challenge, accept, live moves, undo, chat, reload, resign, replay', async () => {
@@ -209,7 +210,8 @@ test('a game against a bot, clicked to its end on a 4x4 board', async () => {
 /** The board's cells that hold a piece of `letter` (square and hexagonal boards). */
 const piecesOf = (page, letter) => page.locator(`.board .piece.${letter}`).evaluateAll((nodes) => nodes.map((n) => n.dataset.sq));
 const clickCell = (page, cell) => page.click(`.board .squares [data-sq="${cell}"]`);
-const gameOf = async (page) => (await page.request.get(`${BASE}/api/games/${boardOf(page)}`)).json();
+/** The game on the page's board, as the server has it. */
+const gameHere = (page) => gameOf(page, boardOf(page));
 
 /** Starts a game of `game` from the lobby form against people; returns once the board shows. */
 async function challengeFromLobby(page, game, opponents, choose = async () => {}) {
@@ -240,7 +242,7 @@ async function acceptOnBoard(page, board) {
  * targets, whose set must be what the server lists as legal from there; then the first target.
  */
 async function clickATurn(page, letter) {
-  const game = await gameOf(page);
+  const game = await gameHere(page);
   for (const cell of await piecesOf(page, letter)) {
     await clickCell(page, cell);
     const targets = await page.locator('.board .target').evaluateAll((nodes) => nodes.map((n) => n.dataset.target));
@@ -273,13 +275,13 @@ test('Hexxagon: two people play a 3-cell-a-side game to its end by clicking', as
   await piece(fred, 'x', 'b2');
   await shot(fred, 'hexxagon-game.png');
   for (let turn = 0; turn < 80; turn++) {
-    const game = await gameOf(erin);
+    const game = await gameHere(erin);
     if (game.status !== 'active') break;
     const page = game.to_move === 'erin' ? erin : fred;
     await waitText(page, '#status', 'Your move.');
     await clickATurn(page, game.turn);
   }
-  const game = await gameOf(erin);
+  const game = await gameHere(erin);
   assert.equal(game.status, 'finished');
   await waitText(erin, '#status', /You win|You lose|Draw/);
   // The bars count what the final position holds.
@@ -310,7 +312,7 @@ test('four-player Ataxx: four people, red is captured and out, its turn skipped'
   await waitText(jack, '#status', 'Your move.');
   await clickATurn(jack, 'y');
   await waitText(hugo, '#status', 'Your move.');
-  const game = await gameOf(gina);
+  const game = await gameHere(gina);
   assert.equal(game.turn, 'b');
   assert.deepEqual(game.seats.map((s) => s.pieces), [0, 3, 2, 2]);
   // The move list has a column per seat.
@@ -328,7 +330,7 @@ const clickCube = (page, cell) => page.locator(`.board .cube[data-cell="${cell}"
  * destinations must be the server's, and the first is taken.
  */
 async function moveACube(page) {
-  const { legal_moves: legal } = await gameOf(page);
+  const { legal_moves: legal } = await gameHere(page);
   const from = legal.find((m) => m.includes('-'))?.split('-')[0];
   assert.ok(from, `a move without a free hole moves a cube: ${legal}`);
   await clickCube(page, from);
@@ -351,13 +353,13 @@ test('Ankor: place, swap, pick a cube and its destination, to the end with the w
   await liam.click('#swap');
   await waitText(kate, '#status', 'Swapped');
   await waitText(kate, '#status', 'Your move.');
-  assert.equal((await gameOf(kate)).seats[1].name, 'kate');
+  assert.equal((await gameHere(kate)).seats[1].name, 'kate');
   await kate.click('.board .hole[data-cell=c3]');
   await shot(kate, 'ankor-swap.png');
   // Liam moves his cube: pick it, the destinations shown are the server's, then one of them.
   await waitText(liam, '#status', 'Your move.');
   await clickCube(liam, 'b2');
-  const legal = (await gameOf(liam)).legal_moves.filter((m) => m.startsWith('b2-')).map((m) => m.slice(3));
+  const legal = (await gameHere(liam)).legal_moves.filter((m) => m.startsWith('b2-')).map((m) => m.slice(3));
   const shown = await liam.locator('.board .target.move').evaluateAll((n) => n.map((t) => t.dataset.target));
   assert.deepEqual(shown.sort(), legal.sort());
   assert.ok(shown.length > 0, 'the cube can move');
@@ -365,7 +367,7 @@ test('Ankor: place, swap, pick a cube and its destination, to the end with the w
   await kate.waitForSelector(`.board .cube.o[data-cell="${shown[0]}"]`);
   // Then both place cubes on the first free hole until the game ends.
   for (let turn = 0; turn < 40; turn++) {
-    const game = await gameOf(kate);
+    const game = await gameHere(kate);
     if (game.status !== 'active') break;
     const page = game.to_move === 'kate' ? kate : liam;
     await waitText(page, '#status', 'Your move.');
@@ -375,7 +377,7 @@ test('Ankor: place, swap, pick a cube and its destination, to the end with the w
     else await moveACube(page);
     await page.waitForFunction((n) => Number(document.querySelector('#ply-label').textContent.split('/')[1]) > n, before);
   }
-  const game = await gameOf(kate);
+  const game = await gameHere(kate);
   assert.equal(game.status, 'finished');
   // These clicks always give Liam (O after the swap) a winning group; the board outlines it.
   assert.equal(game.winner, 'liam');

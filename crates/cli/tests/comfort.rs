@@ -24,6 +24,21 @@ fn an_engine_bot_is_listed_beside_the_levels_and_can_be_challenged() {
         .iter()
         .all(|b| b["engine"] == false));
     assert!(!before.to_string().contains("deepthought"));
+    // Each level says which games it plays, as its bot accepts or declines them.
+    let games_of = |level: &str| {
+        let row = before
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|b| b["level"] == level);
+        row.unwrap_or_else(|| panic!("no {level} bot: {before}"))["games"].clone()
+    };
+    assert_eq!(
+        games_of("very-easy"),
+        json!(["ataxx", "hexxagon", "ataxx4", "ankor"])
+    );
+    assert_eq!(games_of("medium"), json!(["ataxx", "hexxagon", "ankor"]));
+    assert_eq!(games_of("master"), json!(["ataxx"]));
 
     let (status, reply) = api("POST", &server.url("/api/bot/upgrade"), Some(&engine), None);
     assert_eq!(status, 200, "{reply}");

@@ -45,6 +45,17 @@ fn uai_variant_exchange_plays_hexxagon_ankor_and_ataxx4() {
             pos.play(&mv).unwrap();
         }
     }
+    // Four-player Ataxx has no `medium`: the engine says so and searches within `go`'s time.
+    engine.send("position fen 2y1g/5/2b1r/5/5 r 0 1");
+    engine.send("go movetime 100");
+    let (mv, lines) = engine.bestmove(10 * SECOND);
+    assert!(
+        lines.iter().any(|l| l
+            == "info string unknown level \"medium\" for ataxx4; levels: very-easy, easy, hard; \
+                searching instead"),
+        "{lines:?}"
+    );
+    assert_eq!(mv, "d4");
     // A forced four-player win, found by the paranoid search.
     engine.send("position fen 2y1g/5/2b1r/5/5 r 0 1");
     engine.send("go depth 3");

@@ -89,7 +89,7 @@ impl Bot {
         };
         if game.status == "challenge" && !game.seats[seat.index()].accepted {
             // A level plays the games whose table names it (every level plays square Ataxx;
-            // the other games have very-easy to hard).
+            // the other games have their own tables, docs/levels.md).
             let answer = match plays(self.level.name, game.position().kind()) {
                 true => Answer::Accept,
                 false => Answer::Decline,

@@ -418,6 +418,13 @@ async fn bots(State(state): State<HttpState>) -> ApiResult {
             value["level"] = json!(level.name);
             value["description"] = json!(level.description);
             value["engine"] = json!(false);
+            // A level plays the games whose table names it: the lobby offers it for those only.
+            let games: Vec<&str> = GameKind::ALL
+                .into_iter()
+                .filter(|&kind| ataxx_players::plays(level.name, kind))
+                .map(GameKind::name)
+                .collect();
+            value["games"] = json!(games);
             rows.push(value);
         }
     }

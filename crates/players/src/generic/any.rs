@@ -85,6 +85,7 @@ pub fn choose_any(level: &str, pos: &dyn AnyPosition, seed: u64) -> Result<Strin
 /// assert!(ataxx_players::plays("master", GameKind::Ataxx));
 /// assert!(ataxx_players::plays("easy", GameKind::Hexxagon));
 /// assert!(!ataxx_players::plays("master", GameKind::Ataxx4));
+/// assert!(!ataxx_players::plays("medium", GameKind::Ataxx4));
 /// ```
 pub fn plays(level: &str, kind: GameKind) -> bool {
     match kind {

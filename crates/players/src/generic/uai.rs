@@ -234,8 +234,10 @@ fn go(
     });
     if depth.is_none() {
         if let Some(level) = level {
-            if let Ok(mv) = choose_any(level, pos, seed) {
-                return mv;
+            match choose_any(level, pos, seed) {
+                Ok(mv) => return mv,
+                // A level this game's table lacks (`master` in Hexxagon): say so, then search.
+                Err(err) => send(out, &format!("info string {err}; searching instead")),
             }
         }
     }
