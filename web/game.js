@@ -131,7 +131,9 @@ export function mountGame(root, { me, toast }, board) {
     }
     clockBase = view.clock ? { ...view.clock, at: performance.now() } : null;
     if (viewPly !== null && viewPly > view.moves.length) viewPly = null;
-    selected = null;
+    // A picked piece stays picked through updates that leave the board as it was (a chat line,
+    // a proposal, a snapshot after a reconnect); a move or the end lets go of it.
+    if (view.moves.length !== before || view.status !== 'active') selected = null;
     animation = null;
     if (view.moves.length !== before) notice('');
     if (animate && viewPly === null && view.moves.length > before) {

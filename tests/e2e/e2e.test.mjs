@@ -65,10 +65,16 @@ test('two people: challenge, accept, live moves, undo, chat, reload, resign, rep
   await noPiece(alice, 'b3');
   assert.equal(await moveCount(bob), 3);
 
-  // Chat goes both ways.
+  // Chat goes both ways. A chat line arriving while Bob holds a picked piece leaves it picked.
+  await waitText(bob, '#status', 'Your move.');
+  await clickSquare(bob, 'a1');
+  await bob.waitForSelector('#board rect.selected[data-sq="a1"]');
   await alice.fill('#chat-input', 'good luck!');
   await alice.press('#chat-input', 'Enter');
   await waitText(bob, '#chat', 'good luck!');
+  assert.equal(await bob.locator('#board rect.selected[data-sq="a1"]').count(), 1, 'the chat line kept the picked piece');
+  await clickSquare(bob, 'a1');
+  await bob.waitForSelector('#board rect.selected', { state: 'detached' });
 
   // Bob plays again; Alice grows b6 -> c5 (a single: the origin stays).
   await waitText(bob, '#status', 'Your move.');
