@@ -771,16 +771,22 @@ fn a_hexxagon_game_by_text_commands_with_its_own_ratings_and_export() {
 
     let listed = door.ok("list");
     assert!(listed.contains("hexxagon: 0 boards in play"), "{listed}");
-    // The levels very-easy to hard play Hexxagon; master (the square engine) declines it.
-    door.ok("hexxagon challenge alice bot-master");
-    let declined = wait_for(&mut door, 103, |g| g["status"] != "challenge");
-    assert_eq!(declined["status"], "declined");
+    // The levels very-easy to hard play Hexxagon; master (the square engine) does not, and a
+    // challenge to it is refused at once, naming the levels that do.
+    let refused = door.send("hexxagon challenge alice bot-master");
+    assert!(
+        refused.starts_with(
+            "error: invalid challenge: bot-master does not play hexxagon; the levels that do: \
+             bot-very-easy, bot-easy, bot-medium, bot-hard"
+        ),
+        "{refused}"
+    );
     door.ok("hexxagon challenge alice bot-easy");
-    door.ok("hexxagon accept 104 alice secret1");
-    let game = wait_for(&mut door, 104, |g| g["status"] == "active");
+    door.ok("hexxagon accept 103 alice secret1");
+    let game = wait_for(&mut door, 103, |g| g["status"] == "active");
     let mv = game["legal_moves"][0].as_str().unwrap().to_string();
-    door.ok(&format!("hexxagon move 104 alice secret1 {mv}#1"));
-    let answered = wait_for(&mut door, 104, |g| g["ply"].as_i64() == Some(2));
+    door.ok(&format!("hexxagon move 103 alice secret1 {mv}#1"));
+    let answered = wait_for(&mut door, 103, |g| g["ply"].as_i64() == Some(2));
     let mut replay = hexxagon.start(&Default::default()).unwrap();
     for row in answered["moves"].as_array().unwrap() {
         replay.play(row["move"].as_str().unwrap()).unwrap();

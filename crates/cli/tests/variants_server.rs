@@ -462,6 +462,17 @@ fn bots_play_hexxagon_four_player_ataxx_and_ankor_to_the_end() {
     door.ok("signup alice pw1");
     door.ok("signup bob pw2");
 
+    // A level whose table lacks the game is refused at once, with the levels that play it
+    // (its bot would only have declined; Hexxagon's case is in server.rs).
+    let refused = door.send("ataxx challenge -players=4 alice bot-medium bob bot-easy");
+    assert!(
+        refused.starts_with(
+            "error: invalid challenge: bot-medium does not play ataxx4; the levels that do: \
+             bot-very-easy, bot-easy, bot-hard"
+        ),
+        "{refused}"
+    );
+
     door.ok("hexxagon challenge -size=3 alice bot-very-easy");
     door.ok("hexxagon accept 101 alice pw1");
     let hexxagon = play_against_bots(&mut door, 101, &[("alice", "pw1")]);

@@ -89,7 +89,9 @@ impl Bot {
         };
         if game.status == "challenge" && !game.seats[seat.index()].accepted {
             // A level plays the games whose table names it (every level plays square Ataxx;
-            // the other games have their own tables, docs/levels.md).
+            // the other games have their own tables, docs/levels.md). Challenges to a level
+            // that does not play the game are refused when made; one stored by an older
+            // server is declined here.
             let answer = match plays(self.level.name, game.position().kind()) {
                 true => Answer::Accept,
                 false => Answer::Decline,

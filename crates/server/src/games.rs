@@ -1285,6 +1285,7 @@ pub(crate) async fn open_board(
                 "{name}'s account is closed"
             )));
         }
+        refuse_a_level_that_does_not_play(&user, options.game)?;
         if user.refuses_challenges && !everyone_accepted {
             return Err(Error::InvalidChallenge(format!(
                 "{name} refuses challenges"
@@ -1340,6 +1341,28 @@ pub(crate) async fn open_board(
 }
 
 /// The seat `user` plays on `board`, or the refusal for someone who is not one of its players.
+/// A built-in level's bot would decline a game its level table lacks (`bot-master` in
+/// Hexxagon, `bot-medium` in four-player Ataxx): the challenge is refused at once, naming the
+/// levels that play the game. Engines played through `ataxx bot` answer for themselves.
+fn refuse_a_level_that_does_not_play(user: &storage::UserRow, game: GameKind) -> Result<()> {
+    let Some(level) = user.bot_level.as_deref() else {
+        return Ok(());
+    };
+    if level == crate::bot_accounts::ENGINE_BOT || ataxx_players::plays(level, game) {
+        return Ok(());
+    }
+    let bots: Vec<String> = ataxx_players::LEVELS
+        .iter()
+        .filter(|l| ataxx_players::plays(l.name, game))
+        .map(crate::bots::account_name)
+        .collect();
+    Err(Error::InvalidChallenge(format!(
+        "{} does not play {game}; the levels that do: {}",
+        user.name,
+        bots.join(", ")
+    )))
+}
+
 fn seat_of(game: &GameRow, board: i64, user: &str) -> Result<Seat> {
     game.seat_of(user).ok_or_else(|| Error::NotAPlayer {
         board,
