@@ -1340,7 +1340,6 @@ pub(crate) async fn open_board(
     Ok(game)
 }
 
-/// The seat `user` plays on `board`, or the refusal for someone who is not one of its players.
 /// A built-in level's bot would decline a game its level table lacks (`bot-master` in
 /// Hexxagon, `bot-medium` in four-player Ataxx): the challenge is refused at once, naming the
 /// levels that play the game. Engines played through `ataxx bot` answer for themselves.
@@ -1363,6 +1362,7 @@ fn refuse_a_level_that_does_not_play(user: &storage::UserRow, game: GameKind) ->
     )))
 }
 
+/// The seat `user` plays on `board`, or the refusal for someone who is not one of its players.
 fn seat_of(game: &GameRow, board: i64, user: &str) -> Result<Seat> {
     game.seat_of(user).ok_or_else(|| Error::NotAPlayer {
         board,
