@@ -107,7 +107,8 @@ export function mountLobby(root, { me, toast }) {
   form.querySelectorAll('[name=kind]').forEach((r) => r.addEventListener('change', showKind));
   const showBot = () => {
     const bot = bots.find((b) => b.userid === form.bot.value);
-    root.querySelector('#bot-description').textContent = bot ? bot.description : '';
+    // A built-in level plays each game its own way; an engine has one description.
+    root.querySelector('#bot-description').textContent = bot ? (bot.descriptions?.[form.game.value] ?? bot.description) : '';
   };
   form.bot.addEventListener('change', showBot);
   /** The bots that play `game`: the built-in levels whose table has it, and every engine (an engine that does not play it declines, saying why). */

@@ -275,11 +275,20 @@ const LEVELS_OF = {
   ataxx4: ['very-easy', 'easy', 'hard'],
 };
 
+/** How `easy` plays each game, as the lobby describes it (the server's level tables). */
+const EASY_PLAYS = {
+  hexxagon: 'takes the move that leaves it the most pieces',
+  ataxx4: "most own pieces less the strongest opponent's, one move ahead",
+};
+
 /** Starts a game of `game` against the weakest computer level from the lobby's form, playing first. */
 async function botGame(page, game) {
   await page.selectOption('#game-select', game);
   const offered = await page.$$eval('[name=bot] option', (options) => options.map((o) => o.value));
   assert.deepEqual(offered.filter((id) => id.startsWith('bot-')), LEVELS_OF[game].map((l) => `bot-${l}`));
+  // A level is described as it plays the chosen game, not as it plays square Ataxx.
+  await page.selectOption('[name=bot]', 'bot-easy');
+  assert.equal(await page.textContent('#bot-description'), EASY_PLAYS[game]);
   await page.selectOption('[name=bot]', 'bot-very-easy');
   await page.selectOption('#challenge-form [name=color]', 'x');
   await page.click('#challenge-submit');

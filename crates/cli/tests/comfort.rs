@@ -39,6 +39,24 @@ fn an_engine_bot_is_listed_beside_the_levels_and_can_be_challenged() {
     );
     assert_eq!(games_of("medium"), json!(["ataxx", "hexxagon", "ankor"]));
     assert_eq!(games_of("master"), json!(["ataxx"]));
+    // ... and how it plays each of them: `easy` is greedy in square Ataxx, but in four-player
+    // Ataxx it also weighs the strongest opponent.
+    let easy = before
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|b| b["level"] == "easy")
+        .unwrap();
+    assert_eq!(easy["descriptions"]["ataxx"], easy["description"], "{easy}");
+    assert_eq!(
+        easy["descriptions"]["ataxx4"],
+        "most own pieces less the strongest opponent's, one move ahead"
+    );
+    assert_ne!(
+        easy["descriptions"]["ataxx4"],
+        easy["descriptions"]["ataxx"]
+    );
+    assert!(easy["descriptions"].get("nosuch").is_none());
 
     let (status, reply) = api("POST", &server.url("/api/bot/upgrade"), Some(&engine), None);
     assert_eq!(status, 200, "{reply}");

@@ -22,7 +22,7 @@ mod search;
 pub use choice::BestPicker;
 pub use engine_player::EnginePlayer;
 pub use gataxx::worst_case_score;
-pub use generic::{choose_any, plays, ChooseError};
+pub use generic::{choose_any, description, plays, ChooseError};
 pub use heuristics::{applet_score, ringed_pieces, Heuristic, WIN};
 pub use levels::{Level, Strength, UnknownLevel, LEVELS};
 pub use moveset::MoveSet;

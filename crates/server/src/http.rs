@@ -418,13 +418,20 @@ async fn bots(State(state): State<HttpState>) -> ApiResult {
             value["level"] = json!(level.name);
             value["description"] = json!(level.description);
             value["engine"] = json!(false);
-            // A level plays the games whose table names it: the lobby offers it for those only.
-            let games: Vec<&str> = GameKind::ALL
+            // A level plays the games whose table names it, each its own way: the lobby offers
+            // it for those only, describing how it plays the chosen one.
+            let described: Vec<(&str, &str)> = GameKind::ALL
                 .into_iter()
-                .filter(|&kind| ataxx_players::plays(level.name, kind))
-                .map(GameKind::name)
+                .filter_map(|kind| {
+                    ataxx_players::description(level.name, kind).map(|text| (kind.name(), text))
+                })
                 .collect();
-            value["games"] = json!(games);
+            value["games"] = json!(described.iter().map(|(game, _)| game).collect::<Vec<_>>());
+            let descriptions: serde_json::Map<String, Value> = described
+                .into_iter()
+                .map(|(game, text)| (game.to_string(), json!(text)))
+                .collect();
+            value["descriptions"] = Value::Object(descriptions);
             rows.push(value);
         }
     }

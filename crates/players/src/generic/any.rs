@@ -88,9 +88,31 @@ pub fn choose_any(level: &str, pos: &dyn AnyPosition, seed: u64) -> Result<Strin
 /// assert!(!ataxx_players::plays("medium", GameKind::Ataxx4));
 /// ```
 pub fn plays(level: &str, kind: GameKind) -> bool {
+    description(level, kind).is_some()
+}
+
+/// How the level named `level` plays `kind`, in a line for people choosing an opponent; `None`
+/// where it does not play that game. A level of the same name plays each game its own way.
+///
+/// ```
+/// use games::GameKind;
+/// assert_eq!(
+///     ataxx_players::description("easy", GameKind::Ataxx),
+///     Some("takes the move that leaves it the most pieces, never looks ahead"),
+/// );
+/// assert_eq!(
+///     ataxx_players::description("easy", GameKind::Ataxx4),
+///     Some("most own pieces less the strongest opponent's, one move ahead"),
+/// );
+/// assert_eq!(ataxx_players::description("master", GameKind::Hexxagon), None);
+/// ```
+pub fn description(level: &str, kind: GameKind) -> Option<&'static str> {
     match kind {
-        GameKind::Ataxx => level.parse::<&'static crate::Level>().is_ok(),
-        _ => GenericLevel::find(kind, level).is_some(),
+        GameKind::Ataxx => level
+            .parse::<&'static crate::Level>()
+            .ok()
+            .map(|found| found.description),
+        _ => GenericLevel::find(kind, level).map(|found| found.description),
     }
 }
 

@@ -20,7 +20,9 @@ mod search;
 pub mod uai;
 
 pub use ankor::ANKOR_LEVELS;
-pub use any::{choose_any, choose_generic, choose_with, plays, search_any, ChooseError};
+pub use any::{
+    choose_any, choose_generic, choose_with, description, plays, search_any, ChooseError,
+};
 pub use eval::{evaluate, piece_margin, single_or_jump, Evaluate, WIN};
 pub use greedy::greedy_move;
 pub use levels::{
