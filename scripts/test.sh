@@ -32,6 +32,8 @@ echo "== cargo fmt --check"
 cargo fmt --all -- --check
 echo "== cargo clippy"
 cargo clippy --workspace --all-targets --quiet -- -D warnings
+echo "== cargo doc (every intra-doc link resolves)"
+RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps --quiet
 echo "== cargo test"
 # ATAXX_TEST_POSTGRES is hidden here: the workspace run is the SQLite half.
 ATAXX_TEST_POSTGRES= cargo test --workspace

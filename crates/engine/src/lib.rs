@@ -3,7 +3,7 @@
 //!
 //! One module per idea: [`search`] (iterative deepening, PVS, pruning), [`ordering`] (move
 //! ordering), [`tt`] (transposition table), [`eval`] (evaluation), [`time`] (time management),
-//! [`score`] (score units and game-end scores), [`uai`] (protocol loop), [`bench`] (fixed
+//! [`score`] (score units and game-end scores), [`uai`] (protocol loop), [`mod@bench`] (fixed
 //! benchmark), [`data`] (training records), [`nnue`] (the learned evaluation), [`train`] (its trainer).
 
 pub mod bench;

@@ -13,9 +13,9 @@
 //! - **The lobby** (seeks posted and withdrawn): notices sent after the change commits.
 //!
 //! Notifications sent while a node's `LISTEN` connection is down never reach it. The node keeps
-//! the version and ply of every open board as it last pushed them ([`Pushed`]); once listening
+//! the version and ply of every open board as it last pushed them (`Pushed`); once listening
 //! again it reads the open boards (and those it knew open) and pushes, as events carrying each
-//! board's current summary, whatever advanced meanwhile ([`catch_up`]); notifications of those
+//! board's current summary, whatever advanced meanwhile (`catch_up`); notifications of those
 //! changes that still arrive afterwards are dropped as already pushed.
 //!
 //! Singletons (bots, the deadline sweeper, later the mail sender) run on the leader only: the

@@ -247,7 +247,7 @@ pub enum Command {
         board: i64,
         moves: Vec<String>,
     },
-    /// `ataxx pgn <board>` and `ataxx record <board>` [project]: the game as PGN or as the 1995
+    /// `ataxx pgn <board>` and `ataxx record <board>` \[project\]: the game as PGN or as the 1995
     /// two-column record with flip counts.
     Export {
         board: i64,

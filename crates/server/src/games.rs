@@ -3,7 +3,7 @@
 //!
 //! A board stores its game's name and positions as FEN; every rule (whose turn, legal moves,
 //! passes, eliminations, the outcome, seat swaps) comes from the game's
-//! [`AnyPosition`](games::AnyPosition), so this module never asks which game it runs.
+//! [`games::AnyPosition`], so this module never asks which game it runs.
 //!
 //! Each change runs in one write transaction that is committed before the change is answered
 //! or announced, so an acknowledged move survives a crash.

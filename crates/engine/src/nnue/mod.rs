@@ -298,7 +298,7 @@ pub struct Network {
 }
 
 impl Network {
-    /// Reads a net file (format in [`file`]).
+    /// Reads a net file (format in [`mod@file`]).
     pub fn load(path: &Path) -> Result<Network, NetError> {
         let bytes = std::fs::read(path).map_err(|e| NetError::Io {
             path: path.display().to_string(),

@@ -112,7 +112,7 @@ fn mix_cells(set: Cells, seed: u64) -> u64 {
 
 impl Position {
     /// The empty board of size `n` (3 to 8) with win height `win_height` (0, 1 or −1), O to
-    /// move, each player holding [`cubes_per_player`] cubes.
+    /// move, each player holding `cubes_per_player` cubes.
     pub fn new(n: u8, win_height: i8) -> Result<Position, String> {
         if !(MIN_SIZE..=MAX_SIZE).contains(&n) {
             return Err(format!(

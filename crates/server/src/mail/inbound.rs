@@ -1,4 +1,4 @@
-//! Inbound mail: stored first ([`store`], before the SMTP `250` or `mail-in`'s exit status),
+//! Inbound mail: stored first ([`mod@store`], before the SMTP `250` or `mail-in`'s exit status),
 //! then processed ([`process`]): filtered, run as a command, answered.
 //!
 //! The From address is never authentication (the password in the command is): the reply to a
