@@ -45,10 +45,13 @@ for target in "$@"; do
     nice -n 19 "$bin_dir/$target" $(options_of "$target") -max_total_time="$seconds" \
     "$found" "corpus/$target" > "$log" 2>&1 || true
   executions=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
-  coverage=$(grep -o 'cov: [0-9]*' "$log" | tail -1 | cut -d' ' -f2)
+  coverage=$(grep -o 'cov: [0-9]*' "$log" | tail -1 | cut -d' ' -f2 || true)
   wall=$(awk '/^times/ { printf "%.0f", $2 }' "$log.time")
   cpu=$(awk '/^times/ { printf "%.0f", $3 + $4 }' "$log.time")
-  crashes=$(find "artifacts/$target" -type f -newer "$found" 2>/dev/null | wc -l)
+  crashes=0
+  if [ -d "artifacts/$target" ]; then
+    crashes=$(find "artifacts/$target" -type f -newer "$found" | wc -l)
+  fi
 
   # Minimise: a fresh folder gets the smallest set of inputs that keeps the coverage of both.
   before=$(find "corpus/$target" -type f | wc -l)
