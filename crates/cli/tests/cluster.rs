@@ -420,6 +420,24 @@ async fn a_seek_posted_on_one_node_reaches_the_lobby_on_the_other_and_back() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_node_whose_event_listener_dropped_catches_up_on_moves_made_meanwhile() {
+    /// Sends `command` until it is stored. While the database refuses new connections, a node
+    /// answers "error: internal database error" when its pool has no idle connection at hand;
+    /// such a command changes nothing (and the #ply guard refuses a repeated move), so it is
+    /// sent again. A command that was stored but whose board could not be read back is
+    /// answered "Done." with the same words further down, and must not be sent again.
+    fn stored(door: &mut served::TextDoor, command: &str) -> String {
+        let mut reply = door.send(command);
+        for _ in 0..50 {
+            if !(reply.starts_with("error") && reply.contains("internal database error")) {
+                break;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(100));
+            reply = door.send(command);
+        }
+        assert!(!reply.starts_with("error"), "{command}: {reply}");
+        reply
+    }
+
     let dir = tempfile::tempdir().unwrap();
     let Some(db) = cluster_database(dir.path(), "listener_gap") else {
         return;
@@ -434,6 +452,12 @@ async fn a_node_whose_event_listener_dropped_catches_up_on_moves_made_meanwhile(
     let alice = login(&a, "alice", "secret1");
     let mut alice_ws = socket(&a.ws(&format!("/api/ws?token={alice}"))).await;
     next_where(&mut alice_ws, |v| v["type"] == "hello").await;
+    // Carol follows the board from node A until she unsubscribes on B while A is not listening.
+    door_b.ok("signup carol secret3");
+    door_b.ok("ataxx subscribe 101 carol secret3");
+    let carol = login(&a, "carol", "secret3");
+    let mut carol_ws = socket(&a.ws(&format!("/api/ws?token={carol}"))).await;
+    next_where(&mut carol_ws, |v| v["type"] == "hello").await;
 
     let mut pos = Position::startpos();
     let mut play = |door: &mut served::TextDoor, ply: i64| {
@@ -443,26 +467,13 @@ async fn a_node_whose_event_listener_dropped_catches_up_on_moves_made_meanwhile(
         } else {
             "bob secret2"
         };
-        // While the database refuses new connections, node B answers "error: internal
-        // database error" when its pool has no idle connection at hand; such a command changes
-        // nothing (and the #ply guard refuses a repeat), so it is sent again. A move that was
-        // stored but whose board could not be read back is answered "Done." with the same
-        // words further down, and must not be sent again.
-        let command = format!("ataxx move 101 {player} {mv}#{ply}");
-        let mut reply = door.send(&command);
-        for _ in 0..50 {
-            if !(reply.starts_with("error") && reply.contains("internal database error")) {
-                break;
-            }
-            std::thread::sleep(std::time::Duration::from_millis(100));
-            reply = door.send(&command);
-        }
-        assert!(!reply.starts_with("error"), "{command}: {reply}");
+        stored(door, &format!("ataxx move 101 {player} {mv}#{ply}"));
         pos.play(mv).unwrap();
         pos.to_string()
     };
     play(&mut door_b, 1);
     next_where(&mut alice_ws, |v| v["type"] == "moves" && v["ply"] == 1).await;
+    next_where(&mut carol_ws, |v| v["type"] == "moves" && v["ply"] == 1).await;
 
     // Node A's listener is cut off, and cannot reconnect while the database refuses new
     // connections; node B (its pool already connected) records three moves meanwhile.
@@ -484,6 +495,11 @@ async fn a_node_whose_event_listener_dropped_catches_up_on_moves_made_meanwhile(
     for ply in 2..=4 {
         fen = play(&mut door_b, ply);
     }
+    let reply = stored(&mut door_b, "ataxx unsubscribe 101 carol secret3");
+    assert!(
+        reply.contains("carol no longer follows board 101"),
+        "{reply}"
+    );
     psql(
         &db,
         &format!("ALTER DATABASE \"{name}\" WITH ALLOW_CONNECTIONS true"),
@@ -494,6 +510,17 @@ async fn a_node_whose_event_listener_dropped_catches_up_on_moves_made_meanwhile(
     assert_eq!(caught_up["game"]["fen"], fen);
     let mut door_a = a.text();
     assert_eq!(door_a.board(101)["ply"], 4);
+    // Node A also dropped the subscription it was not told of: the next move reaches Alice
+    // but not Carol, and A's board no longer lists her.
+    play(&mut door_b, 5);
+    next_where(&mut alice_ws, |v| v["type"] == "moves" && v["ply"] == 5).await;
+    let after_gap = tokio::time::timeout(
+        std::time::Duration::from_secs(2),
+        next_where(&mut carol_ws, |v| v["ply"] == 5),
+    )
+    .await;
+    assert!(after_gap.is_err(), "carol still follows: {after_gap:?}");
+    assert!(!door_a.ok("ataxx show 101").contains("Subscribers"));
 }
 
 #[test]

@@ -180,6 +180,19 @@ impl Hub {
         }
     }
 
+    /// Replaces every subscription with `pairs` of (board, name): what the store holds, so
+    /// that one dropped while this node was not told of it goes too.
+    pub fn replace_subscriptions(&self, pairs: Vec<(i64, String)>) {
+        let mut loaded: HashMap<i64, Vec<String>> = HashMap::new();
+        for (board, name) in pairs {
+            loaded.entry(board).or_default().push(name);
+        }
+        for list in loaded.values_mut() {
+            list.sort();
+        }
+        *self.subscribers.lock().expect("event hub") = loaded;
+    }
+
     /// The users who follow a board.
     pub fn subscribers(&self, board: i64) -> Vec<String> {
         let subscribers = self.subscribers.lock().expect("event hub");

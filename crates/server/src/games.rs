@@ -1200,20 +1200,23 @@ impl Games {
         let mut moves = storage::moves(&mut conn, board).await?;
         replay(game.kind(), &game.start_fen, &mut moves);
         let chat = storage::chat(&mut conn, board).await?;
+        // From the store, not the hub: on a cluster the hub learns of a change by a notice that
+        // may still be on its way when its author asks to see the board.
+        let subscribers = storage::subscribers(&mut conn, board).await?;
         Ok(GameView {
             summary: game.summary(self.now_ms()),
             moves,
             chat,
-            subscribers: self.hub.subscribers(board),
+            subscribers,
         })
     }
 
-    /// Loads the subscriptions into the event hub (at start).
+    /// Loads the subscriptions into the event hub, replacing what it held (at start, and on a
+    /// cluster node after notices may have been lost).
     pub async fn load_subscriptions(&self) -> Result<()> {
         let mut conn = self.storage.read().await?;
-        for (board, name) in storage::subscriptions(&mut conn).await? {
-            self.hub.set_subscription(board, &name, true);
-        }
+        self.hub
+            .replace_subscriptions(storage::subscriptions(&mut conn).await?);
         Ok(())
     }
 

@@ -1271,6 +1271,15 @@ pub async fn subscriptions(conn: &mut AnyConnection) -> Result<Vec<(i64, String)
         .collect()
 }
 
+/// The users who follow `board`, by name.
+pub async fn subscribers(conn: &mut AnyConnection, board: i64) -> Result<Vec<String>> {
+    let rows = sqlx::query("SELECT name FROM subscriptions WHERE board = $1 ORDER BY name")
+        .bind(board)
+        .fetch_all(conn)
+        .await?;
+    rows.iter().map(|row| Ok(row.try_get("name")?)).collect()
+}
+
 pub async fn set_subscription(
     conn: &mut AnyConnection,
     board: i64,
