@@ -20,7 +20,8 @@ mkdir -p runs
 
 # Every target is built with both features, so one build serves all of them.
 nice -n 19 cargo +nightly fuzz build --features server,variants
-bin_dir=target/x86_64-unknown-linux-gnu/release
+# cargo fuzz builds for the host's target triple.
+bin_dir=target/$(rustc +nightly -vV | sed -n 's/^host: //p')/release
 
 # Options by target: inputs that wait on SQLite need a long timeout; mail is large.
 options_of() {
