@@ -119,7 +119,9 @@ export function mountLobby(root, { me, toast }) {
   const showBotChoices = () => {
     const chosen = form.bot.value;
     const offered = botsFor(form.game.value);
-    form.bot.innerHTML = offered.map((b) => `<option value="${esc(b.userid)}">${esc(b.level)}${b.engine ? ' · engine' : ''} (${esc(b.rating_text)})</option>`).join('');
+    // Each bot's rating in the chosen game (the server gives one for every game it is offered in).
+    const rating = (b) => b.ratings?.[form.game.value]?.rating_text ?? b.rating_text;
+    form.bot.innerHTML = offered.map((b) => `<option value="${esc(b.userid)}">${esc(b.level)}${b.engine ? ' · engine' : ''} (${esc(rating(b))})</option>`).join('');
     if (offered.some((b) => b.userid === chosen)) form.bot.value = chosen;
     showBot();
   };

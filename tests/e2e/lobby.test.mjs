@@ -311,6 +311,16 @@ test('the keyboard alone plays on a Hexxagon board and on a four-player board', 
 
   await kai.goto(`${BASE}/#/`);
   await kai.waitForSelector('#bot-select option', { state: 'attached' });
+  // The level menu shows each level's rating in the chosen game: very-easy has now won a rated
+  // Hexxagon game but played no square Ataxx.
+  const veryEasy = await call(kai, 'GET', '/api/users/bot-very-easy');
+  const hexxagonRating = veryEasy.ratings.hexxagon.rating_text;
+  assert.notEqual(hexxagonRating, veryEasy.rating_text, 'the Hexxagon game counted');
+  const optionText = () => kai.textContent('[name=bot] option[value=bot-very-easy]');
+  await kai.selectOption('#game-select', 'hexxagon');
+  assert.equal(await optionText(), `very-easy (${hexxagonRating})`);
+  await kai.selectOption('#game-select', 'ataxx');
+  assert.equal(await optionText(), `very-easy (${veryEasy.rating_text})`);
   await botGame(kai, 'ataxx4');
   const game = await gameOf(kai, boardOf(kai));
   assert.equal(game.seats.length, 4);

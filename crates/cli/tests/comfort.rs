@@ -57,6 +57,20 @@ fn an_engine_bot_is_listed_beside_the_levels_and_can_be_challenged() {
         easy["descriptions"]["ataxx"]
     );
     assert!(easy["descriptions"].get("nosuch").is_none());
+    // ... and its rating in each of them (the lobby's level menu shows the chosen game's), the
+    // initial one in games it has not played yet.
+    for row in before.as_array().unwrap() {
+        let games = row["games"].as_array().unwrap();
+        let rated: Vec<&String> = row["ratings"].as_object().unwrap().keys().collect();
+        assert_eq!(rated.len(), games.len(), "{row}");
+        for game in games {
+            assert_eq!(
+                row["ratings"][game.as_str().unwrap()]["rating_text"],
+                "1500?",
+                "{row}"
+            );
+        }
+    }
 
     let (status, reply) = api("POST", &server.url("/api/bot/upgrade"), Some(&engine), None);
     assert_eq!(status, 200, "{reply}");
@@ -71,6 +85,10 @@ fn an_engine_bot_is_listed_beside_the_levels_and_can_be_challenged() {
     assert_eq!(bot["bot"], "uai");
     assert_eq!(bot["engine"], true);
     assert!(bot["rating_text"].is_string(), "{bot}");
+    // An engine may play every game, so it is rated in each.
+    for game in ["ataxx", "hexxagon", "ataxx4", "ankor"] {
+        assert_eq!(bot["ratings"][game]["rating_text"], "1500?", "{bot}");
+    }
 
     // A person challenges it as the lobby does (a bot's name among the opponents).
     let (status, game) = api(

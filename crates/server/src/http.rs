@@ -426,12 +426,14 @@ async fn bots(State(state): State<HttpState>) -> ApiResult {
                     ataxx_players::description(level.name, kind).map(|text| (kind.name(), text))
                 })
                 .collect();
-            value["games"] = json!(described.iter().map(|(game, _)| game).collect::<Vec<_>>());
+            let games: Vec<&str> = described.iter().map(|(game, _)| *game).collect();
+            value["games"] = json!(games);
             let descriptions: serde_json::Map<String, Value> = described
                 .into_iter()
                 .map(|(game, text)| (game.to_string(), json!(text)))
                 .collect();
             value["descriptions"] = Value::Object(descriptions);
+            rate_in_every(&mut conn, &mut value, &user.name, &games).await?;
             rows.push(value);
         }
     }
@@ -441,9 +443,27 @@ async fn bots(State(state): State<HttpState>) -> ApiResult {
         value["level"] = json!(user.name);
         value["description"] = json!("An engine played through `ataxx bot` (UAI) by its author.");
         value["engine"] = json!(true);
+        let games = GameKind::ALL.map(GameKind::name);
+        rate_in_every(&mut conn, &mut value, &user.name, &games).await?;
         rows.push(value);
     }
     Ok(Json(json!(rows)))
+}
+
+/// Gives a bot's `ratings` an entry for every game it is offered in, the initial rating where it
+/// has not played that game yet: the lobby's level menu shows the rating in the chosen game.
+async fn rate_in_every(
+    conn: &mut sqlx::AnyConnection,
+    bot: &mut Value,
+    name: &str,
+    games: &[&str],
+) -> Result<(), Error> {
+    for game in games {
+        if bot["ratings"].get(*game).is_none() {
+            bot["ratings"][*game] = rating_json(&storage::rating(conn, name, game).await?);
+        }
+    }
+    Ok(())
 }
 
 #[derive(Deserialize)]
