@@ -88,6 +88,8 @@ fn garbage_is_ignored_without_a_crash() {
         "setoption name",
         "setoption name Hash value lots",
         "setoption name Clear Hash",
+        "setoption name Threads value 0",
+        "setoption name Threads value many",
         "position",
         "position fen",
         "position fen 9/9 x",
@@ -169,4 +171,37 @@ fn bench_signature_is_the_same_on_every_run() {
     let first = signature();
     assert!(first > 1000);
     assert_eq!(first, signature());
+}
+
+#[test]
+fn threads_are_offered_set_and_refused_out_of_range() {
+    let mut engine = Engine::start(&["uai"]);
+    engine.send("uai");
+    let intro = engine.expect_line("uaiok", 5 * SECOND);
+    assert!(
+        intro
+            .iter()
+            .any(|l| l == "option name Threads type spin default 1 min 1 max 256"),
+        "{intro:?}"
+    );
+    engine.send("setoption name Threads value 0");
+    engine.send("isready");
+    let refused = engine.expect_line("readyok", 5 * SECOND);
+    assert!(
+        refused
+            .iter()
+            .any(|l| l == "info string Threads must be 1 to 256, not \"0\""),
+        "{refused:?}"
+    );
+    // Two threads search and answer in time.
+    engine.send("setoption name Threads value 2");
+    engine.send("position startpos moves g2");
+    let started = Instant::now();
+    engine.send("go movetime 200");
+    let (mv, _) = bestmove(&mut engine, 5 * SECOND);
+    assert!(started.elapsed() < Duration::from_millis(1_000));
+    let mut pos = Position::startpos();
+    pos.play("g2".parse().unwrap()).unwrap();
+    assert!(pos.is_legal(mv), "{mv} in {pos}");
+    engine.quit();
 }

@@ -4,8 +4,13 @@
 //! moves best-first with late-move pruning, futility pruning and late-move reductions; null-window
 //! searches for every move after the first, re-searched when they beat alpha. Ataxx has no quiet
 //! moves in the chess sense (every move changes material), so a leaf is scored statically.
+//!
+//! With more than one thread (`Threads`), helper threads run the same iterative deepening on
+//! the same position, sharing only the transposition table (Lazy SMP): what they store cuts
+//! the main thread's tree. The main thread alone keeps time, reports and picks the move.
 
-use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
+use std::thread;
 use std::time::{Duration, Instant};
 
 use arrayvec::ArrayVec;
@@ -113,6 +118,8 @@ struct Searcher<'a, E: Evaluator> {
     next_check: u64,
     seldepth: usize,
     aborted: bool,
+    /// Where a helper thread publishes its node count for the main thread's reports.
+    published: Option<&'a AtomicU64>,
     reductions: &'a Reductions,
     pv: Box<[[Move; MAX_PLY]; MAX_PLY]>,
     pv_len: [usize; MAX_PLY],
@@ -152,6 +159,7 @@ impl<'a, E: Evaluator> Searcher<'a, E> {
             next_check: 0,
             seldepth: 0,
             aborted: false,
+            published: None,
             reductions,
             pv: Box::new([[Move::Pass; MAX_PLY]; MAX_PLY]),
             pv_len: [0; MAX_PLY],
@@ -185,6 +193,9 @@ impl<'a, E: Evaluator> Searcher<'a, E> {
             // The clock and the flag are read every 1024 nodes, well under a millisecond.
             self.next_check = self.nodes + 1024;
             self.aborted = self.stop.load(Relaxed) || self.time.hard_expired();
+            if let Some(published) = self.published {
+                published.store(self.nodes, Relaxed);
+            }
         }
         self.aborted
     }
@@ -427,6 +438,9 @@ pub struct Engine<E: Evaluator> {
     tt: TranspositionTable,
     tables: OrderingTables,
     reductions: Reductions,
+    /// The move-ordering tables of the helper threads, one each (`Threads` − 1), kept across
+    /// searches as the main thread's are.
+    helpers: Vec<OrderingTables>,
 }
 
 impl<E: Evaluator> Engine<E> {
@@ -437,7 +451,20 @@ impl<E: Evaluator> Engine<E> {
             tt: TranspositionTable::new(hash_mib),
             tables: OrderingTables::default(),
             reductions: Reductions::new(),
+            helpers: Vec::new(),
         }
+    }
+
+    /// Search with `threads` threads (at least 1): the main one and `threads - 1` helpers.
+    /// With helpers, searches limited by depth or nodes are no longer reproducible, and a node
+    /// limit counts the main thread's nodes.
+    pub fn set_threads(&mut self, threads: usize) {
+        self.helpers
+            .resize_with(threads.max(1) - 1, OrderingTables::default);
+    }
+
+    pub fn threads(&self) -> usize {
+        self.helpers.len() + 1
     }
 
     /// Replace the transposition table with an empty one of `mib` MiB.
@@ -449,6 +476,7 @@ impl<E: Evaluator> Engine<E> {
     pub fn clear(&mut self) {
         self.tt.clear();
         self.tables = OrderingTables::default();
+        self.helpers.fill_with(OrderingTables::default);
     }
 
     pub fn evaluator(&self) -> &E {
@@ -466,56 +494,117 @@ impl<E: Evaluator> Engine<E> {
     }
 
     /// Iterative deepening until a limit is reached or `stop` is set. `on_iteration` sees every
-    /// completed iteration. The result is that of the last completed iteration.
+    /// completed iteration. The result is that of the main thread's last completed iteration;
+    /// its node count is every thread's.
     pub fn search(
         &mut self,
         pos: &Position,
         limits: &Limits,
         stop: &AtomicBool,
-        mut on_iteration: impl FnMut(&Report),
+        on_iteration: impl FnMut(&Report),
     ) -> Report {
         let start = Instant::now();
-        let time = TimeManager::new(limits, start);
         self.tt.new_search();
         self.tables.new_search();
+        self.helpers.iter_mut().for_each(OrderingTables::new_search);
+        let Engine {
+            eval,
+            tt,
+            tables,
+            reductions,
+            helpers,
+        } = self;
+        let (eval, tt, reductions) = (&*eval, &*tt, &*reductions);
+        // Set when the main thread is done: the helpers then stop within 1,024 nodes.
+        let helpers_stop = AtomicBool::new(false);
+        let helper_nodes: Vec<AtomicU64> = helpers.iter().map(|_| AtomicU64::new(0)).collect();
+        let mut report = thread::scope(|scope| {
+            for (tables, nodes) in helpers.iter_mut().zip(&helper_nodes) {
+                let helpers_stop = &helpers_stop;
+                scope.spawn(move || {
+                    let untimed = TimeManager::new(&Limits::default(), start);
+                    let mut helper = Searcher::new(
+                        eval,
+                        tt,
+                        tables,
+                        helpers_stop,
+                        untimed,
+                        u64::MAX,
+                        reductions,
+                        pos,
+                    );
+                    helper.published = Some(nodes);
+                    let mut score = 0;
+                    for depth in 1..MAX_PLY as i32 {
+                        score = helper.aspiration(pos, depth, score);
+                        if helper.aborted {
+                            break;
+                        }
+                    }
+                    nodes.store(helper.nodes, Relaxed);
+                });
+            }
+            let mut main = Searcher::new(
+                eval,
+                tt,
+                tables,
+                stop,
+                TimeManager::new(limits, start),
+                limits.nodes.unwrap_or(u64::MAX).max(1),
+                reductions,
+                pos,
+            );
+            let helper_total = || helper_nodes.iter().map(|n| n.load(Relaxed)).sum::<u64>();
+            let report = main.iterate(pos, limits, start, helper_total, on_iteration);
+            helpers_stop.store(true, Relaxed);
+            report
+        });
+        // The helpers have finished here, their final counts published.
+        report.nodes += helper_nodes.iter().map(|n| n.load(Relaxed)).sum::<u64>();
+        report
+    }
+}
+
+impl<E: Evaluator> Searcher<'_, E> {
+    /// The main thread's iterative deepening: reports each completed iteration (with the
+    /// helpers' nodes so far, from `helper_nodes`) and stops at the limits. The final report's
+    /// nodes are this thread's alone.
+    fn iterate(
+        &mut self,
+        pos: &Position,
+        limits: &Limits,
+        start: Instant,
+        helper_nodes: impl Fn() -> u64,
+        mut on_iteration: impl FnMut(&Report),
+    ) -> Report {
         let max_depth = limits
             .depth
             .filter(|_| !limits.infinite)
             .unwrap_or(MAX_PLY as i32 - 1)
             .clamp(1, MAX_PLY as i32 - 1);
         let single_reply = pos.legal_moves().len() <= 1;
-        let mut searcher = Searcher::new(
-            &self.eval,
-            &self.tt,
-            &mut self.tables,
-            stop,
-            time,
-            limits.nodes.unwrap_or(u64::MAX).max(1),
-            &self.reductions,
-            pos,
-        );
         let mut best: Option<Report> = None;
         let mut score = 0;
         for depth in 1..=max_depth {
-            searcher.seldepth = 0;
-            score = searcher.aspiration(pos, depth, score);
-            if searcher.aborted {
+            self.seldepth = 0;
+            score = self.aspiration(pos, depth, score);
+            if self.aborted {
                 break;
             }
             let report = Report {
                 depth,
-                seldepth: searcher.seldepth,
+                seldepth: self.seldepth,
                 score,
-                nodes: searcher.nodes,
+                nodes: self.nodes + helper_nodes(),
                 time: start.elapsed(),
-                pv: searcher.pv[0][..searcher.pv_len[0]].to_vec(),
+                pv: self.pv[0][..self.pv_len[0]].to_vec(),
                 hashfull: self.tt.hashfull(),
             };
             on_iteration(&report);
             best = Some(report);
-            let timed = searcher.time.is_timed();
-            if searcher.check_abort()
-                || searcher.time.soft_expired()
+            let timed = self.time.is_timed();
+            if self.check_abort()
+                || self.time.soft_expired()
                 || (timed && single_reply)
                 || (timed && score::is_decisive(score) && depth > score::WIN - score.abs())
             {
@@ -523,7 +612,7 @@ impl<E: Evaluator> Engine<E> {
             }
         }
         let mut report = best.expect("depth 1 always completes");
-        report.nodes = searcher.nodes;
+        report.nodes = self.nodes;
         report.time = start.elapsed();
         report
     }
@@ -705,6 +794,67 @@ mod tests {
         let report = engine.search(&pos, &limits, &AtomicBool::new(false), |_| {});
         assert!(report.nodes <= 5_000 + 1, "{}", report.nodes);
         assert!(pos.is_legal(report.best_move()));
+    }
+
+    #[test]
+    fn helper_threads_search_beside_the_main_one_and_stop_with_it() {
+        // A node limit stops the main thread at the limit (or one node past it); the helpers
+        // add at least their first iteration's nodes to the count.
+        let mut engine = Engine::new(HandCrafted::default(), 4);
+        engine.set_threads(3);
+        assert_eq!(engine.threads(), 3);
+        let limits = Limits {
+            nodes: Some(20_000),
+            ..Limits::default()
+        };
+        let pos = Position::startpos();
+        let report = engine.search(&pos, &limits, &AtomicBool::new(false), |_| {});
+        assert!(report.nodes > 20_000 + 1, "{}", report.nodes);
+        assert!(pos.is_legal(report.best_move()));
+        // An infinite search on four threads ends with `stop`, helpers included (the search
+        // returns only once they have).
+        engine.set_threads(4);
+        let stop = AtomicBool::new(false);
+        let infinite = Limits {
+            infinite: true,
+            ..Limits::default()
+        };
+        let report = thread::scope(|scope| {
+            let search = scope.spawn(|| engine.search(&pos, &infinite, &stop, |_| {}));
+            thread::sleep(Duration::from_millis(50));
+            stop.store(true, Relaxed);
+            search.join().unwrap()
+        });
+        assert!(pos.is_legal(report.best_move()));
+        // Back to one thread: the same node-limited search is reproducible again.
+        engine.set_threads(1);
+        engine.clear();
+        let a = engine.search(&pos, &limits, &AtomicBool::new(false), |_| {});
+        engine.clear();
+        let b = engine.search(&pos, &limits, &AtomicBool::new(false), |_| {});
+        assert_eq!((a.nodes, a.pv), (b.nodes, b.pv));
+    }
+
+    #[test]
+    fn two_threads_find_the_forced_wins_too() {
+        for (fen, plies) in [
+            ("1x111/11111/1111o/ox11o/x1111 x 0 1", 3),
+            ("x--x/1o1x/xoxo/o-1o x 0 1", 5),
+        ] {
+            let mut engine = Engine::new(HandCrafted::default(), 4);
+            engine.set_threads(2);
+            let limits = Limits {
+                depth: Some(plies + 6),
+                ..Limits::default()
+            };
+            let report = engine.search(
+                &fen.parse().unwrap(),
+                &limits,
+                &AtomicBool::new(false),
+                |_| {},
+            );
+            assert_eq!(report.score, win_in(plies as usize), "{fen}: {report:?}");
+        }
     }
 
     #[test]

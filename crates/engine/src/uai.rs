@@ -24,6 +24,7 @@ use crate::time::{Clock, Limits};
 /// Transposition table size when no `Hash` option is given, in MiB.
 pub const DEFAULT_HASH_MIB: usize = 16;
 const MAX_HASH_MIB: usize = 4096;
+const MAX_THREADS: usize = 256;
 
 type Output = Arc<Mutex<dyn Write + Send>>;
 
@@ -72,7 +73,7 @@ impl<E: Evaluator + 'static> Thinker for Engine<E> {
             format!(
                 "option name Hash type spin default {DEFAULT_HASH_MIB} min 1 max {MAX_HASH_MIB}"
             ),
-            "option name Threads type spin default 1 min 1 max 1".to_string(),
+            format!("option name Threads type spin default 1 min 1 max {MAX_THREADS}"),
             "option name Clear Hash type button".to_string(),
         ];
         lines.extend(self.evaluator().option_lines());
@@ -90,12 +91,18 @@ impl<E: Evaluator + 'static> Thinker for Engine<E> {
                     "Hash must be 1 to {MAX_HASH_MIB} MiB, not {value:?}"
                 )),
             },
+            "threads" => match value.parse::<usize>() {
+                Ok(threads) if (1..=MAX_THREADS).contains(&threads) => {
+                    self.set_threads(threads);
+                    Ok(())
+                }
+                _ => Err(format!("Threads must be 1 to {MAX_THREADS}, not {value:?}")),
+            },
             "clear hash" => {
                 self.clear();
                 Ok(())
             }
-            // The evaluation's own options (EvalFile); one search thread; other values and
-            // unknown options are ignored (spec 6.4).
+            // The evaluation's own options (EvalFile); unknown options are ignored (spec 6.4).
             _ => self.set_eval_option(name, value).unwrap_or(Ok(())),
         }
     }
