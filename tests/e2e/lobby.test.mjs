@@ -246,7 +246,9 @@ async function playByKeys(page, name, turns) {
   await tabToBoard(page);
   let jumped = false;
   for (let turn = 0; turn < turns; turn++) {
-    const game = await untilGame(page, board, (g) => g.status !== 'active' || g.to_move === name, `${name}'s turn never came`);
+    // A game against bots is a challenge until every bot has accepted (three of them, one by
+    // one, on a four-player board).
+    const game = await untilGame(page, board, (g) => !['active', 'challenge'].includes(g.status) || g.to_move === name, `${name}'s turn never came`);
     assert.equal(game.status, 'active', `the game goes on (${game.fen})`);
     await page.waitForFunction(() => document.querySelector('#status').classList.contains('mine'));
     const legal = game.legal_moves.filter((m) => m !== '0000');
