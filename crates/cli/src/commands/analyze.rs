@@ -22,6 +22,9 @@ pub struct Args {
     /// Transposition table size in MiB.
     #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u64).range(1..=4096))]
     hash: u64,
+    /// Search threads (Lazy SMP: the helpers share the transposition table).
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=256))]
+    threads: u64,
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {
@@ -45,6 +48,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         ..Limits::default()
     };
     let mut engine = Engine::new(NetEval::default(), args.hash as usize);
+    engine.set_threads(args.threads as usize);
     let report = engine.search(&pos, &limits, &AtomicBool::new(false), |r| {
         let pv: Vec<String> = r.pv.iter().map(ToString::to_string).collect();
         println!(
