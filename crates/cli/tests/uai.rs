@@ -177,21 +177,21 @@ fn bench_signature_is_the_same_on_every_run() {
 fn threads_are_offered_set_and_refused_out_of_range() {
     let mut engine = Engine::start(&["uai"]);
     engine.send("uai");
-    let intro = engine.expect_line("uaiok", 5 * SECOND);
-    assert!(
-        intro
-            .iter()
-            .any(|l| l == "option name Threads type spin default 1 min 1 max 256"),
-        "{intro:?}"
+    let says = |lines: &[String], wanted: &str| {
+        assert!(
+            lines.iter().any(|l| l == wanted),
+            "{wanted:?} not in {lines:?}"
+        );
+    };
+    says(
+        &engine.expect_line("uaiok", 5 * SECOND),
+        "option name Threads type spin default 1 min 1 max 256",
     );
     engine.send("setoption name Threads value 0");
     engine.send("isready");
-    let refused = engine.expect_line("readyok", 5 * SECOND);
-    assert!(
-        refused
-            .iter()
-            .any(|l| l == "info string Threads must be 1 to 256, not \"0\""),
-        "{refused:?}"
+    says(
+        &engine.expect_line("readyok", 5 * SECOND),
+        "info string Threads must be 1 to 256, not \"0\"",
     );
     // Two threads search and answer in time.
     engine.send("setoption name Threads value 2");
