@@ -23,9 +23,13 @@ nice -n 19 cargo +nightly fuzz build --features server,variants
 # cargo fuzz builds for the host's target triple.
 bin_dir=target/$(rustc +nightly -vV | sed -n 's/^host: //p')/release
 
-# Options by target: inputs that wait on SQLite need a long timeout; mail is large.
+# Options by target: mail is large. The timeout is wall time: a fuzzer at nice 19 beside a
+# busy machine (a CI run compiling) once waited 10 s for a 1 ms input, which ended its run.
+# Crash, timeout and slow inputs go to artifacts/TARGET/ (libFuzzer's default is the folder
+# it runs in).
 options_of() {
-  local options=(-timeout=10 -rss_limit_mb=2048 -print_final_stats=1)
+  mkdir -p "artifacts/$1"
+  local options=(-timeout=60 -rss_limit_mb=2048 -print_final_stats=1 "-artifact_prefix=artifacts/$1/")
   case $1 in
     ws) options+=(-max_len=4096 -dict=dicts/ws.dict) ;;
     mail) options+=(-max_len=65536) ;;
@@ -49,10 +53,7 @@ for target in "$@"; do
   coverage=$(grep -o 'cov: [0-9]*' "$log" | tail -1 | cut -d' ' -f2 || true)
   wall=$(awk '/^times/ { printf "%.0f", $2 }' "$log.time")
   cpu=$(awk '/^times/ { printf "%.0f", $3 + $4 }' "$log.time")
-  crashes=0
-  if [ -d "artifacts/$target" ]; then
-    crashes=$(find "artifacts/$target" -type f -newer "$found" | wc -l)
-  fi
+  crashes=$(find "artifacts/$target" -type f -newer "$found" | wc -l)
 
   # Minimise: a fresh folder gets the smallest set of inputs that keeps the coverage of both.
   before=$(find "corpus/$target" -type f | wc -l)
