@@ -24,7 +24,8 @@ nice -n 19 cargo +nightly fuzz build --features server,variants
 bin_dir=target/$(rustc +nightly -vV | sed -n 's/^host: //p')/release
 
 # Options by target: mail is large. The timeout is wall time: a fuzzer at nice 19 beside a
-# busy machine (a CI run compiling) once waited 10 s for an input that runs in a fraction of a second, which ended its run.
+# busy machine (a CI run compiling) once waited 10 s for an input that runs in a fraction of
+# a second, which ended its run.
 # Crash, timeout and slow inputs go to artifacts/TARGET/ (libFuzzer's default is the folder
 # it runs in).
 options_of() {

@@ -518,6 +518,7 @@ impl<E: Evaluator> Engine<E> {
         // Set when the main thread is done: the helpers then stop within 1,024 nodes.
         let helpers_stop = AtomicBool::new(false);
         let helper_nodes: Vec<AtomicU64> = helpers.iter().map(|_| AtomicU64::new(0)).collect();
+        let helper_total = || helper_nodes.iter().map(|n| n.load(Relaxed)).sum::<u64>();
         let mut report = thread::scope(|scope| {
             for (tables, nodes) in helpers.iter_mut().zip(&helper_nodes) {
                 let helpers_stop = &helpers_stop;
@@ -554,13 +555,12 @@ impl<E: Evaluator> Engine<E> {
                 reductions,
                 pos,
             );
-            let helper_total = || helper_nodes.iter().map(|n| n.load(Relaxed)).sum::<u64>();
             let report = main.iterate(pos, limits, start, helper_total, on_iteration);
             helpers_stop.store(true, Relaxed);
             report
         });
         // The helpers have finished here, their final counts published.
-        report.nodes += helper_nodes.iter().map(|n| n.load(Relaxed)).sum::<u64>();
+        report.nodes += helper_total();
         report
     }
 }
