@@ -39,7 +39,9 @@ echo "== cargo test"
 ATAXX_TEST_POSTGRES= cargo test --workspace
 if [ -n "${ATAXX_TEST_POSTGRES:-}" ]; then
   echo "== server tests on PostgreSQL"
-  cargo test -p ataxx-cli --test server --test cluster
+  # --workspace, as above: `-p ataxx-cli` alone unifies other features (its dev-dependencies
+  # only) and rebuilt a third of the dependencies, five minutes of CI.
+  cargo test --workspace --test server --test cluster
 fi
 echo "== browser tests"
 # `cargo test` built the binary (optimised test profile) for the CLI's integration tests.
