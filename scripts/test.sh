@@ -39,8 +39,9 @@ echo "== cargo test"
 ATAXX_TEST_POSTGRES= cargo test --workspace
 if [ -n "${ATAXX_TEST_POSTGRES:-}" ]; then
   echo "== server tests on PostgreSQL"
-  # --workspace, as above: `-p ataxx-cli` alone unifies other features (its dev-dependencies
-  # only) and rebuilt a third of the dependencies, five minutes of CI.
+  # --workspace, as above: `-p ataxx-cli` alone unifies features over its own dev-dependencies
+  # only, so some dependencies got other features and were rebuilt with all above them (about
+  # five minutes of CI).
   cargo test --workspace --test server --test cluster
 fi
 echo "== browser tests"
