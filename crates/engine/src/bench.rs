@@ -95,5 +95,7 @@ mod tests {
         assert_eq!(run(HandCrafted::default(), 5, |_, _| {}).nodes, 37_500);
         // The default evaluation (`ataxx bench`): the embedded net on 7×7 boards.
         assert_eq!(run(NetEval::default(), 5, |_, _| {}).nodes, 61_496);
+        // Deep enough for internal iterative reduction, which starts at depth 6.
+        assert_eq!(run(NetEval::default(), 7, |_, _| {}).nodes, 321_729);
     }
 }

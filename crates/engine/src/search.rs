@@ -1,9 +1,10 @@
 //! Iterative deepening over a negamax principal-variation search.
 //!
-//! Each node: game-end scores, transposition-table cut-offs, reverse futility pruning, then the
-//! moves best-first with late-move pruning, futility pruning and late-move reductions; null-window
-//! searches for every move after the first, re-searched when they beat alpha. Ataxx has no quiet
-//! moves in the chess sense (every move changes material), so a leaf is scored statically.
+//! Each node: game-end scores, transposition-table cut-offs, reverse futility pruning, internal
+//! iterative reduction when the table has no move, then the moves best-first with late-move
+//! pruning, futility pruning and late-move reductions; null-window searches for every move after
+//! the first, re-searched when they beat alpha. Ataxx has no quiet moves in the chess sense
+//! (every move changes material), so a leaf is scored statically.
 //!
 //! With more than one thread (`Threads`), helper threads run the same iterative deepening on
 //! the same position, sharing only the transposition table (Lazy SMP): what they store cuts
@@ -64,6 +65,7 @@ const LMR_MIN_DEPTH: i32 = 3;
 const LMR_MIN_MOVES: usize = 3;
 const ASPIRATION_DEPTH: i32 = 4;
 const ASPIRATION_WINDOW: i32 = 30;
+const IIR_DEPTH: i32 = 6;
 
 /// Moves searched at a non-PV node of depth `depth` before the rest are skipped.
 fn late_move_count(depth: i32) -> usize {
@@ -284,7 +286,16 @@ impl<'a, E: Evaluator> Searcher<'a, E> {
             return static_eval;
         }
 
-        let mut picker = MovePicker::new(pos, entry.and_then(|e| e.mv), must_pass);
+        let tt_move = entry.and_then(|e| e.mv);
+        // Internal iterative reduction: with no move from the table this node's ordering is a
+        // guess, so search it shallower, by two plies to keep the score's parity; the next
+        // iteration finds the move this search stores.
+        let depth = if tt_move.is_none() && !must_pass && depth >= IIR_DEPTH {
+            depth - 2
+        } else {
+            depth
+        };
+        let mut picker = MovePicker::new(pos, tt_move, must_pass);
         let original_alpha = alpha;
         let mut best_score = -INFINITE;
         let mut best_move = None;
