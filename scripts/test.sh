@@ -42,7 +42,7 @@ if [ -n "${ATAXX_TEST_POSTGRES:-}" ]; then
   # --workspace, as above: `-p ataxx-cli` alone unifies features over its own dev-dependencies
   # only, so some dependencies got other features and were rebuilt with all above them (about
   # five minutes of CI).
-  cargo test --workspace --test server --test cluster
+  cargo test --workspace --test server --test cluster --test durability
 fi
 echo "== browser tests"
 # `cargo test` built the binary (optimised test profile) for the CLI's integration tests.

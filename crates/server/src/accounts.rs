@@ -242,10 +242,10 @@ impl Accounts {
             ..self.new_user(name, hash)
         };
         let mut tx = self.storage.write().await?;
-        if storage::user(&mut tx.tx, &user.name).await?.is_some() {
+        if storage::user(&mut tx, &user.name).await?.is_some() {
             return Err(Error::UserExists(user.name));
         }
-        storage::insert_user(&mut tx.tx, &user).await?;
+        storage::insert_user(&mut tx, &user).await?;
         tx.commit().await?;
         if self.limits.signups_per_minute != u32::MAX {
             self.windows.count(&key).await?;
@@ -269,12 +269,12 @@ impl Accounts {
     /// Creates the account of a computer player if it does not exist yet.
     pub async fn ensure_bot(&self, name: &str, level: &str) -> Result<()> {
         let mut tx = self.storage.write().await?;
-        if storage::user(&mut tx.tx, name).await?.is_none() {
+        if storage::user(&mut tx, name).await?.is_none() {
             let user = UserRow {
                 bot_level: Some(level.to_string()),
                 ..self.new_user(name.to_string(), NO_LOGIN.to_string())
             };
-            if let Err(err) = storage::insert_user(&mut tx.tx, &user).await {
+            if let Err(err) = storage::insert_user(&mut tx, &user).await {
                 // Another node starting at the same moment made it.
                 drop(tx);
                 let mut conn = self.storage.read().await?;
@@ -346,8 +346,8 @@ impl Accounts {
             .await
             .expect("hashing does not panic");
         let mut tx = self.storage.write().await?;
-        storage::set_password_hash(&mut tx.tx, &name, &hash).await?;
-        storage::delete_sessions_of(&mut tx.tx, &name).await?;
+        storage::set_password_hash(&mut tx, &name, &hash).await?;
+        storage::delete_sessions_of(&mut tx, &name).await?;
         tx.commit().await?;
         self.forget(&name);
         self.revoke(&name, None);
@@ -362,7 +362,7 @@ impl Accounts {
     ) -> Result<()> {
         let name = self.verify(userid, password).await?;
         let mut tx = self.storage.write().await?;
-        storage::set_addresses(&mut tx.tx, &name, &addresses.join(" ")).await?;
+        storage::set_addresses(&mut tx, &name, &addresses.join(" ")).await?;
         tx.commit().await
     }
 
@@ -371,8 +371,8 @@ impl Accounts {
     pub async fn close(&self, userid: &str, password: &str) -> Result<String> {
         let name = self.verify(userid, password).await?;
         let mut tx = self.storage.write().await?;
-        storage::set_password_hash(&mut tx.tx, &name, NO_LOGIN).await?;
-        storage::delete_sessions_of(&mut tx.tx, &name).await?;
+        storage::set_password_hash(&mut tx, &name, NO_LOGIN).await?;
+        storage::delete_sessions_of(&mut tx, &name).await?;
         tx.commit().await?;
         self.forget(&name);
         self.revoke(&name, None);
@@ -386,15 +386,8 @@ impl Accounts {
         let token = hex(&bytes);
         let now = self.clock.now_ms();
         let mut tx = self.storage.write().await?;
-        storage::delete_expired_sessions(&mut tx.tx, now).await?;
-        storage::insert_session(
-            &mut tx.tx,
-            &token_hash(&token),
-            &name,
-            now,
-            now + SESSION_MS,
-        )
-        .await?;
+        storage::delete_expired_sessions(&mut tx, now).await?;
+        storage::insert_session(&mut tx, &token_hash(&token), &name, now, now + SESSION_MS).await?;
         tx.commit().await?;
         Ok((name, token))
     }
@@ -415,7 +408,7 @@ impl Accounts {
     pub async fn logout(&self, token: &str) -> Result<()> {
         let user = self.token_user(token).await?;
         let mut tx = self.storage.write().await?;
-        storage::delete_session(&mut tx.tx, &token_hash(token)).await?;
+        storage::delete_session(&mut tx, &token_hash(token)).await?;
         tx.commit().await?;
         self.revoke(&user, Some(token));
         Ok(())

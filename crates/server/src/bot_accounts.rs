@@ -13,7 +13,7 @@ pub const ENGINE_BOT: &str = "uai";
 /// game (its record would mix a person's games with an engine's); a bot already is fine.
 pub async fn upgrade(storage: &Storage, name: &str) -> Result<()> {
     let mut tx = storage.write().await?;
-    let user = storage::user(&mut tx.tx, name)
+    let user = storage::user(&mut tx, name)
         .await?
         .ok_or_else(|| Error::UnknownUser(name.to_string()))?;
     if user.bot_level.as_deref() == Some(ENGINE_BOT) {
@@ -21,7 +21,7 @@ pub async fn upgrade(storage: &Storage, name: &str) -> Result<()> {
     }
     let row = sqlx::query("SELECT COUNT(*) AS n FROM seats WHERE name = $1")
         .bind(name)
-        .fetch_one(&mut *tx.tx)
+        .fetch_one(&mut *tx)
         .await?;
     let boards: i64 = row.try_get("n")?;
     if boards > 0 {
@@ -32,7 +32,7 @@ pub async fn upgrade(storage: &Storage, name: &str) -> Result<()> {
     sqlx::query("UPDATE users SET bot_level = $1 WHERE name = $2")
         .bind(ENGINE_BOT)
         .bind(name)
-        .execute(&mut *tx.tx)
+        .execute(&mut *tx)
         .await?;
     tx.commit().await?;
     tracing::info!(%name, "account upgraded to a bot");

@@ -1002,7 +1002,7 @@ async fn run(app: &App, request: &Request, command: &Command) -> Result<Reply> {
             let user = accounts.verify(userid, password).await?;
             let limit = current_user(app, &user).await?.game_limit;
             let mut tx = app.storage.write().await?;
-            storage::set_challenge_policy(&mut tx.tx, &user, !accept, limit).await?;
+            storage::set_challenge_policy(&mut tx, &user, !accept, limit).await?;
             tx.commit().await?;
             let what = if *accept { "accepts" } else { "refuses" };
             Reply::ok(
@@ -1019,7 +1019,7 @@ async fn run(app: &App, request: &Request, command: &Command) -> Result<Reply> {
             let user = accounts.verify(userid, password).await?;
             let refuses = current_user(app, &user).await?.refuses_challenges;
             let mut tx = app.storage.write().await?;
-            storage::set_challenge_policy(&mut tx.tx, &user, refuses, Some(*limit)).await?;
+            storage::set_challenge_policy(&mut tx, &user, refuses, Some(*limit)).await?;
             tx.commit().await?;
             Reply::ok(
                 format!("{user} limit {limit}"),

@@ -631,7 +631,7 @@ impl Games {
             .expect("every change announces at least one event");
         if self.storage.is_shared() {
             for event in &events {
-                crate::cluster::notify_event(&mut tx.tx, event, now).await?;
+                crate::cluster::notify_event(&mut tx, event, now).await?;
             }
             tx.commit().await?;
         } else {
@@ -654,7 +654,7 @@ impl Games {
         let now = self.now_ms();
         let accepted: Vec<&str> = by.into_iter().collect();
         let mut tx = self.storage.write().await?;
-        let game = open_board(&mut tx.tx, players, options, &accepted, true, now).await?;
+        let game = open_board(&mut tx, players, options, &accepted, true, now).await?;
         self.commit_new(tx, game).await
     }
 
@@ -684,7 +684,7 @@ impl Games {
     pub async fn answer(&self, board: i64, user: &str, answer: Answer) -> Result<GameSummary> {
         let now = self.now_ms();
         let mut tx = self.storage.write().await?;
-        let mut game = Self::lock(&mut tx.tx, board).await?;
+        let mut game = Self::lock(&mut tx, board).await?;
         let seat = seat_of(&game, board, user)?;
         if game.status != "challenge" {
             return Err(Error::NotAChallenge {
@@ -696,9 +696,9 @@ impl Games {
             Answer::Accept => {
                 if let (false, Some(row)) = (
                     game.seat_mut(seat).accepted,
-                    storage::user(&mut tx.tx, user).await?,
+                    storage::user(&mut tx, user).await?,
                 ) {
-                    limits::check(&mut tx.tx, &row).await?;
+                    limits::check(&mut tx, &row).await?;
                 }
                 game.seat_mut(seat).accepted = true;
                 if game.seats.iter().all(|s| s.accepted) {
@@ -727,7 +727,7 @@ impl Games {
             }
         };
         game.version += 1;
-        storage::update_game(&mut tx.tx, &game).await?;
+        storage::update_game(&mut tx, &game).await?;
         self.commit(tx, vec![Change { kind, game }]).await
     }
 
@@ -756,7 +756,7 @@ impl Games {
     ) -> Result<GameSummary> {
         let now = self.now_ms();
         let mut tx = self.storage.write().await?;
-        let mut game = Self::lock(&mut tx.tx, board).await?;
+        let mut game = Self::lock(&mut tx, board).await?;
         let seat = seat_of(&game, board, user)?;
         if game.status != "active" {
             return Err(Error::NotInPlay {
@@ -775,7 +775,7 @@ impl Games {
         }
         // A flag that fell before this command ends the game first.
         if let Some(due) = game.due(now, false) {
-            let change = Self::apply_deadline(&mut tx.tx, &mut game, due, now).await?;
+            let change = Self::apply_deadline(&mut tx, &mut game, due, now).await?;
             self.commit(tx, vec![change]).await?;
             return Err(Error::NotInPlay {
                 board,
@@ -793,16 +793,16 @@ impl Games {
                         to_move: game.name_of(pos.turn()).to_string(),
                     });
                 }
-                let moves = Self::play_with_passes(&mut tx.tx, &mut game, text, now).await?;
+                let moves = Self::play_with_passes(&mut tx, &mut game, text, now).await?;
                 changes.push(Change {
                     kind: EventKind::Moves { moves },
                     game: game.clone(),
                 });
-                Self::play_queued(&mut tx.tx, &mut game, now, &mut changes).await?;
+                Self::play_queued(&mut tx, &mut game, now, &mut changes).await?;
             }
             Action::Resign => {
                 let outcome = forfeit_outcome(&*pos, seat);
-                Self::finish(&mut tx.tx, &mut game, &outcome, "resignation", now).await?;
+                Self::finish(&mut tx, &mut game, &outcome, "resignation", now).await?;
             }
             Action::Propose | Action::Undo => {
                 let kind = if *action == Action::Propose {
@@ -810,12 +810,7 @@ impl Games {
                 } else {
                     "undo"
                 };
-                if kind == "undo"
-                    && storage::moves(&mut tx.tx, board)
-                        .await?
-                        .iter()
-                        .all(|m| m.auto)
-                {
+                if kind == "undo" && storage::moves(&mut tx, board).await?.iter().all(|m| m.auto) {
                     return Err(Error::Proposal("there is no move to take back"));
                 }
                 game.propose(&*pos, seat, kind)?;
@@ -842,10 +837,10 @@ impl Games {
                 match (decision, proposal.as_str()) {
                     (Decision::Agreed, "draw") => {
                         let outcome = game.agreed_draw(&*pos);
-                        Self::finish(&mut tx.tx, &mut game, &outcome, "agreement", now).await?;
+                        Self::finish(&mut tx, &mut game, &outcome, "agreement", now).await?;
                     }
                     (Decision::Agreed, _) => {
-                        Self::undo_last(&mut tx.tx, &mut game).await?;
+                        Self::undo_last(&mut tx, &mut game).await?;
                         changes.push(Change {
                             kind: EventKind::Undone,
                             game: game.clone(),
@@ -873,7 +868,7 @@ impl Games {
                 game: game.clone(),
             });
         }
-        storage::update_game(&mut tx.tx, &game).await?;
+        storage::update_game(&mut tx, &game).await?;
         self.commit(tx, changes).await
     }
 
@@ -992,7 +987,7 @@ impl Games {
             return Ok((game, false));
         }
         let mut tx = self.storage.write().await?;
-        let game = Self::lock(&mut tx.tx, board).await?;
+        let game = Self::lock(&mut tx, board).await?;
         if game.seat_of(user).is_none() {
             return Err(Error::NotAPlayer {
                 board,
@@ -1014,7 +1009,7 @@ impl Games {
             mv: mv.to_string(),
             guard,
         };
-        storage::queue_move(&mut tx.tx, board, user, &queued).await?;
+        storage::queue_move(&mut tx, board, user, &queued).await?;
         tx.commit().await?;
         Ok((game.summary(self.now_ms()), true))
     }
@@ -1142,9 +1137,9 @@ impl Games {
         for candidate in boards.iter().filter(|g| g.due(now, true).is_some()) {
             let now = self.now_ms();
             let mut tx = self.storage.write().await?;
-            let mut game = Self::lock(&mut tx.tx, candidate.board).await?;
+            let mut game = Self::lock(&mut tx, candidate.board).await?;
             if let Some(due) = game.due(now, true) {
-                let change = Self::apply_deadline(&mut tx.tx, &mut game, due, now).await?;
+                let change = Self::apply_deadline(&mut tx, &mut game, due, now).await?;
                 self.commit(tx, vec![change]).await?;
                 changed += 1;
             }
@@ -1166,16 +1161,16 @@ impl Games {
         }
         let now = self.now_ms();
         let mut tx = self.storage.write().await?;
-        let mut game = Self::lock(&mut tx.tx, board).await?;
+        let mut game = Self::lock(&mut tx, board).await?;
         if game.seat_of(user).is_none() {
             return Err(Error::NotAPlayer {
                 board,
                 user: user.to_string(),
             });
         }
-        let chat = storage::insert_chat(&mut tx.tx, board, user, now, body).await?;
+        let chat = storage::insert_chat(&mut tx, board, user, now, body).await?;
         game.version += 1;
-        storage::update_game(&mut tx.tx, &game).await?;
+        storage::update_game(&mut tx, &game).await?;
         let change = Change {
             kind: EventKind::Chat { chat: chat.clone() },
             game,
@@ -1223,11 +1218,11 @@ impl Games {
     /// Starts or stops `user` following a board's events (spec section 3, `subscribe`).
     pub async fn subscribe(&self, board: i64, user: &str, on: bool) -> Result<GameSummary> {
         let mut tx = self.storage.write().await?;
-        let game = Self::lock(&mut tx.tx, board).await?;
-        storage::set_subscription(&mut tx.tx, board, user, on).await?;
+        let game = Self::lock(&mut tx, board).await?;
+        storage::set_subscription(&mut tx, board, user, on).await?;
         if self.storage.is_shared() {
             // Every node's hub learns it from the notice, this one's included.
-            crate::cluster::notify_subscription(&mut tx.tx, board, user, on).await?;
+            crate::cluster::notify_subscription(&mut tx, board, user, on).await?;
         }
         tx.commit().await?;
         if !self.storage.is_shared() {

@@ -251,14 +251,14 @@ impl Seeks {
     pub async fn post(&self, owner: &str, request: &SeekRequest) -> Result<Seek> {
         request.validate()?;
         let mut tx = self.storage.write().await?;
-        if store::seeks_of(&mut tx.tx, owner, false, None).await?.len() >= MAX_SEEKS_PER_USER {
+        if store::seeks_of(&mut tx, owner, false, None).await?.len() >= MAX_SEEKS_PER_USER {
             return Err(Error::Command(format!(
                 "{owner} has {MAX_SEEKS_PER_USER} open seeks already: withdraw one first"
             )));
         }
         let options = &request.options;
         let row = SeekRow {
-            id: store::next_seek(&mut tx.tx).await?,
+            id: store::next_seek(&mut tx).await?,
             owner: owner.to_string(),
             game: options.game.name().to_string(),
             size: options.start.size.map(i64::from),
@@ -271,8 +271,8 @@ impl Seeks {
             rating_max: request.rating_max,
             created_ms: self.clock.now_ms(),
         };
-        store::insert_seek(&mut tx.tx, &row).await?;
-        let seek = self.view(&mut tx.tx, &row).await?;
+        store::insert_seek(&mut tx, &row).await?;
+        let seek = self.view(&mut tx, &row).await?;
         tx.commit().await?;
         tracing::info!(seek = row.id, %owner, game = %row.game, "seek posted");
         self.announce_added(&seek).await;
@@ -282,7 +282,7 @@ impl Seeks {
     /// Withdraws a seek of `user`'s.
     pub async fn withdraw(&self, id: i64, user: &str) -> Result<()> {
         let mut tx = self.storage.write().await?;
-        let seek = store::seek(&mut tx.tx, id)
+        let seek = store::seek(&mut tx, id)
             .await?
             .ok_or(Error::UnknownSeek(id))?;
         if seek.owner != user {
@@ -291,7 +291,7 @@ impl Seeks {
                 user: user.to_string(),
             });
         }
-        store::delete_seek(&mut tx.tx, id).await?;
+        store::delete_seek(&mut tx, id).await?;
         tx.commit().await?;
         self.announce_removed(&[id]).await;
         Ok(())
@@ -300,9 +300,9 @@ impl Seeks {
     /// Withdraws every seek `user` has of a game (`seek ... 0` of the command language).
     pub async fn withdraw_all(&self, user: &str, game: GameKind) -> Result<Vec<i64>> {
         let mut tx = self.storage.write().await?;
-        let ids = store::seeks_of(&mut tx.tx, user, false, Some(game.name())).await?;
+        let ids = store::seeks_of(&mut tx, user, false, Some(game.name())).await?;
         for id in &ids {
-            store::delete_seek(&mut tx.tx, *id).await?;
+            store::delete_seek(&mut tx, *id).await?;
         }
         tx.commit().await?;
         self.announce_removed(&ids).await;
@@ -314,7 +314,7 @@ impl Seeks {
     pub async fn accept(&self, id: i64, user: &str) -> Result<GameSummary> {
         let now = self.clock.now_ms();
         let mut tx = self.storage.write().await?;
-        let seek = store::seek(&mut tx.tx, id)
+        let seek = store::seek(&mut tx, id)
             .await?
             .ok_or(Error::UnknownSeek(id))?;
         if seek.owner == user {
@@ -322,7 +322,7 @@ impl Seeks {
                 "seek {id} is your own: withdraw it instead"
             )));
         }
-        let rating = storage::rating(&mut tx.tx, user, &seek.game).await?;
+        let rating = storage::rating(&mut tx, user, &seek.game).await?;
         if !seek.welcomes(rating.rating) {
             return Err(Error::Command(format!(
                 "seek {id} asks for a rating from {} to {}; {user} has {}",
@@ -331,7 +331,7 @@ impl Seeks {
                 rating.rating_text()
             )));
         }
-        if !store::delete_seek(&mut tx.tx, id).await? {
+        if !store::delete_seek(&mut tx, id).await? {
             return Err(Error::UnknownSeek(id));
         }
         let owner_first = match seek.color.as_str() {
@@ -345,12 +345,12 @@ impl Seeks {
         };
         let accepted = [seek.owner.as_str(), user];
         let options = seek.options()?;
-        let game = open_board(&mut tx.tx, &players, &options, &accepted, seek.rated, now).await?;
+        let game = open_board(&mut tx, &players, &options, &accepted, seek.rated, now).await?;
         // Playing a live game now, neither player waits for another live opponent.
         let mut removed = vec![id];
         for player in &players {
-            for other in store::seeks_of(&mut tx.tx, player, true, None).await? {
-                store::delete_seek(&mut tx.tx, other).await?;
+            for other in store::seeks_of(&mut tx, player, true, None).await? {
+                store::delete_seek(&mut tx, other).await?;
                 removed.push(other);
             }
         }
@@ -413,9 +413,9 @@ impl Seeks {
         if self.pages.lock().expect("seek pages").contains_key(user) {
             return Ok(());
         }
-        let ids = store::seeks_of(&mut tx.tx, user, true, None).await?;
+        let ids = store::seeks_of(&mut tx, user, true, None).await?;
         for id in &ids {
-            store::delete_seek(&mut tx.tx, *id).await?;
+            store::delete_seek(&mut tx, *id).await?;
         }
         tx.commit().await?;
         if !ids.is_empty() {
@@ -428,7 +428,7 @@ impl Seeks {
     /// Withdraws every live seek (at start, before any page can be open).
     pub async fn clear_live(&self) -> Result<()> {
         let mut tx = self.storage.write().await?;
-        store::delete_live_seeks(&mut tx.tx).await?;
+        store::delete_live_seeks(&mut tx).await?;
         tx.commit().await?;
         Ok(())
     }

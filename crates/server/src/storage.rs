@@ -22,7 +22,8 @@ use std::sync::Arc;
 
 use sqlx::any::{AnyConnectOptions, AnyPoolOptions};
 use sqlx::migrate::{Migration, MigrationType, Migrator};
-use sqlx::{Any, AnyConnection, AnyPool, Executor, Row, Transaction};
+use sqlx::pool::PoolConnection;
+use sqlx::{Any, AnyConnection, AnyPool, Executor, Row};
 use tokio::sync::{mpsc, oneshot, Mutex, OwnedMutexGuard};
 
 use crate::error::{Error, Result};
@@ -50,22 +51,82 @@ pub struct Storage {
     url: Arc<str>,
 }
 
-/// A write transaction holding the write lock until it commits or drops (rolls back).
+/// A write transaction on a connection of its own, holding the write lock until it commits or
+/// is dropped (then rolled back). Dereferences to its connection for the queries inside it.
+///
+/// BEGIN and COMMIT are plain statements rather than sqlx's `Transaction`, whose bookkeeping
+/// goes wrong when a COMMIT fails: SQLite may roll back by itself on a full disk, sqlx's ROLLBACK
+/// then fails and it still counts the connection as inside a transaction, so the next
+/// transactions on that pooled connection became savepoints of one that never committed, each
+/// answered as done (issue #28). Here a connection whose COMMIT or ROLLBACK did not succeed, or
+/// was interrupted, is closed instead of going back to the pool: its state is unknown.
 pub struct WriteTx {
-    pub tx: Transaction<'static, Any>,
+    /// None once committed or handed to the rollback.
+    conn: Option<PoolConnection<Any>>,
+    /// Set while BEGIN or COMMIT runs: dropped then, the connection's state is unknown.
+    in_flight: bool,
     lock: Option<OwnedMutexGuard<()>>,
     flusher: Option<Flusher>,
 }
 
 impl WriteTx {
-    /// Commits, lets the next writer in, and returns once the commit is durable.
-    pub async fn commit(self) -> Result<()> {
-        self.tx.commit().await?;
-        drop(self.lock);
+    /// Commits, lets the next writer in, and returns once the commit is durable. An error means
+    /// the transaction may not have committed; nothing it wrote may be announced.
+    pub async fn commit(mut self) -> Result<()> {
+        self.in_flight = true;
+        if let Err(err) = self.execute("COMMIT").await {
+            // Closing ends whatever is left of the transaction, on both databases.
+            if let Some(conn) = self.conn.take() {
+                let _ = conn.close().await;
+            }
+            return Err(err.into());
+        }
+        self.in_flight = false;
+        // Back to the pool, and the next writer in.
+        self.conn = None;
+        self.lock = None;
         if let Some(flusher) = &self.flusher {
             flusher.flush().await?;
         }
         Ok(())
+    }
+}
+
+impl std::ops::Deref for WriteTx {
+    type Target = AnyConnection;
+
+    fn deref(&self) -> &AnyConnection {
+        self.conn.as_ref().expect("a write transaction in progress")
+    }
+}
+
+impl std::ops::DerefMut for WriteTx {
+    fn deref_mut(&mut self) -> &mut AnyConnection {
+        self.conn.as_mut().expect("a write transaction in progress")
+    }
+}
+
+impl Drop for WriteTx {
+    /// An uncommitted transaction is rolled back by a task that then lets the next writer in; a
+    /// connection whose rollback fails, or whose BEGIN or COMMIT was cut short, is closed
+    /// (which ends its transaction on both databases) rather than pooled.
+    fn drop(&mut self) {
+        let Some(mut conn) = self.conn.take() else {
+            return;
+        };
+        let runtime = tokio::runtime::Handle::try_current();
+        let (false, Ok(runtime)) = (self.in_flight, runtime) else {
+            conn.close_on_drop();
+            return;
+        };
+        let lock = self.lock.take();
+        runtime.spawn(async move {
+            if let Err(err) = conn.execute("ROLLBACK").await {
+                tracing::warn!(%err, "rollback failed; closing the connection");
+                let _ = conn.close().await;
+            }
+            drop(lock);
+        });
     }
 }
 
@@ -366,12 +427,22 @@ impl Storage {
             Some(writer) => Some(writer.clone().lock_owned().await),
             None => None,
         };
-        let tx = self.pool.begin().await?;
-        Ok(WriteTx {
-            tx,
+        let mut tx = WriteTx {
+            conn: Some(self.pool.acquire().await?),
+            in_flight: true,
             lock,
             flusher: self.flusher.clone(),
-        })
+        };
+        // IMMEDIATE takes SQLite's write lock now, waiting for it (busy_timeout), rather than at
+        // the first write, where a snapshot older than another process's commit fails at once.
+        let begin = if self.writer.is_some() {
+            "BEGIN IMMEDIATE"
+        } else {
+            "BEGIN"
+        };
+        tx.execute(begin).await?;
+        tx.in_flight = false;
+        Ok(tx)
     }
 
     pub fn is_closed(&self) -> bool {

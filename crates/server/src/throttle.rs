@@ -114,12 +114,12 @@ impl LoginThrottle {
         let now = wall_ms();
         let address = address_key(peer);
         let mut tx = self.storage.write().await?;
-        let previous = limits::lock_login_failures(&mut tx.tx, &address, account).await?;
+        let previous = limits::lock_login_failures(&mut tx, &address, account).await?;
         let record = LoginFailures::after_failure(previous, limit, now);
-        limits::set_login_failures(&mut tx.tx, &address, account, &record).await?;
+        limits::set_login_failures(&mut tx, &address, account, &record).await?;
         // Now and then, pairs nobody failed on for long are swept out.
         if rand::random::<u8>() == 0 {
-            limits::forget_login_failures(&mut tx.tx, now - ms(FORGET_AFTER)).await?;
+            limits::forget_login_failures(&mut tx, now - ms(FORGET_AFTER)).await?;
         }
         tx.commit().await?;
         if record.locked_until_ms > now {
@@ -137,7 +137,7 @@ impl LoginThrottle {
     /// A right password clears the pair's failures.
     pub async fn succeeded(&self, peer: Option<IpAddr>, account: &str) -> Result<()> {
         let mut tx = self.storage.write().await?;
-        limits::clear_login_failures(&mut tx.tx, &address_key(peer), account).await?;
+        limits::clear_login_failures(&mut tx, &address_key(peer), account).await?;
         tx.commit().await
     }
 }
@@ -172,7 +172,7 @@ impl Windows {
     pub async fn count(&self, key: &str) -> Result<()> {
         let now = wall_ms();
         let mut tx = self.storage.write().await?;
-        limits::count_in_window(&mut tx.tx, key, now, now - ms(WINDOW)).await?;
+        limits::count_in_window(&mut tx, key, now, now - ms(WINDOW)).await?;
         tx.commit().await
     }
 }

@@ -63,12 +63,12 @@ impl Games {
             game: None,
             limit: i64::MAX,
         };
-        let open = storage::games(&mut tx.tx, &filter).await?;
+        let open = storage::games(&mut tx, &filter).await?;
         let mut left = LeftBoards::default();
         let mut changes = vec![];
         for listed in open {
             // Locked and read again: another node may have changed it since the listing.
-            let mut game = Self::lock(&mut tx.tx, listed.board).await?;
+            let mut game = Self::lock(&mut tx, listed.board).await?;
             let Some(seat) = game.seat_of(user) else {
                 continue;
             };
@@ -77,7 +77,7 @@ impl Games {
             }
             let kind = if game.status == "active" && game.plies > 0 {
                 let outcome = super::forfeit_outcome(&*game.position(), seat);
-                Self::finish(&mut tx.tx, &mut game, &outcome, "resignation", now).await?;
+                Self::finish(&mut tx, &mut game, &outcome, "resignation", now).await?;
                 left.resigned.push(game.board);
                 EventKind::Ended
             } else {
@@ -87,7 +87,7 @@ impl Games {
                 left.cancelled.push(game.board);
                 EventKind::Cancelled
             };
-            storage::update_game(&mut tx.tx, &game).await?;
+            storage::update_game(&mut tx, &game).await?;
             changes.push(Change { kind, game });
         }
         match changes.is_empty() {

@@ -38,7 +38,7 @@ pub async fn message(
     let (subject, recipients) = match to {
         Some(names) => {
             for name in names {
-                if store::mail_settings(&mut tx.tx, name).await?.is_none() {
+                if store::mail_settings(&mut tx, name).await?.is_none() {
                     return Err(Error::UnknownUser(name.clone()));
                 }
             }
@@ -50,7 +50,7 @@ pub async fn message(
                     "{user} may not broadcast: only the server's admins (serve --admin) may"
                 )));
             }
-            let everyone = store::all_recipients(&mut tx.tx, "message").await?;
+            let everyone = store::all_recipients(&mut tx, "message").await?;
             (
                 format!("broadcast from {user}"),
                 everyone.into_iter().map(|(name, _)| name).collect(),
@@ -65,15 +65,9 @@ pub async fn message(
     };
     let mut queued = 0;
     for name in &recipients {
-        queued += outbox::queue_to_user(
-            &mut tx.tx,
-            &mail.config,
-            now,
-            name,
-            Some("message"),
-            &outgoing,
-        )
-        .await?;
+        queued +=
+            outbox::queue_to_user(&mut tx, &mail.config, now, name, Some("message"), &outgoing)
+                .await?;
     }
     tx.commit().await?;
     mail.outgoing.notify_one();
@@ -110,7 +104,7 @@ pub async fn set_events(app: &App, user: &str, events: &[String]) -> Result<Repl
         }
     };
     let mut tx = app.storage.write().await?;
-    store::set_mail_events(&mut tx.tx, user, &chosen.join(" ")).await?;
+    store::set_mail_events(&mut tx, user, &chosen.join(" ")).await?;
     tx.commit().await?;
     let listed = if chosen.is_empty() {
         "nothing (replies to your own commands still come)".to_string()
@@ -153,8 +147,8 @@ pub async fn request_address_change(app: &App, user: &str, addresses: &[String])
         ..Default::default()
     };
     let mut tx = app.storage.write().await?;
-    store::set_pending_addresses(&mut tx.tx, user, &addresses.join(" "), &token).await?;
-    outbox::queue(&mut tx.tx, &mail.config, now, addresses, &confirm).await?;
+    store::set_pending_addresses(&mut tx, user, &addresses.join(" "), &token).await?;
+    outbox::queue(&mut tx, &mail.config, now, addresses, &confirm).await?;
     tx.commit().await?;
     mail.outgoing.notify_one();
     Ok(Reply::ok(
@@ -170,7 +164,7 @@ pub async fn request_address_change(app: &App, user: &str, addresses: &[String])
 /// `confirm address <userid> <token>`: makes the waiting addresses the account's.
 pub async fn confirm_address(app: &App, user: &str, token: &str) -> Result<Reply> {
     let mut tx = app.storage.write().await?;
-    let addresses = store::take_pending_addresses(&mut tx.tx, user, token)
+    let addresses = store::take_pending_addresses(&mut tx, user, token)
         .await?
         .ok_or_else(|| {
             Error::Command(format!("no address change of {user} waits for that token"))

@@ -27,15 +27,8 @@ pub async fn store(
     let truncated = raw.len() > max_bytes;
     let kept = &raw[..raw.len().min(max_bytes)];
     let mut tx = storage.write().await?;
-    let id = store::insert_inbox(
-        &mut tx.tx,
-        now_ms,
-        envelope_from,
-        kept,
-        raw.len(),
-        truncated,
-    )
-    .await?;
+    let id =
+        store::insert_inbox(&mut tx, now_ms, envelope_from, kept, raw.len(), truncated).await?;
     tx.commit().await?;
     Ok(id)
 }
@@ -72,9 +65,9 @@ async fn process_one(app: &App, mail: &Mail, row: &InboxRow) -> Result<()> {
     };
     let mut tx = app.storage.write().await?;
     for (addresses, reply) in &outcome.replies {
-        outbox::queue(&mut tx.tx, &mail.config, now, addresses, reply).await?;
+        outbox::queue(&mut tx, &mail.config, now, addresses, reply).await?;
     }
-    store::finish_inbox(&mut tx.tx, row.id, outcome.status, &outcome.note).await?;
+    store::finish_inbox(&mut tx, row.id, outcome.status, &outcome.note).await?;
     tx.commit().await?;
     tracing::info!(id = row.id, note = %outcome.note, "mail processed");
     Ok(())

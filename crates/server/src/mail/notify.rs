@@ -48,7 +48,7 @@ pub async fn compose(app: &App, mail: &Mail) -> Result<usize> {
             notice.mail.in_reply_to = notice.mail.refs.clone();
             for user in &notice.recipients {
                 queued += outbox::queue_to_user(
-                    &mut tx.tx,
+                    &mut tx,
                     &mail.config,
                     now,
                     user,
@@ -58,7 +58,7 @@ pub async fn compose(app: &App, mail: &Mail) -> Result<usize> {
                 .await?;
             }
         }
-        store::save_cursor(&mut tx.tx, board, &next).await?;
+        store::save_cursor(&mut tx, board, &next).await?;
         tx.commit().await?;
     }
     Ok(queued)

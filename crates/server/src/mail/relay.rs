@@ -95,7 +95,7 @@ pub async fn run(app: App, mail: Mail, mut stopped: watch::Receiver<bool>) {
 async fn take_over(app: &App) -> bool {
     let reclaimed = async {
         let mut tx = app.storage.write().await?;
-        let n = store::reclaim_sending(&mut tx.tx, app.clock.now_ms()).await?;
+        let n = store::reclaim_sending(&mut tx, app.clock.now_ms()).await?;
         tx.commit().await?;
         Ok::<_, Error>(n)
     };
@@ -124,7 +124,7 @@ async fn send_due(app: &App, mail: &Mail, transport: &Transport, retry: Duration
     for row in due {
         let now = app.clock.now_ms();
         let mut tx = app.storage.write().await?;
-        let claimed = store::claim_outbox(&mut tx.tx, row.id, now, now + CLAIM_LEASE_MS).await?;
+        let claimed = store::claim_outbox(&mut tx, row.id, now, now + CLAIM_LEASE_MS).await?;
         tx.commit().await?;
         if !claimed {
             continue;
@@ -136,12 +136,12 @@ async fn send_due(app: &App, mail: &Mail, transport: &Transport, retry: Duration
         let now = app.clock.now_ms();
         let mut tx = app.storage.write().await?;
         match sent {
-            Ok(()) => store::mark_sent(&mut tx.tx, row.id, now).await?,
+            Ok(()) => store::mark_sent(&mut tx, row.id, now).await?,
             Err((err, permanent)) => {
                 let wait = retry.as_millis() as i64 * (1i64 << row.attempts.min(20));
                 let give_up = permanent || now - row.created_ms > GIVE_UP_MS;
                 tracing::warn!(id = row.id, to = %row.recipient, %err, give_up, "mail not sent");
-                store::mark_failed(&mut tx.tx, row.id, &err, now + wait.min(3_600_000), give_up)
+                store::mark_failed(&mut tx, row.id, &err, now + wait.min(3_600_000), give_up)
                     .await?;
             }
         }
