@@ -53,6 +53,20 @@ impl GameKind {
         GameKind::ALL.map(GameKind::name).join(", ")
     }
 
+    /// Whether a position's FEN leaves out history that the game's rules use, so that a game
+    /// in progress must be replayed from its start to go on: Ankor's third-repetition draw
+    /// counts earlier positions. Square Ataxx has no repetition rule (its 100-ply clock is in
+    /// the FEN), and neither have Hexxagon and four-player Ataxx.
+    ///
+    /// ```
+    /// use games::GameKind;
+    /// assert!(GameKind::Ankor.fen_forgets_history());
+    /// assert!(!GameKind::Ataxx.fen_forgets_history());
+    /// ```
+    pub const fn fen_forgets_history(self) -> bool {
+        matches!(self, GameKind::Ankor)
+    }
+
     /// Reads a position of this game from its FEN.
     pub fn parse_position(self, fen: &str) -> Result<Box<dyn AnyPosition>, GameError> {
         match self {

@@ -727,7 +727,7 @@ impl Games {
             }
         };
         game.version += 1;
-        storage::update_game(&mut tx, &game).await?;
+        storage::update_game(&mut tx, &mut game).await?;
         self.commit(tx, vec![Change { kind, game }]).await
     }
 
@@ -868,7 +868,7 @@ impl Games {
                 game: game.clone(),
             });
         }
-        storage::update_game(&mut tx, &game).await?;
+        storage::update_game(&mut tx, &mut game).await?;
         self.commit(tx, changes).await
     }
 
@@ -881,14 +881,19 @@ impl Games {
         text: &str,
         now: i64,
     ) -> Result<Vec<MoveRow>> {
-        // Replayed from the start, not read from the stored FEN: a position's text does not
-        // carry what came before it (Ankor's repetition draw counts earlier positions), and
-        // the game must end here exactly when a replay of its moves says it ends.
-        let mut pos = replay(
-            game.kind(),
-            &game.start_fen,
-            &mut storage::moves(conn, game.board).await?,
-        );
+        // A game whose FEN forgets history its rules use (Ankor's repetition draw counts
+        // earlier positions) is replayed from the start, so that it ends here exactly when a
+        // replay of its moves says it ends; the others go on from the stored FEN, without
+        // reading every move of the game for each new one.
+        let kind = game.kind();
+        let mut pos = match kind.fen_forgets_history() {
+            true => replay(
+                kind,
+                &game.start_fen,
+                &mut storage::moves(conn, game.board).await?,
+            ),
+            false => game.position(),
+        };
         if pos.legal_moves().iter().all(|mv| mv != PASS) {
             let mut probe = pos.clone();
             match probe.play(text) {
@@ -1170,7 +1175,7 @@ impl Games {
         }
         let chat = storage::insert_chat(&mut tx, board, user, now, body).await?;
         game.version += 1;
-        storage::update_game(&mut tx, &game).await?;
+        storage::update_game(&mut tx, &mut game).await?;
         let change = Change {
             kind: EventKind::Chat { chat: chat.clone() },
             game,
@@ -1300,10 +1305,11 @@ pub(crate) async fn open_board(
         });
     }
     let fen = start.fen();
-    let game = GameRow {
+    let mut game = GameRow {
         board: storage::next_board(conn).await?,
         game: options.game.name().to_string(),
         seats,
+        stored_seats: vec![],
         status: if everyone_accepted {
             "active"
         } else {
@@ -1332,7 +1338,7 @@ pub(crate) async fn open_board(
         finished_ms: None,
         unrated_reason: String::new(),
     };
-    storage::insert_game(conn, &game).await?;
+    storage::insert_game(conn, &mut game).await?;
     let names: Vec<&str> = game.seats.iter().map(|s| s.name.as_str()).collect();
     tracing::info!(board = game.board, game = %game.game, players = %names.join(" "), status = %game.status, "new board");
     Ok(game)

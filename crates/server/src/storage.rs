@@ -18,12 +18,12 @@
 
 use std::borrow::Cow;
 use std::path::PathBuf;
-use std::sync::Arc;
+use std::sync::{Arc, LazyLock};
 
 use sqlx::any::{AnyConnectOptions, AnyPoolOptions};
 use sqlx::migrate::{Migration, MigrationType, Migrator};
 use sqlx::pool::PoolConnection;
-use sqlx::{Any, AnyConnection, AnyPool, Executor, Row};
+use sqlx::{Any, AnyConnection, AnyPool, Connection, Executor, Row};
 use tokio::sync::{mpsc, oneshot, Mutex, OwnedMutexGuard};
 
 use crate::error::{Error, Result};
@@ -44,11 +44,78 @@ pub enum Durability {
 /// The database and its write lock.
 #[derive(Clone)]
 pub struct Storage {
+    /// Reads, and on PostgreSQL writes too.
     pool: AnyPool,
-    /// SQLite's one-writer lock; None on PostgreSQL (row locks instead, across nodes).
-    writer: Option<Arc<Mutex<()>>>,
+    /// SQLite's one write connection, which is also its one-writer lock; None on PostgreSQL
+    /// (row locks instead, across nodes).
+    writer: Option<Writer>,
     flusher: Option<Flusher>,
     url: Arc<str>,
+}
+
+/// SQLite's write connection: opened when first needed and again after one was closed.
+/// Writers queue for it instead of taking a pooled connection under a lock, so a write never
+/// waits for a reader's connection, and its page cache stays warm across transactions.
+#[derive(Clone)]
+struct Writer {
+    connection: Arc<Mutex<Option<AnyConnection>>>,
+    options: AnyConnectOptions,
+}
+
+impl Writer {
+    /// Waits for the write connection; opens it if there is none.
+    async fn take(&self) -> Result<OwnedMutexGuard<Option<AnyConnection>>> {
+        let mut guard = self.connection.clone().lock_owned().await;
+        if guard.is_none() {
+            let mut conn = AnyConnection::connect_with(&self.options).await?;
+            sqlite_session(&mut conn).await?;
+            *guard = Some(conn);
+        }
+        Ok(guard)
+    }
+}
+
+/// The settings of every SQLite connection.
+async fn sqlite_session(conn: &mut AnyConnection) -> std::result::Result<(), sqlx::Error> {
+    // WAL lets readers run beside the writer; the flusher makes commits durable (see the
+    // module documentation).
+    conn.execute("PRAGMA journal_mode = WAL").await?;
+    conn.execute("PRAGMA synchronous = NORMAL").await?;
+    conn.execute("PRAGMA foreign_keys = ON").await?;
+    conn.execute("PRAGMA busy_timeout = 5000").await?;
+    // Checkpoints run in the background (see `checkpoints`), not inside the commit that
+    // happens to fill the WAL.
+    conn.execute("PRAGMA wal_autocheckpoint = 0").await?;
+    Ok(())
+}
+
+/// The connection a write transaction runs on.
+enum TxConnection {
+    /// From the pool (PostgreSQL).
+    Pooled(PoolConnection<Any>),
+    /// SQLite's write connection, held (and so the write lock) until the transaction ends.
+    Writer(OwnedMutexGuard<Option<AnyConnection>>),
+}
+
+impl TxConnection {
+    fn connection(&mut self) -> &mut AnyConnection {
+        match self {
+            TxConnection::Pooled(conn) => conn,
+            TxConnection::Writer(guard) => guard.as_mut().expect("the write connection is open"),
+        }
+    }
+
+    /// Closes the connection, ending whatever is left of its transaction on both databases;
+    /// the pool, or the next writer, opens a fresh one.
+    async fn close(self) {
+        let _ = match self {
+            TxConnection::Pooled(conn) => conn.close().await,
+            TxConnection::Writer(mut guard) => match guard.take() {
+                Some(conn) => conn.close().await,
+                None => Ok(()),
+            },
+        };
+    }
 }
 
 /// A write transaction on a connection of its own, holding the write lock until it commits or
@@ -59,13 +126,12 @@ pub struct Storage {
 /// then fails and it still counts the connection as inside a transaction, so the next
 /// transactions on that pooled connection became savepoints of one that never committed, each
 /// answered as done (issue #28). Here a connection whose COMMIT or ROLLBACK did not succeed, or
-/// was interrupted, is closed instead of going back to the pool: its state is unknown.
+/// was interrupted, is closed instead of being used again: its state is unknown.
 pub struct WriteTx {
     /// None once committed or handed to the rollback.
-    conn: Option<PoolConnection<Any>>,
+    conn: Option<TxConnection>,
     /// Set while BEGIN or COMMIT runs: dropped then, the connection's state is unknown.
     in_flight: bool,
-    lock: Option<OwnedMutexGuard<()>>,
     flusher: Option<Flusher>,
 }
 
@@ -75,16 +141,14 @@ impl WriteTx {
     pub async fn commit(mut self) -> Result<()> {
         self.in_flight = true;
         if let Err(err) = self.execute("COMMIT").await {
-            // Closing ends whatever is left of the transaction, on both databases.
             if let Some(conn) = self.conn.take() {
-                let _ = conn.close().await;
+                conn.close().await;
             }
             return Err(err.into());
         }
         self.in_flight = false;
-        // Back to the pool, and the next writer in.
+        // Back to the pool, or the next writer in.
         self.conn = None;
-        self.lock = None;
         if let Some(flusher) = &self.flusher {
             flusher.flush().await?;
         }
@@ -96,36 +160,45 @@ impl std::ops::Deref for WriteTx {
     type Target = AnyConnection;
 
     fn deref(&self) -> &AnyConnection {
-        self.conn.as_ref().expect("a write transaction in progress")
+        match self.conn.as_ref().expect("a write transaction in progress") {
+            TxConnection::Pooled(conn) => conn,
+            TxConnection::Writer(guard) => guard.as_ref().expect("the write connection is open"),
+        }
     }
 }
 
 impl std::ops::DerefMut for WriteTx {
     fn deref_mut(&mut self) -> &mut AnyConnection {
-        self.conn.as_mut().expect("a write transaction in progress")
+        self.conn
+            .as_mut()
+            .expect("a write transaction in progress")
+            .connection()
     }
 }
 
 impl Drop for WriteTx {
     /// An uncommitted transaction is rolled back by a task that then lets the next writer in; a
     /// connection whose rollback fails, or whose BEGIN or COMMIT was cut short, is closed
-    /// (which ends its transaction on both databases) rather than pooled.
+    /// rather than used again.
     fn drop(&mut self) {
         let Some(mut conn) = self.conn.take() else {
             return;
         };
         let runtime = tokio::runtime::Handle::try_current();
         let (false, Ok(runtime)) = (self.in_flight, runtime) else {
-            conn.close_on_drop();
+            // Without a runtime to close it on: the pool closes its connection when dropped,
+            // and the write connection is dropped (closing it) out of its slot.
+            match &mut conn {
+                TxConnection::Pooled(pooled) => pooled.close_on_drop(),
+                TxConnection::Writer(guard) => drop(guard.take()),
+            }
             return;
         };
-        let lock = self.lock.take();
         runtime.spawn(async move {
-            if let Err(err) = conn.execute("ROLLBACK").await {
+            if let Err(err) = conn.connection().execute("ROLLBACK").await {
                 tracing::warn!(%err, "rollback failed; closing the connection");
-                let _ = conn.close().await;
+                conn.close().await;
             }
-            drop(lock);
         });
     }
 }
@@ -358,23 +431,19 @@ impl Storage {
         }
         let pool = AnyPoolOptions::new()
             .max_connections(if sqlite { 4 } else { 16 })
+            // A ping before each use finds PostgreSQL connections that died while idle; a
+            // SQLite connection is a file in this process, and its ping cost a round trip to its
+            // worker thread for every read (a move made three).
+            .test_before_acquire(!sqlite)
             .after_connect(move |conn, _meta| {
                 Box::pin(async move {
                     if sqlite {
-                        // WAL lets readers run beside the writer; the flusher makes commits
-                        // durable (see the module documentation).
-                        conn.execute("PRAGMA journal_mode = WAL").await?;
-                        conn.execute("PRAGMA synchronous = NORMAL").await?;
-                        conn.execute("PRAGMA foreign_keys = ON").await?;
-                        conn.execute("PRAGMA busy_timeout = 5000").await?;
-                        // Checkpoints run in the background (see `checkpoints`), not inside
-                        // the commit that happens to fill the WAL.
-                        conn.execute("PRAGMA wal_autocheckpoint = 0").await?;
+                        sqlite_session(conn).await?;
                     }
                     Ok(())
                 })
             })
-            .connect_with(options)
+            .connect_with(options.clone())
             .await
             .map_err(|err| {
                 Error::Config(format!(
@@ -400,7 +469,10 @@ impl Storage {
         };
         Ok(Storage {
             pool,
-            writer: sqlite.then(|| Arc::new(Mutex::new(()))),
+            writer: sqlite.then(|| Writer {
+                connection: Arc::new(Mutex::new(None)),
+                options,
+            }),
             flusher,
             url: url.into(),
         })
@@ -423,22 +495,20 @@ impl Storage {
 
     /// Starts a write transaction (waiting for the write lock).
     pub async fn write(&self) -> Result<WriteTx> {
-        let lock = match &self.writer {
-            Some(writer) => Some(writer.clone().lock_owned().await),
-            None => None,
+        let (conn, begin) = match &self.writer {
+            // IMMEDIATE takes SQLite's write lock now, waiting for it (busy_timeout) while
+            // another process writes, rather than at the first write, where a snapshot older
+            // than that process's commit fails at once.
+            Some(writer) => (
+                TxConnection::Writer(writer.take().await?),
+                "BEGIN IMMEDIATE",
+            ),
+            None => (TxConnection::Pooled(self.pool.acquire().await?), "BEGIN"),
         };
         let mut tx = WriteTx {
-            conn: Some(self.pool.acquire().await?),
+            conn: Some(conn),
             in_flight: true,
-            lock,
             flusher: self.flusher.clone(),
-        };
-        // IMMEDIATE takes SQLite's write lock now, waiting for it (busy_timeout), rather than at
-        // the first write, where a snapshot older than another process's commit fails at once.
-        let begin = if self.writer.is_some() {
-            "BEGIN IMMEDIATE"
-        } else {
-            "BEGIN"
         };
         tx.execute(begin).await?;
         tx.in_flight = false;
@@ -786,6 +856,9 @@ pub struct GameRow {
     pub game: String,
     /// The players in seat order (seat 0 moves first).
     pub seats: Vec<SeatRow>,
+    /// The seats as the store holds them (empty for a board not stored yet): [`update_game`]
+    /// writes only those that differ, so a move writes its mover's clock and nothing else.
+    pub stored_seats: Vec<SeatRow>,
     pub status: String,
     pub layout: String,
     pub start_fen: String,
@@ -837,6 +910,7 @@ fn game_from_row(row: &sqlx::any::AnyRow) -> Result<GameRow> {
         board: row.try_get("board")?,
         game: row.try_get("game")?,
         seats: vec![],
+        stored_seats: vec![],
         status: row.try_get("status")?,
         layout: row.try_get("layout")?,
         start_fen: row.try_get("start_fen")?,
@@ -889,6 +963,9 @@ async fn games_with_seats(
             }
         }
     }
+    for game in &mut games {
+        game.stored_seats = game.seats.clone();
+    }
     Ok(games)
 }
 
@@ -903,8 +980,7 @@ async fn seats_of(conn: &mut AnyConnection, boards: &[i64]) -> Result<Vec<(i64, 
     }
     let slots: Vec<String> = (1..=boards.len()).map(|i| format!("${i}")).collect();
     let sql = format!(
-        "SELECT board, name, accepted, remaining_ms, used_ms, finish_rank, rating_change \
-         FROM seats WHERE board IN ({}) ORDER BY board, seat",
+        "SELECT board, {SEAT_COLUMNS} FROM seats WHERE board IN ({}) ORDER BY board, seat",
         slots.join(", ")
     );
     let mut query = sqlx::query(&sql);
@@ -913,70 +989,97 @@ async fn seats_of(conn: &mut AnyConnection, boards: &[i64]) -> Result<Vec<(i64, 
     }
     let rows = query.fetch_all(conn).await?;
     rows.iter()
-        .map(|row| {
-            Ok((
-                row.try_get("board")?,
-                SeatRow {
-                    name: row.try_get("name")?,
-                    accepted: row.try_get::<i64, _>("accepted")? != 0,
-                    remaining_ms: row.try_get("remaining_ms")?,
-                    used_ms: row.try_get("used_ms")?,
-                    rank: row.try_get("finish_rank")?,
-                    rating_change: row.try_get("rating_change")?,
-                },
-            ))
-        })
+        .map(|row| Ok((row.try_get("board")?, seat_from_row(row)?)))
         .collect()
 }
 
-/// Writes a board's seats (all of them: a seat swap moves players between seats).
-async fn write_seats(conn: &mut AnyConnection, game: &GameRow) -> Result<()> {
-    sqlx::query("DELETE FROM seats WHERE board = $1")
-        .bind(game.board)
-        .execute(&mut *conn)
-        .await?;
+/// The columns of a seat row ([`seat_from_row`] reads them).
+const SEAT_COLUMNS: &str = "name, accepted, remaining_ms, used_ms, finish_rank, rating_change";
+
+fn seat_from_row(row: &sqlx::any::AnyRow) -> Result<SeatRow> {
+    Ok(SeatRow {
+        name: row.try_get("name")?,
+        accepted: row.try_get::<i64, _>("accepted")? != 0,
+        remaining_ms: row.try_get("remaining_ms")?,
+        used_ms: row.try_get("used_ms")?,
+        rank: row.try_get("finish_rank")?,
+        rating_change: row.try_get("rating_change")?,
+    })
+}
+
+/// Writes the seats of `game` that differ from its `stored_seats` (a new seat is inserted,
+/// a changed one updated: a seat swap moves players between seats), then takes them as stored.
+async fn write_seats(conn: &mut AnyConnection, game: &mut GameRow) -> Result<()> {
     for (i, seat) in game.seats.iter().enumerate() {
-        let query = sqlx::query(
-            "INSERT INTO seats (board, seat, name, accepted, remaining_ms, used_ms, finish_rank, \
-             rating_change) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
-        )
-        .bind(game.board)
-        .bind(i as i64)
-        .bind(&seat.name)
-        .bind(seat.accepted as i64)
-        .bind(seat.remaining_ms)
-        .bind(seat.used_ms)
-        .bind(seat.rank);
+        let sql = match game.stored_seats.get(i) {
+            Some(stored) if stored == seat => continue,
+            Some(_) => {
+                "UPDATE seats SET name = $3, accepted = $4, remaining_ms = $5, used_ms = $6, \
+                 finish_rank = $7, rating_change = $8 WHERE board = $1 AND seat = $2"
+            }
+            None => {
+                "INSERT INTO seats (board, seat, name, accepted, remaining_ms, used_ms, \
+                 finish_rank, rating_change) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)"
+            }
+        };
+        let query = sqlx::query(sql)
+            .bind(game.board)
+            .bind(i as i64)
+            .bind(&seat.name)
+            .bind(seat.accepted as i64)
+            .bind(seat.remaining_ms)
+            .bind(seat.used_ms)
+            .bind(seat.rank);
         bind_nullable_double(query, seat.rating_change)
             .execute(&mut *conn)
             .await?;
     }
+    if game.stored_seats.len() > game.seats.len() {
+        sqlx::query("DELETE FROM seats WHERE board = $1 AND seat >= $2")
+            .bind(game.board)
+            .bind(game.seats.len() as i64)
+            .execute(&mut *conn)
+            .await?;
+    }
+    game.stored_seats = game.seats.clone();
     Ok(())
 }
 
 pub async fn game(conn: &mut AnyConnection, board: i64) -> Result<Option<GameRow>> {
-    let sql = format!("SELECT {GAME_COLUMNS} FROM games WHERE board = $1");
-    let row = sqlx::query(&sql)
-        .bind(board)
-        .fetch_optional(&mut *conn)
-        .await?;
-    Ok(games_with_seats(conn, row.into_iter().collect())
-        .await?
-        .pop())
+    one_game(conn, board, "").await
 }
 
 /// A board read to be changed: on PostgreSQL its row stays locked until the transaction ends,
 /// so concurrent commands on one board, from any node, run one after the other.
 pub async fn game_for_update(conn: &mut AnyConnection, board: i64) -> Result<Option<GameRow>> {
-    let lock = if is_postgres(conn) { " FOR UPDATE" } else { "" };
-    let sql = format!("SELECT {GAME_COLUMNS} FROM games WHERE board = $1{lock}");
-    let row = sqlx::query(&sql)
-        .bind(board)
-        .fetch_optional(&mut *conn)
-        .await?;
-    Ok(games_with_seats(conn, row.into_iter().collect())
-        .await?
-        .pop())
+    let lock = if is_postgres(conn) {
+        " FOR UPDATE OF g"
+    } else {
+        ""
+    };
+    one_game(conn, board, lock).await
+}
+
+/// One board with its seats, in one query (a row per seat; a move reads its board so).
+async fn one_game(conn: &mut AnyConnection, board: i64, lock: &str) -> Result<Option<GameRow>> {
+    static COLUMNS: LazyLock<String> = LazyLock::new(|| {
+        let game = GAME_COLUMNS.split(", ").map(|c| format!("g.{}", c.trim()));
+        let seat = SEAT_COLUMNS.split(", ").map(|c| format!("s.{c}"));
+        game.chain(seat).collect::<Vec<_>>().join(", ")
+    });
+    let sql = format!(
+        "SELECT {} FROM games g JOIN seats s ON s.board = g.board WHERE g.board = $1 \
+         ORDER BY s.seat{lock}",
+        *COLUMNS
+    );
+    let rows = sqlx::query(&sql).bind(board).fetch_all(&mut *conn).await?;
+    let Some(first) = rows.first() else {
+        return Ok(None);
+    };
+    let mut game = game_from_row(first)?;
+    game.seats = rows.iter().map(seat_from_row).collect::<Result<_>>()?;
+    game.stored_seats = game.seats.clone();
+    Ok(Some(game))
 }
 
 /// Which games a listing wants.
@@ -1074,28 +1177,33 @@ pub async fn next_number(conn: &mut AnyConnection, counter: &str) -> Result<i64>
     Ok(row.try_get("value")?)
 }
 
-pub async fn insert_game(conn: &mut AnyConnection, game: &GameRow) -> Result<()> {
-    let slots: Vec<String> = (1..=GAME_COLUMN_COUNT).map(|i| format!("${i}")).collect();
-    let sql = format!(
-        "INSERT INTO games ({GAME_COLUMNS}) VALUES ({})",
-        slots.join(", ")
-    );
-    bind_game(sqlx::query(&sql), game)
+/// Stores a new board and its seats.
+pub async fn insert_game(conn: &mut AnyConnection, game: &mut GameRow) -> Result<()> {
+    static SQL: LazyLock<String> = LazyLock::new(|| {
+        let slots: Vec<String> = (1..=GAME_COLUMN_COUNT).map(|i| format!("${i}")).collect();
+        format!(
+            "INSERT INTO games ({GAME_COLUMNS}) VALUES ({})",
+            slots.join(", ")
+        )
+    });
+    bind_game(sqlx::query(&SQL), game)
         .execute(&mut *conn)
         .await?;
     write_seats(conn, game).await
 }
 
-/// Writes every column of a game row and its seats back.
-pub async fn update_game(conn: &mut AnyConnection, game: &GameRow) -> Result<()> {
-    let sets: Vec<String> = GAME_COLUMNS
-        .split(", ")
-        .enumerate()
-        .skip(1)
-        .map(|(i, column)| format!("{} = ${}", column.trim(), i + 1))
-        .collect();
-    let sql = format!("UPDATE games SET {} WHERE board = $1", sets.join(", "));
-    bind_game(sqlx::query(&sql), game)
+/// Writes every column of a game row back, and its seats that changed.
+pub async fn update_game(conn: &mut AnyConnection, game: &mut GameRow) -> Result<()> {
+    static SQL: LazyLock<String> = LazyLock::new(|| {
+        let sets: Vec<String> = GAME_COLUMNS
+            .split(", ")
+            .enumerate()
+            .skip(1)
+            .map(|(i, column)| format!("{} = ${}", column.trim(), i + 1))
+            .collect();
+        format!("UPDATE games SET {} WHERE board = $1", sets.join(", "))
+    });
+    bind_game(sqlx::query(&SQL), game)
         .execute(&mut *conn)
         .await?;
     write_seats(conn, game).await

@@ -44,6 +44,10 @@ pub struct Args {
     /// Kill the last node with SIGKILL this many seconds into the run (needs --nodes 2 or more).
     #[arg(long, value_name = "S")]
     kill_node_after: Option<u64>,
+    /// The `ataxx` binary to run as the server, e.g. an older build, so that one load generator
+    /// measures both (default: this binary).
+    #[arg(long, value_name = "PATH")]
+    server_bin: Option<std::path::PathBuf>,
 }
 
 /// The server process and the addresses it printed.
@@ -60,15 +64,25 @@ impl Drop for Spawned {
     }
 }
 
-fn spawn_server(db: &std::ffi::OsStr, sync: &str) -> anyhow::Result<Spawned> {
-    let exe = std::env::current_exe().context("finding the ataxx binary")?;
-    let mut child = Command::new(exe)
+fn spawn_server(args: &Args, db: &std::ffi::OsStr) -> anyhow::Result<Spawned> {
+    let exe = match &args.server_bin {
+        Some(path) => path.clone(),
+        None => std::env::current_exe().context("finding the ataxx binary")?,
+    };
+    let mut child = Command::new(&exe)
         .args(["serve", "--http", "127.0.0.1:0", "--text", "127.0.0.1:0"])
-        .args(["--log", "warn", "--no-rate-limits", "--sync", sync, "--db"])
+        .args([
+            "--log",
+            "warn",
+            "--no-rate-limits",
+            "--sync",
+            &args.sync,
+            "--db",
+        ])
         .arg(db)
         .stdout(Stdio::piped())
         .spawn()
-        .context("starting ataxx serve")?;
+        .with_context(|| format!("starting {} serve", exe.display()))?;
     let mut lines = BufReader::new(child.stdout.take().expect("piped")).lines();
     let mut next = |door: &str| -> anyhow::Result<String> {
         let line = lines.next().context("the server stopped")??;
@@ -137,7 +151,7 @@ fn load(args: &Args, dir: &std::path::Path) -> anyhow::Result<()> {
     };
     // One after the other: the first creates the database and the bot accounts.
     let mut servers = (0..args.nodes)
-        .map(|_| spawn_server(&db, &args.sync))
+        .map(|_| spawn_server(args, &db))
         .collect::<anyhow::Result<Vec<_>>>()?;
     let server = &servers[0];
     let base = format!("http://{}", server.http);

@@ -87,7 +87,7 @@ impl Games {
                 left.cancelled.push(game.board);
                 EventKind::Cancelled
             };
-            storage::update_game(&mut tx, &game).await?;
+            storage::update_game(&mut tx, &mut game).await?;
             changes.push(Change { kind, game });
         }
         match changes.is_empty() {

@@ -1,0 +1,194 @@
+//! Issue #29: what one move costs the database, counted, so that the server's throughput cannot
+//! slide back unseen. Between builds 119af2a and 23dca5b a move went from about 7 SQL statements
+//! to 15 and a node lost a third of its moves per second. On SQLite each statement is a round
+//! trip to a connection's worker thread, and the writer's statements are one at a time.
+//!
+//! The server runs with `--log debug`, where sqlx logs each statement it runs (target
+//! `sqlx::query`). The test counts those lines while moves are played by each door, and
+//! compares the counts with the budgets below. A test that needs more statements than the
+//! budget fails with the list of statements, so a change that adds one has to say why in the
+//! budget.
+
+use std::io::{BufRead, BufReader};
+use std::process::{Child, Command, Stdio};
+use std::sync::{Arc, Mutex};
+
+#[path = "common/persons_move.rs"]
+mod persons_move;
+#[path = "common/served.rs"]
+mod served;
+
+use persons_move::persons_move;
+use serde_json::json;
+use served::{api, TextDoor};
+
+/// `POST /api/games/{board}/move`, 8 statements:
+/// - the session of the bearer token (1);
+/// - BEGIN IMMEDIATE (1);
+/// - the board with its seats, in one query (1);
+/// - a queued move of the next player (1);
+/// - the move inserted (1);
+/// - the board row updated (1);
+/// - the mover's seat (its clock) updated (1);
+/// - COMMIT (1).
+const HTTP_MOVE: usize = 8;
+
+/// A move by the text door, 12 statements:
+/// - the password's stored hash (1), so that a password changed on another node is noticed;
+/// - the transaction above without the session (7);
+/// - the reply's board: the board with its seats, its moves, its chat and its subscribers (4).
+const TEXT_MOVE: usize = 12;
+
+/// A server whose debug log is collected.
+struct Logged {
+    child: Child,
+    http: String,
+    text: String,
+    lines: Arc<Mutex<Vec<String>>>,
+}
+
+impl Logged {
+    fn start(db: &std::path::Path) -> Logged {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_ataxx"))
+            .args(["serve", "--http", "127.0.0.1:0", "--text", "127.0.0.1:0"])
+            .args(["--log", "debug", "--no-rate-limits", "--db"])
+            .arg(db)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("ataxx serve starts");
+        let lines = Arc::new(Mutex::new(vec![]));
+        let stderr = BufReader::new(child.stderr.take().unwrap());
+        let collected = lines.clone();
+        std::thread::spawn(move || {
+            for line in stderr.lines().map_while(Result::ok) {
+                if line.contains("sqlx::query") {
+                    collected.lock().unwrap().push(line);
+                }
+            }
+        });
+        let mut stdout = BufReader::new(child.stdout.take().unwrap()).lines();
+        let mut addr = |door: &str| {
+            let line = stdout.next().unwrap().unwrap();
+            line.strip_prefix(door).unwrap().to_string()
+        };
+        let http = addr("http ");
+        let text = addr("text ");
+        Logged {
+            child,
+            http,
+            text,
+            lines,
+        }
+    }
+
+    fn url(&self, path: &str) -> String {
+        format!("http://{}{path}", self.http)
+    }
+
+    /// The statements logged since `mark` (a count of lines), after giving the log a moment.
+    fn statements_since(&self, mark: usize) -> Vec<String> {
+        std::thread::sleep(std::time::Duration::from_millis(300));
+        self.lines.lock().unwrap()[mark..]
+            .iter()
+            .map(|line| {
+                let summary = line.split("summary=\"").nth(1).unwrap_or(line);
+                summary.split('"').next().unwrap_or(summary).to_string()
+            })
+            .collect()
+    }
+
+    fn mark(&self) -> usize {
+        std::thread::sleep(std::time::Duration::from_millis(300));
+        self.lines.lock().unwrap().len()
+    }
+}
+
+impl Drop for Logged {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// Asserts that `moves` moves ran at most `budget` statements each.
+fn assert_within(door: &str, statements: &[String], moves: usize, budget: usize) {
+    eprintln!(
+        "{door}: {} statements for {moves} moves ({:.2} each)",
+        statements.len(),
+        statements.len() as f64 / moves as f64
+    );
+    assert!(
+        statements.len() <= budget * moves,
+        "{door}: {} statements for {moves} moves, over the budget of {budget} a move:\n{}",
+        statements.len(),
+        statements.join("\n")
+    );
+}
+
+#[test]
+fn a_move_costs_the_database_no_more_statements_than_its_budget() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = Logged::start(&dir.path().join("ataxx.db"));
+    let tokens: Vec<String> = [("alice", "secret1"), ("bob", "secret2")]
+        .iter()
+        .map(|(name, password)| {
+            let credentials = json!({"userid": name, "password": password});
+            let signup = api(
+                "POST",
+                &server.url("/api/signup"),
+                None,
+                Some(credentials.clone()),
+            );
+            assert_eq!(signup.0, 201, "{}", signup.1);
+            let (status, login) = api("POST", &server.url("/api/login"), None, Some(credentials));
+            assert_eq!(status, 200, "{login}");
+            login["token"].as_str().unwrap().to_string()
+        })
+        .collect();
+    let (status, game) = api(
+        "POST",
+        &server.url("/api/games"),
+        Some(&tokens[0]),
+        Some(json!({"opponent": "bob", "color": "x"})),
+    );
+    assert_eq!(status, 201, "{game}");
+    let board = game["board"].as_i64().unwrap();
+    let accept = format!("/api/games/{board}/accept");
+    let (status, mut game) = api("POST", &server.url(&accept), Some(&tokens[1]), None);
+    assert_eq!(status, 200, "{game}");
+
+    // Twenty moves over HTTP.
+    let mark = server.mark();
+    for _ in 0..20 {
+        let token = &tokens[usize::from(game["to_move"] == "bob")];
+        let body = json!({"move": persons_move(&game), "guard": game["ply"].as_i64().unwrap() + 1});
+        let (status, reply) = api(
+            "POST",
+            &server.url(&format!("/api/games/{board}/move")),
+            Some(token),
+            Some(body),
+        );
+        assert_eq!(status, 200, "{reply}");
+        game = reply;
+    }
+    assert_within("HTTP", &server.statements_since(mark), 20, HTTP_MOVE);
+
+    // Twenty moves by the text door, each answered with the board.
+    let mut door = TextDoor::connect(&server.text, None);
+    let mark = server.mark();
+    for _ in 0..20 {
+        let (player, password) = match game["to_move"].as_str() {
+            Some("alice") => ("alice", "secret1"),
+            _ => ("bob", "secret2"),
+        };
+        let ply = game["ply"].as_i64().unwrap() + 1;
+        let mv = persons_move(&game);
+        let reply = door.json(&format!(
+            "ataxx move {board} {player} {password} {mv}#{ply}"
+        ));
+        game = reply["data"].clone();
+        assert_eq!(game["ply"], ply, "{reply}");
+    }
+    assert_within("text door", &server.statements_since(mark), 20, TEXT_MOVE);
+}
