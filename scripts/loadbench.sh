@@ -10,7 +10,7 @@
 #   - SQLite, 1,000 games, 2,000 moves/s asked, --sync normal;
 #   - SQLite, 1,000 games, 1,000 moves/s asked, --sync full;
 #   - with --postgres: two nodes on a fresh database of that server, 2,000 moves/s asked.
-# Needs the machine otherwise idle; prints the load average before each row.
+# Needs the machine otherwise idle; waits for a calm load average before each row and prints it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -31,8 +31,18 @@ loadtest=target/release/ataxx
 row() {
   local bin=$1 label=$2; shift 2
   local load out
+  # The previous run's processes are gone, but wait (up to a minute) for the load average to
+  # say so too, so that the figure it is printed beside means something.
+  for _ in $(seq 60); do
+    awk '{exit !($1 < 0.5)}' /proc/loadavg && break
+    sleep 1
+  done
   load=$(cut -d' ' -f1 /proc/loadavg)
-  out=$("$loadtest" loadtest --server-bin "$bin" --games 1000 --seconds "$seconds" "$@" 2>/dev/null)
+  # A build without a feature (an old one on PostgreSQL with two nodes) gets a row saying so.
+  if ! out=$("$loadtest" loadtest --server-bin "$bin" --games 1000 --seconds "$seconds" "$@" 2>&1); then
+    echo "| $bin | $label | failed: $(tail -n 1 <<<"$out") | | | | $load |"
+    return
+  fi
   local rate p50 p99 lost
   rate=$(awk '/^moves\/s/ {print $2}' <<<"$out")
   p50=$(awk '/^latency p50/ {print $3}' <<<"$out")
