@@ -733,3 +733,69 @@ fn two_nodes_on_one_database_take_mail_on_both_and_send_each_mail_once() {
     assert_eq!(all.len(), queue.len(), "{queue:#?}");
     assert!(queue.iter().all(|row| row["attempts"] == 1), "{queue:#?}");
 }
+
+/// The server's peak resident memory (VmHWM), in KiB.
+fn peak_kib(pid: u32) -> u64 {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap();
+    let line = status.lines().find(|l| l.starts_with("VmHWM:")).unwrap();
+    line.split_whitespace().nth(1).unwrap().parse().unwrap()
+}
+
+#[test]
+fn a_data_line_without_end_does_not_grow_the_server() {
+    use std::io::{BufRead, BufReader, Write};
+    let test = MailTest::new();
+    let _sink = test.relay(&[]);
+    let server = test.serve(&["--smtp", "127.0.0.1:0"]);
+    let stream = std::net::TcpStream::connect(server.smtp_addr()).unwrap();
+    stream
+        .set_read_timeout(Some(Duration::from_secs(60)))
+        .unwrap();
+    let mut reader = BufReader::new(stream.try_clone().unwrap());
+    let mut writer = stream;
+    // One SMTP reply: its lines up to the one whose code is followed by a space.
+    let mut reply = || -> String {
+        let mut all = String::new();
+        loop {
+            let mut line = String::new();
+            assert!(
+                reader.read_line(&mut line).unwrap() > 0,
+                "closed after {all:?}"
+            );
+            all.push_str(&line);
+            if line.as_bytes().get(3) != Some(&b'-') {
+                return all;
+            }
+        }
+    };
+    reply();
+    for command in [
+        "EHLO client.test",
+        "MAIL FROM:<a@a.test>",
+        "RCPT TO:<ataxx@server.test>",
+    ] {
+        writeln!(writer, "{command}\r").unwrap();
+        assert!(reply().starts_with('2'));
+    }
+    writeln!(writer, "DATA\r").unwrap();
+    assert!(reply().starts_with("354"));
+    let before = peak_kib(server.pid());
+    // 256 MiB without a newline, then the end of the message.
+    let chunk = vec![b'a'; 1 << 20];
+    for _ in 0..256 {
+        writer.write_all(&chunk).unwrap();
+    }
+    writer.write_all(b"\r\n.\r\n").unwrap();
+    let answer = reply();
+    assert!(
+        answer.starts_with('2') || answer.starts_with('5'),
+        "{answer}"
+    );
+    let grown = peak_kib(server.pid()).saturating_sub(before);
+    assert!(
+        grown < 64 * 1024,
+        "the server grew by {grown} KiB reading one line"
+    );
+    writeln!(writer, "QUIT\r").unwrap();
+    assert!(reply().starts_with("221"));
+}

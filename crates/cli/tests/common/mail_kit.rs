@@ -189,6 +189,11 @@ impl Served {
         self.child.id()
     }
 
+    /// The address of its `--smtp` door.
+    pub fn smtp_addr(&self) -> &str {
+        self.smtp.as_deref().expect("started with --smtp")
+    }
+
     /// Waits for the process to end (killed by someone else).
     pub fn wait(&mut self) -> std::process::ExitStatus {
         self.child.wait().unwrap()

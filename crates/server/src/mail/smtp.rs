@@ -193,27 +193,37 @@ async fn session(app: App, mail: Mail, stream: TcpStream) {
 
 /// Reads the DATA section up to the lone dot, undoing dot-stuffing. Keeps at most `limit + 1`
 /// bytes but reads (and counts) everything. None when the connection ends first.
+///
+/// Lines are read in pieces of at most [`MAX_LINE`] + 2 bytes, so that a line without end
+/// costs no more memory than a short one (a 300 MiB line once grew the server by 300 MiB);
+/// only a piece that starts a line can be the lone dot or carry dot-stuffing.
 async fn read_data<R: tokio::io::AsyncBufRead + Unpin>(
     reader: &mut R,
     limit: usize,
 ) -> Option<(Vec<u8>, usize)> {
     let mut message = Vec::new();
     let mut size = 0usize;
-    let mut line = Vec::new();
+    let mut piece = Vec::new();
+    let mut at_line_start = true;
     loop {
-        line.clear();
-        match tokio::time::timeout(IDLE, reader.read_until(b'\n', &mut line)).await {
+        piece.clear();
+        let mut bounded = (&mut *reader).take(MAX_LINE as u64 + 2);
+        match tokio::time::timeout(IDLE, bounded.read_until(b'\n', &mut piece)).await {
             Ok(Ok(0)) | Ok(Err(_)) | Err(_) => return None,
             Ok(Ok(_)) => {}
         }
-        if line == b".\r\n" || line == b".\n" {
+        if at_line_start && (piece == b".\r\n" || piece == b".\n") {
             return Some((message, size));
         }
-        let content = line.strip_prefix(b".").unwrap_or(&line);
+        let content = match at_line_start {
+            true => piece.strip_prefix(b".").unwrap_or(&piece),
+            false => &piece,
+        };
         size += content.len();
         if message.len() <= limit {
             message.extend_from_slice(content);
         }
+        at_line_start = piece.ends_with(b"\n");
     }
 }
 
@@ -230,5 +240,21 @@ mod tests {
         assert_eq!(path_argument("from: <>", "FROM:"), Some(("", "")));
         assert_eq!(path_argument("TO:a@b.c", "TO:"), None);
         assert_eq!(declared_size("BODY=8BITMIME SIZE=99"), Some(99));
+    }
+
+    #[tokio::test]
+    async fn data_lines_longer_than_a_piece_are_counted_whole_and_only_line_starts_end_it() {
+        // A line whose second piece is ".\r\n" (not the end: it is not a line of its own), then
+        // a stuffed dot.
+        let mut long = vec![b'a'; MAX_LINE + 2];
+        long.extend_from_slice(b".\r\n");
+        let mut wire = long.clone();
+        wire.extend_from_slice(b"..x\r\n.\r\nQUIT\r\n");
+        let mut reader = BufReader::new(&wire[..]);
+        let (message, size) = read_data(&mut reader, 1 << 20).await.unwrap();
+        let mut expected = long;
+        expected.extend_from_slice(b".x\r\n");
+        assert_eq!(message, expected);
+        assert_eq!(size, expected.len());
     }
 }
