@@ -67,13 +67,7 @@ impl Logged {
                 }
             }
         });
-        let mut stdout = BufReader::new(child.stdout.take().unwrap()).lines();
-        let mut addr = |door: &str| {
-            let line = stdout.next().unwrap().unwrap();
-            line.strip_prefix(door).unwrap().to_string()
-        };
-        let http = addr("http ");
-        let text = addr("text ");
+        let (http, text) = served::doors_of(&mut child);
         Logged {
             child,
             http,

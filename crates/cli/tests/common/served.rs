@@ -74,18 +74,7 @@ impl Served {
             .stderr(Stdio::inherit())
             .spawn()
             .expect("ataxx serve starts");
-        let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
-        let mut addr = |door: &str| {
-            let line = lines
-                .next()
-                .expect("the server prints its addresses")
-                .unwrap();
-            line.strip_prefix(door)
-                .unwrap_or_else(|| panic!("expected {door:?}, got {line:?}"))
-                .to_string()
-        };
-        let http = addr("http ");
-        let text = addr("text ");
+        let (http, text) = doors_of(&mut child);
         Served {
             child,
             http,
@@ -127,6 +116,23 @@ impl Drop for Served {
     fn drop(&mut self) {
         self.kill();
     }
+}
+
+/// The HTTP and text doors' addresses that a starting `ataxx serve` prints on its piped stdout.
+pub fn doors_of(child: &mut Child) -> (String, String) {
+    let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
+    let mut addr = |door: &str| {
+        let line = lines
+            .next()
+            .expect("the server prints its addresses")
+            .unwrap();
+        line.strip_prefix(door)
+            .unwrap_or_else(|| panic!("expected {door:?}, got {line:?}"))
+            .to_string()
+    };
+    let http = addr("http ");
+    let text = addr("text ");
+    (http, text)
 }
 
 /// A TCP connection to `to` from the source address `from`.
