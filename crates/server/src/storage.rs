@@ -1,8 +1,9 @@
-//! The database: one pool, migrations at start, and every query the server runs.
+//! The database: a pool (and on SQLite one write connection), migrations at start, and every
+//! query the server runs.
 //!
 //! SQL here is portable (SQLite and PostgreSQL): `$n` parameters (bound, never spliced), no
-//! autoincrement, BIGINT flags; both databases run the same migrations. On SQLite, writers take
-//! one process-wide lock before their transaction, so SQLite never sees two writers (its WAL mode
+//! autoincrement, BIGINT flags; both databases run the same migrations. On SQLite, writers queue
+//! for the one write connection, so SQLite never sees two writers of this process (its WAL mode
 //! would refuse the second with a busy snapshot). On PostgreSQL, which several server nodes
 //! share, there is no process lock: a write that reads a board to change it locks the board's
 //! row ([`game_for_update`]), a finished game locks its players' rating rows in name order
