@@ -1047,33 +1047,42 @@ async fn write_seats(conn: &mut AnyConnection, game: &mut GameRow) -> Result<()>
 }
 
 pub async fn game(conn: &mut AnyConnection, board: i64) -> Result<Option<GameRow>> {
-    one_game(conn, board, "").await
+    one_game(conn, board).await
 }
 
 /// A board read to be changed: on PostgreSQL its row stays locked until the transaction ends,
 /// so concurrent commands on one board, from any node, run one after the other.
+///
+/// On PostgreSQL the seats are read by a second statement, once the row is locked: a join
+/// locking the board would, after waiting for another transaction's change of the board, see
+/// that change but the seats as they were before it (read committed re-reads only the locked
+/// row), and an acceptance made meanwhile would be lost. SQLite's one writer needs no lock.
 pub async fn game_for_update(conn: &mut AnyConnection, board: i64) -> Result<Option<GameRow>> {
-    let lock = if is_postgres(conn) {
-        " FOR UPDATE OF g"
-    } else {
-        ""
-    };
-    one_game(conn, board, lock).await
+    if !is_postgres(conn) {
+        return one_game(conn, board).await;
+    }
+    let sql = format!("SELECT {GAME_COLUMNS} FROM games WHERE board = $1 FOR UPDATE");
+    let row = sqlx::query(&sql)
+        .bind(board)
+        .fetch_optional(&mut *conn)
+        .await?;
+    Ok(games_with_seats(conn, row.into_iter().collect())
+        .await?
+        .pop())
 }
 
 /// One board with its seats, in one query (a row per seat; a move reads its board so).
-async fn one_game(conn: &mut AnyConnection, board: i64, lock: &str) -> Result<Option<GameRow>> {
-    static COLUMNS: LazyLock<String> = LazyLock::new(|| {
+async fn one_game(conn: &mut AnyConnection, board: i64) -> Result<Option<GameRow>> {
+    static SQL: LazyLock<String> = LazyLock::new(|| {
         let game = GAME_COLUMNS.split(", ").map(|c| format!("g.{}", c.trim()));
         let seat = SEAT_COLUMNS.split(", ").map(|c| format!("s.{c}"));
-        game.chain(seat).collect::<Vec<_>>().join(", ")
+        let columns = game.chain(seat).collect::<Vec<_>>().join(", ");
+        format!(
+            "SELECT {columns} FROM games g JOIN seats s ON s.board = g.board \
+             WHERE g.board = $1 ORDER BY s.seat"
+        )
     });
-    let sql = format!(
-        "SELECT {} FROM games g JOIN seats s ON s.board = g.board WHERE g.board = $1 \
-         ORDER BY s.seat{lock}",
-        *COLUMNS
-    );
-    let rows = sqlx::query(&sql).bind(board).fetch_all(&mut *conn).await?;
+    let rows = sqlx::query(&SQL).bind(board).fetch_all(&mut *conn).await?;
     let Some(first) = rows.first() else {
         return Ok(None);
     };
