@@ -184,7 +184,7 @@ fn variant<R: games::Rules>(text: &str) {
 #[cfg(any(not(fuzzing), feature = "server"))]
 pub fn command(data: &[u8]) {
     let text = text(data);
-    if let Err(err) = ataxx_server::command::parse(&text) {
+    if let Err(err) = ataxx_server::doors::command::parse(&text) {
         assert!(!err.to_string().is_empty());
     }
 }
@@ -215,7 +215,7 @@ impl SocketServer {
             let config = ataxx_server::Config {
                 db: db.display().to_string(),
                 rate_limits: ataxx_server::RateLimits::OFF,
-                sync: ataxx_server::storage::Durability::Normal,
+                sync: ataxx_server::store::Durability::Normal,
                 ..Default::default()
             };
             let app = runtime.block_on(async {
@@ -240,14 +240,14 @@ impl SocketServer {
 
     fn new_game(&self) {
         let players = ["alice".to_string(), "bob".to_string()];
-        let options = ataxx_server::games::ChallengeOptions::new(games::GameKind::Ataxx);
+        let options = ataxx_server::domain::games::ChallengeOptions::new(games::GameKind::Ataxx);
         let games = &self.app.games;
         let board = self.runtime.block_on(async {
             let game = games
                 .challenge(&players, &options, Some("alice"))
                 .await
                 .unwrap();
-            let answer = ataxx_server::games::Answer::Accept;
+            let answer = ataxx_server::domain::games::Answer::Accept;
             games.answer(game.board, "bob", answer).await.unwrap();
             game.board
         });
@@ -274,7 +274,7 @@ impl SocketServer {
 /// the message's id; a watcher's move is refused as unauthenticated.
 #[cfg(any(not(fuzzing), feature = "server"))]
 pub fn ws(data: &[u8]) {
-    use ataxx_server::socket_messages::{answer, ClientMessage};
+    use ataxx_server::doors::http::socket_messages::{answer, ClientMessage};
     use serde_json::{json, Value};
 
     let (&who, rest) = data.split_first().unwrap_or((&0, data));
@@ -322,7 +322,7 @@ pub fn ws(data: &[u8]) {
 /// reads as the same command and the same comment.
 #[cfg(any(not(fuzzing), feature = "server"))]
 pub fn mail(data: &[u8]) {
-    use ataxx_server::mail::parse;
+    use ataxx_server::doors::mail::parse;
 
     let Some(inbound) = parse::parse(data, Some("fuzz@example.org")) else {
         return;
@@ -332,7 +332,7 @@ pub fn mail(data: &[u8]) {
         assert!(line != "-- " && line != "--", "{inbound:?}");
     }
     assert_eq!(parse::comment(&inbound.comment), inbound.comment);
-    let Ok(command) = ataxx_server::command::parse(&inbound.subject) else {
+    let Ok(command) = ataxx_server::doors::command::parse(&inbound.subject) else {
         return;
     };
     // A Subject of plain ASCII goes back as it is (encoded words and other bytes would be
@@ -351,7 +351,7 @@ pub fn mail(data: &[u8]) {
     assert_eq!(again.subject, inbound.subject, "{reply:?}");
     assert_eq!(again.comment, inbound.comment, "{reply:?}");
     assert_eq!(
-        ataxx_server::command::parse(&again.subject).ok(),
+        ataxx_server::doors::command::parse(&again.subject).ok(),
         Some(command),
         "{reply:?}"
     );

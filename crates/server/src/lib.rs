@@ -2,8 +2,10 @@
 //! players, and the doors people use: the pbmserv command language over a line-based TCP port
 //! and `POST /api/command`, a JSON API with WebSocket events.
 //!
-//! Domain modules ([`accounts`], [`games`], [`ratings`], [`bots`]) hold the rules of the service
-//! and talk to [`storage`]; the doors ([`command`], [`text`], [`http`]) only translate.
+//! The modules are rooms with one-way doors between them (docs/architecture.md): the [`doors`]
+//! translate protocols into calls of the [`domain`], which holds the rules of the service, reads
+//! and writes through the [`store`] (the only place that knows SQL) and announces changes through
+//! [`events`]; [`cluster`] lets several nodes share one PostgreSQL database.
 //!
 //! ```no_run
 //! # async fn run() -> Result<(), ataxx_server::Error> {
@@ -13,30 +15,13 @@
 //! # Ok(()) }
 //! ```
 
-pub mod accounts;
-mod api_errors;
-pub mod board;
-pub mod bot_accounts;
-pub mod bots;
-mod clock;
 pub mod cluster;
-pub mod command;
+pub mod domain;
+pub mod doors;
 mod error;
 pub mod events;
-pub mod export;
-pub mod games;
-pub mod http;
-pub mod leaderboard;
-pub mod mail;
-pub mod ratings;
 pub mod redact;
-pub mod seeks;
-pub mod socket_messages;
-pub mod storage;
-pub mod text;
-mod throttle;
-pub mod tv;
-mod web;
+pub mod store;
 
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -45,12 +30,13 @@ use std::time::Duration;
 use tokio::sync::watch;
 use tokio::task::JoinHandle;
 
-pub use accounts::{Accounts, RateLimits};
-pub use clock::{Clock, FixedClock};
+pub use domain::accounts::{Accounts, RateLimits};
+pub use domain::clock::{Clock, FixedClock};
+use domain::{bots, games::Games, seeks};
+use doors::{http, mail, text};
 pub use error::{Error, Result};
 use events::Hub;
-use games::Games;
-use storage::Storage;
+use store::Storage;
 
 /// How to run a server.
 #[derive(Clone, Debug)]
@@ -67,7 +53,7 @@ pub struct Config {
     /// How often the sweeper looks for passed deadlines.
     pub sweep_interval: Duration,
     /// How durable a commit is before the server answers (SQLite).
-    pub sync: storage::Durability,
+    pub sync: store::Durability,
     /// A text connection with no command for this long is closed.
     pub text_idle: Duration,
     /// SMTP listener address (the mail door's way in); None = none.
@@ -85,7 +71,7 @@ impl Default for Config {
             test_clock: false,
             rate_limits: RateLimits::DEFAULT,
             sweep_interval: Duration::from_secs(1),
-            sync: storage::Durability::Full,
+            sync: store::Durability::Full,
             text_idle: text::IDLE_TIMEOUT,
             smtp: None,
             mail: None,
@@ -111,7 +97,7 @@ pub struct App {
 impl App {
     /// Opens the database (applying migrations) and builds the services.
     pub async fn open(config: &Config) -> Result<App> {
-        let url = storage::database_url(&config.db).map_err(Error::Config)?;
+        let url = store::database_url(&config.db).map_err(Error::Config)?;
         let storage = Storage::open(&url, config.sync).await?;
         let clock = Arc::new(if config.test_clock {
             Clock::adjustable()

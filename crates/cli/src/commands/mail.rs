@@ -7,9 +7,9 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use anyhow::{bail, Context};
-use ataxx_server::mail::relay::Transport;
-use ataxx_server::mail::{inbound, store, MailConfig};
-use ataxx_server::storage::{self, Durability, Storage};
+use ataxx_server::doors::mail::relay::Transport;
+use ataxx_server::doors::mail::{inbound, MailConfig};
+use ataxx_server::store::{self, mail as mail_store, Durability, Storage};
 use clap::Args as ClapArgs;
 
 /// The mail flags of `ataxx serve`.
@@ -136,7 +136,7 @@ pub fn mail_in(args: MailInArgs) -> anyhow::Result<()> {
     }
     let runtime = tokio::runtime::Runtime::new().context("starting the async runtime")?;
     let stored = runtime.block_on(async {
-        let url = storage::database_url(&args.db).map_err(anyhow::Error::msg)?;
+        let url = store::database_url(&args.db).map_err(anyhow::Error::msg)?;
         let storage = Storage::open(&url, Durability::Full).await?;
         let now = std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
@@ -175,11 +175,11 @@ pub struct MailqArgs {
 pub fn mailq(args: MailqArgs) -> anyhow::Result<()> {
     let runtime = tokio::runtime::Runtime::new().context("starting the async runtime")?;
     runtime.block_on(async {
-        let url = storage::database_url(&args.db).map_err(anyhow::Error::msg)?;
+        let url = store::database_url(&args.db).map_err(anyhow::Error::msg)?;
         let storage = Storage::open(&url, Durability::Full).await?;
         let rows = {
             let mut conn = storage.read().await?;
-            store::outbox(&mut conn, args.limit.max(1)).await?
+            mail_store::outbox(&mut conn, args.limit.max(1)).await?
         };
         storage.close().await;
         if args.json {

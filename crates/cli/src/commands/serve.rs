@@ -8,7 +8,7 @@ use std::net::SocketAddr;
 use std::time::Duration;
 
 use anyhow::Context;
-use ataxx_server::storage::Durability;
+use ataxx_server::store::Durability;
 use ataxx_server::{Config, RateLimits, Server};
 use clap::Args as ClapArgs;
 

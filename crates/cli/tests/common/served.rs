@@ -191,7 +191,9 @@ impl TextDoor {
                 return None;
             }
             if line.trim_end() == "." {
-                return ataxx_server::text::unframe(lines.iter().map(String::as_str).chain(["."]));
+                return ataxx_server::doors::text::unframe(
+                    lines.iter().map(String::as_str).chain(["."]),
+                );
             }
             lines.push(line);
         }

@@ -1,0 +1,455 @@
+//! Accounts: signup, passwords (argon2id), sessions with bearer tokens, rate limits.
+//!
+//! Passwords are hashed with argon2id and never stored or logged in clear. The pbmserv language
+//! types the password in every command, so a successful check is remembered in memory as a keyed
+//! SHA-256 digest (the key is random per process): later commands by the same user cost a digest,
+//! not an argon2 run. Changing or closing the account forgets it.
+
+use std::collections::HashMap;
+use std::net::IpAddr;
+use std::sync::{Arc, Mutex, OnceLock};
+
+use argon2::password_hash::{
+    rand_core::OsRng, PasswordHash, PasswordHasher, PasswordVerifier, SaltString,
+};
+use argon2::Argon2;
+use rand::Rng;
+use sha2::{Digest, Sha256};
+
+use crate::domain::clock::Clock;
+use crate::error::{Error, Result};
+use crate::store::{self, Storage, UserRow};
+
+/// Sessions last 30 days.
+const SESSION_MS: i64 = 30 * 24 * 3600 * 1000;
+/// The longest userid and password.
+pub const MAX_USERID: usize = 32;
+pub const MAX_PASSWORD: usize = 128;
+/// The prefix reserved for the computer players' accounts.
+pub const BOT_PREFIX: &str = "bot-";
+/// A password hash no password matches (bot accounts cannot log in).
+const NO_LOGIN: &str = "!";
+
+/// How many attempts a window allows.
+#[derive(Clone, Copy, Debug)]
+pub struct RateLimits {
+    /// Signups per client address per minute.
+    pub signups_per_minute: u32,
+    /// Failed logins per (client address, userid) before that address must wait for that
+    /// account: one minute after the limit, doubling with every further failure (up to an hour).
+    /// Other addresses are not held back by these failures.
+    pub failures_per_minute: u32,
+    /// Open text-door connections per client address, counted by each node (a connection
+    /// belongs to one process, and goes when it dies).
+    pub text_connections_per_address: u32,
+}
+
+impl RateLimits {
+    pub const DEFAULT: RateLimits = RateLimits {
+        signups_per_minute: 10,
+        failures_per_minute: 10,
+        text_connections_per_address: 20,
+    };
+    /// No limits (load tests).
+    pub const OFF: RateLimits = RateLimits {
+        signups_per_minute: u32::MAX,
+        failures_per_minute: u32::MAX,
+        text_connections_per_address: u32::MAX,
+    };
+}
+
+/// A stored password hash and the keyed digest of the password last verified against it.
+type Verified = (String, [u8; 32]);
+
+/// The account service.
+#[derive(Clone)]
+pub struct Accounts {
+    storage: Storage,
+    clock: Arc<Clock>,
+    limits: RateLimits,
+    windows: crate::domain::throttle::Windows,
+    logins: crate::domain::throttle::LoginThrottle,
+    /// The client address of the request this handle serves (see [`Accounts::from_peer`]).
+    peer: Option<IpAddr>,
+    /// Announces ended sessions to open WebSockets.
+    revoked: tokio::sync::broadcast::Sender<Revocation>,
+    /// userid -> (stored hash, keyed digest of the password last verified against it). The
+    /// stored hash is read every time, so a password changed on another node voids the entry.
+    verified: Arc<Mutex<HashMap<String, Verified>>>,
+    cache_key: [u8; 32],
+}
+
+/// Checks a userid: 1 to 32 characters from letters, digits, `_`, `.`, `-`, starting with a
+/// letter or digit. Userids are case-insensitive and stored in lower case.
+///
+/// ```
+/// use ataxx_server::domain::accounts::normalize_userid;
+/// assert_eq!(normalize_userid("Alice").unwrap(), "alice");
+/// assert!(normalize_userid("al:ice").is_err());
+/// assert!(normalize_userid("").is_err());
+/// ```
+pub fn normalize_userid(userid: &str) -> Result<String> {
+    let invalid = |reason| Error::InvalidUserid {
+        userid: userid.chars().take(40).collect(),
+        reason,
+    };
+    if userid.is_empty() || userid.len() > MAX_USERID {
+        return Err(invalid("a userid has 1 to 32 characters"));
+    }
+    if !userid
+        .chars()
+        .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '-'))
+    {
+        return Err(invalid(
+            "a userid has only letters, digits, '_', '.' and '-'",
+        ));
+    }
+    if !userid.starts_with(|c: char| c.is_ascii_alphanumeric()) {
+        return Err(invalid("a userid starts with a letter or digit"));
+    }
+    Ok(userid.to_ascii_lowercase())
+}
+
+/// Checks a new password: 1 to 128 characters, no spaces, quotes or colons (pbmserv's rule, so
+/// that it can be typed in a command line).
+pub fn check_password(password: &str) -> Result<()> {
+    // Characters, not bytes: the limit is the one the message and the API document state.
+    if password.is_empty() || password.chars().count() > MAX_PASSWORD {
+        return Err(Error::InvalidPassword("a password has 1 to 128 characters"));
+    }
+    if password
+        .chars()
+        .any(|c| c.is_whitespace() || c.is_control() || matches!(c, '"' | '\'' | ':'))
+    {
+        return Err(Error::InvalidPassword(
+            "a password has no spaces, quotes or colons",
+        ));
+    }
+    Ok(())
+}
+
+/// Whether a person's account was closed (`signoff`): it can no longer log in. Computer
+/// players never log in, but their accounts are open.
+pub fn is_closed(user: &UserRow) -> bool {
+    user.password_hash == NO_LOGIN && user.bot_level.is_none()
+}
+
+fn hash_password(password: &str) -> String {
+    let salt = SaltString::generate(&mut OsRng);
+    Argon2::default()
+        .hash_password(password.as_bytes(), &salt)
+        .expect("argon2 hashes any password with default parameters")
+        .to_string()
+}
+
+/// Checks a password against a stored hash; an unknown user is checked against a fixed hash so
+/// that both failures take as long.
+fn password_matches(password: &str, stored: Option<&str>) -> bool {
+    static DECOY: OnceLock<String> = OnceLock::new();
+    let decoy = DECOY.get_or_init(|| hash_password("decoy-password"));
+    let (hash, known) = match stored {
+        Some(hash) if hash != NO_LOGIN => (hash, true),
+        _ => (decoy.as_str(), false),
+    };
+    let Ok(parsed) = PasswordHash::new(hash) else {
+        return false;
+    };
+    let matches = Argon2::default()
+        .verify_password(password.as_bytes(), &parsed)
+        .is_ok();
+    matches && known
+}
+
+fn token_hash(token: &str) -> String {
+    hex(&Sha256::digest(token.as_bytes()))
+}
+
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+impl Accounts {
+    pub fn new(storage: Storage, clock: Arc<Clock>, limits: RateLimits) -> Accounts {
+        Accounts {
+            windows: crate::domain::throttle::Windows::new(storage.clone()),
+            logins: crate::domain::throttle::LoginThrottle::new(storage.clone()),
+            storage,
+            clock,
+            limits,
+            peer: None,
+            revoked: tokio::sync::broadcast::channel(256).0,
+            verified: Arc::default(),
+            cache_key: rand::rng().random(),
+        }
+    }
+
+    /// The same service, counting failed logins against `peer` (the client's address).
+    pub fn from_peer(&self, peer: Option<IpAddr>) -> Accounts {
+        Accounts {
+            peer,
+            ..self.clone()
+        }
+    }
+
+    /// Ended sessions: a password change or closed account ends all of a user's, a logout one.
+    pub fn revocations(&self) -> tokio::sync::broadcast::Receiver<Revocation> {
+        self.revoked.subscribe()
+    }
+
+    fn revoke(&self, user: &str, token: Option<&str>) {
+        let _ = self.revoked.send(Revocation {
+            user: user.to_string(),
+            token_hash: token.map(token_hash),
+        });
+    }
+
+    fn digest(&self, password: &str) -> [u8; 32] {
+        let mut hasher = Sha256::new();
+        hasher.update(self.cache_key);
+        hasher.update(password.as_bytes());
+        hasher.finalize().into()
+    }
+
+    /// Creates an account. `peer` is the client address the signup limit counts by.
+    pub async fn signup(
+        &self,
+        userid: &str,
+        password: &str,
+        addresses: &[String],
+        peer: Option<IpAddr>,
+    ) -> Result<UserRow> {
+        let name = normalize_userid(userid)?;
+        if name.starts_with(BOT_PREFIX) {
+            return Err(Error::InvalidUserid {
+                userid: userid.to_string(),
+                reason: "userids starting with \"bot-\" belong to the computer players",
+            });
+        }
+        check_password(password)?;
+        let key = format!(
+            "signup:{}",
+            peer.map_or("local".to_string(), |ip| ip.to_string())
+        );
+        self.windows
+            .check(&key, self.limits.signups_per_minute)
+            .await?;
+        let password = password.to_string();
+        let hash = tokio::task::spawn_blocking(move || hash_password(&password))
+            .await
+            .expect("hashing does not panic");
+        let user = UserRow {
+            addresses: addresses.join(" "),
+            ..self.new_user(name, hash)
+        };
+        let mut tx = self.storage.write().await?;
+        if store::user(&mut tx, &user.name).await?.is_some() {
+            return Err(Error::UserExists(user.name));
+        }
+        store::insert_user(&mut tx, &user).await?;
+        tx.commit().await?;
+        if self.limits.signups_per_minute != u32::MAX {
+            self.windows.count(&key).await?;
+        }
+        tracing::info!(user = %user.name, "signup");
+        Ok(user)
+    }
+
+    fn new_user(&self, name: String, password_hash: String) -> UserRow {
+        UserRow {
+            name,
+            password_hash,
+            addresses: String::new(),
+            bot_level: None,
+            refuses_challenges: false,
+            game_limit: None,
+            created_ms: self.clock.now_ms(),
+        }
+    }
+
+    /// Creates the account of a computer player if it does not exist yet.
+    pub async fn ensure_bot(&self, name: &str, level: &str) -> Result<()> {
+        let mut tx = self.storage.write().await?;
+        if store::user(&mut tx, name).await?.is_none() {
+            let user = UserRow {
+                bot_level: Some(level.to_string()),
+                ..self.new_user(name.to_string(), NO_LOGIN.to_string())
+            };
+            if let Err(err) = store::insert_user(&mut tx, &user).await {
+                // Another node starting at the same moment made it.
+                drop(tx);
+                let mut conn = self.storage.read().await?;
+                return match store::user(&mut conn, name).await? {
+                    Some(_) => Ok(()),
+                    None => Err(err),
+                };
+            }
+        }
+        tx.commit().await
+    }
+
+    /// Checks a userid and password; returns the stored (lower-case) userid. Failures are
+    /// throttled per (client address, userid), so a stranger's failures never lock the owner
+    /// out from another address.
+    pub async fn verify(&self, userid: &str, password: &str) -> Result<String> {
+        let name = normalize_userid(userid).map_err(|_| Error::Auth)?;
+        let limit = self.limits.failures_per_minute;
+        let failed_before = self.logins.check(self.peer, &name, limit).await?;
+        let digest = self.digest(password);
+        let stored = {
+            let mut conn = self.storage.read().await?;
+            store::user(&mut conn, &name)
+                .await?
+                .map(|u| u.password_hash)
+        };
+        let cached = stored.as_ref().is_some_and(|hash| {
+            self.verified.lock().expect("credential cache").get(&name)
+                == Some(&(hash.clone(), digest))
+        });
+        if cached {
+            if failed_before {
+                self.logins.succeeded(self.peer, &name).await?;
+            }
+            return Ok(name);
+        }
+        let password = password.to_string();
+        let checked = stored.clone();
+        let ok =
+            tokio::task::spawn_blocking(move || password_matches(&password, checked.as_deref()))
+                .await
+                .expect("verifying does not panic");
+        if !ok {
+            self.logins.failed(self.peer, &name, limit).await?;
+            tracing::info!(user = %name, peer = ?self.peer, "authentication failed");
+            return Err(Error::Auth);
+        }
+        if failed_before {
+            self.logins.succeeded(self.peer, &name).await?;
+        }
+        if let Some(hash) = stored {
+            self.verified
+                .lock()
+                .expect("credential cache")
+                .insert(name.clone(), (hash, digest));
+        }
+        Ok(name)
+    }
+
+    fn forget(&self, name: &str) {
+        self.verified.lock().expect("credential cache").remove(name);
+    }
+
+    pub async fn change_password(&self, userid: &str, current: &str, new: &str) -> Result<()> {
+        let name = self.verify(userid, current).await?;
+        check_password(new)?;
+        let new = new.to_string();
+        let hash = tokio::task::spawn_blocking(move || hash_password(&new))
+            .await
+            .expect("hashing does not panic");
+        let mut tx = self.storage.write().await?;
+        store::set_password_hash(&mut tx, &name, &hash).await?;
+        store::delete_sessions_of(&mut tx, &name).await?;
+        tx.commit().await?;
+        self.forget(&name);
+        self.revoke(&name, None);
+        Ok(())
+    }
+
+    pub async fn change_addresses(
+        &self,
+        userid: &str,
+        password: &str,
+        addresses: &[String],
+    ) -> Result<()> {
+        let name = self.verify(userid, password).await?;
+        let mut tx = self.storage.write().await?;
+        store::set_addresses(&mut tx, &name, &addresses.join(" ")).await?;
+        tx.commit().await
+    }
+
+    /// Closes an account (`signoff`, `delete`): it can no longer log in; the userid stays taken
+    /// so that its games keep their names.
+    pub async fn close(&self, userid: &str, password: &str) -> Result<String> {
+        let name = self.verify(userid, password).await?;
+        let mut tx = self.storage.write().await?;
+        store::set_password_hash(&mut tx, &name, NO_LOGIN).await?;
+        store::delete_sessions_of(&mut tx, &name).await?;
+        tx.commit().await?;
+        self.forget(&name);
+        self.revoke(&name, None);
+        Ok(name)
+    }
+
+    /// Opens a session: returns the bearer token (also the browser cookie's value).
+    pub async fn login(&self, userid: &str, password: &str) -> Result<(String, String)> {
+        let name = self.verify(userid, password).await?;
+        let bytes: [u8; 32] = rand::rng().random();
+        let token = hex(&bytes);
+        let now = self.clock.now_ms();
+        let mut tx = self.storage.write().await?;
+        store::delete_expired_sessions(&mut tx, now).await?;
+        store::insert_session(&mut tx, &token_hash(&token), &name, now, now + SESSION_MS).await?;
+        tx.commit().await?;
+        Ok((name, token))
+    }
+
+    /// The user a token belongs to.
+    pub async fn token_user(&self, token: &str) -> Result<String> {
+        if token.is_empty() || token.len() > 128 {
+            return Err(Error::Auth);
+        }
+        let mut conn = self.storage.read().await?;
+        store::session_user(&mut conn, &token_hash(token), self.clock.now_ms())
+            .await?
+            .ok_or(Error::Auth)
+    }
+
+    /// Ends the session of `token`; a token that opens no session is refused (`Error::Auth`), so
+    /// that a client learns its credentials were not what it thought.
+    pub async fn logout(&self, token: &str) -> Result<()> {
+        let user = self.token_user(token).await?;
+        let mut tx = self.storage.write().await?;
+        store::delete_session(&mut tx, &token_hash(token)).await?;
+        tx.commit().await?;
+        self.revoke(&user, Some(token));
+        Ok(())
+    }
+
+    /// Whether a revocation ends the session of `user` holding `token`.
+    pub fn ends_session(revocation: &Revocation, user: &str, token: Option<&str>) -> bool {
+        revocation.user == user
+            && match (&revocation.token_hash, token) {
+                (None, _) => true,
+                (Some(hash), Some(token)) => *hash == token_hash(token),
+                (Some(_), None) => false,
+            }
+    }
+}
+
+/// An ended session: every session of `user`, or only the one whose token hashes to
+/// `token_hash`.
+#[derive(Clone, Debug)]
+pub struct Revocation {
+    pub user: String,
+    pub token_hash: Option<String>,
+}
+
+#[cfg(test)]
+mod revocation_tests {
+    use super::*;
+
+    #[test]
+    fn a_logout_ends_one_session_a_password_change_all() {
+        let all = Revocation {
+            user: "zed".into(),
+            token_hash: None,
+        };
+        assert!(Accounts::ends_session(&all, "zed", Some("t1")));
+        assert!(!Accounts::ends_session(&all, "amy", Some("t1")));
+        let one = Revocation {
+            user: "zed".into(),
+            token_hash: Some(token_hash("t1")),
+        };
+        assert!(Accounts::ends_session(&one, "zed", Some("t1")));
+        assert!(!Accounts::ends_session(&one, "zed", Some("t2")));
+    }
+}

@@ -1,0 +1,14 @@
+//! The rules of the service: games and their life, accounts and their throttles, ratings and
+//! standings, seeks, featured games and computer players. Domain services read and write through
+//! [`crate::store`] and announce changes through [`crate::events`]; they never name a door.
+
+pub mod accounts;
+pub mod bot_accounts;
+pub mod bots;
+pub mod clock;
+pub mod games;
+pub mod ratings;
+pub mod seeks;
+pub mod standings;
+pub(crate) mod throttle;
+pub mod tv;

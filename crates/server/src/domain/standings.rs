@@ -1,0 +1,157 @@
+//! Leaderboards: per game and speed (live, correspondence), established ratings ranked and
+//! provisional ones apart, each with its trend.
+//!
+//! Ratings are kept per game (see [`crate::domain::ratings`]); a speed selects the players who have
+//! finished rated games of that speed, and counts only those games.
+
+use serde::Serialize;
+use sqlx::{AnyConnection, Row};
+
+use crate::error::{Error, Result};
+use crate::store::{self, Storage};
+
+/// How many of a player's latest rated games the trend spans.
+pub const TREND_GAMES: usize = 5;
+
+/// The speeds a leaderboard can select.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Speed {
+    /// Every rated game.
+    All,
+    /// Games with a clock.
+    Live,
+    Correspondence,
+}
+
+impl Speed {
+    pub fn parse(text: &str) -> Result<Speed> {
+        match text {
+            "all" => Ok(Speed::All),
+            "live" => Ok(Speed::Live),
+            "correspondence" => Ok(Speed::Correspondence),
+            other => Err(Error::Command(format!(
+                "speed {other:?}: give live, correspondence or all"
+            ))),
+        }
+    }
+
+    fn name(self) -> &'static str {
+        match self {
+            Speed::All => "all",
+            Speed::Live => "live",
+            Speed::Correspondence => "correspondence",
+        }
+    }
+
+    /// The SQL condition on `games g` that selects this speed.
+    fn condition(self) -> &'static str {
+        match self {
+            Speed::All => "",
+            Speed::Live => " AND g.clock_base_ms IS NOT NULL",
+            Speed::Correspondence => " AND g.clock_base_ms IS NULL",
+        }
+    }
+}
+
+/// One player's line.
+#[derive(Clone, Debug, Serialize)]
+pub struct Entry {
+    /// 1 for the best established rating; None for provisional ones.
+    pub rank: Option<usize>,
+    pub userid: String,
+    pub rating: f64,
+    pub deviation: f64,
+    /// Rounded, `?` when provisional.
+    pub rating_text: String,
+    /// Finished rated games of this game and speed.
+    pub games: i64,
+    pub wins: i64,
+    pub losses: i64,
+    pub draws: i64,
+    /// The rating change over the player's last [`TREND_GAMES`] rated games of this game
+    /// (rounded to a point).
+    pub trend: i64,
+    /// A computer player (a built-in level or an engine behind `ataxx bot`).
+    pub bot: bool,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct Leaderboard {
+    pub game: String,
+    pub speed: &'static str,
+    /// Established ratings, best first.
+    pub players: Vec<Entry>,
+    /// Provisional ratings (fewer than 20 rated games), best first.
+    pub provisional: Vec<Entry>,
+}
+
+/// Finished rated games per player of a game at a speed.
+async fn games_per_player(
+    conn: &mut AnyConnection,
+    game: &str,
+    speed: Speed,
+) -> Result<std::collections::HashMap<String, i64>> {
+    let sql = format!(
+        "SELECT s.name AS name, COUNT(*) AS n FROM seats s JOIN games g ON g.board = s.board \
+         WHERE g.game = $1 AND g.status = 'finished' AND g.rated = 1{} GROUP BY s.name",
+        speed.condition()
+    );
+    let rows = sqlx::query(&sql).bind(game).fetch_all(conn).await?;
+    rows.iter()
+        .map(|row| Ok((row.try_get("name")?, row.try_get("n")?)))
+        .collect()
+}
+
+/// The leaderboard of a game at a speed.
+pub async fn leaderboard(storage: &Storage, game: &str, speed: Speed) -> Result<Leaderboard> {
+    let mut conn = storage.read().await?;
+    let counts = games_per_player(&mut conn, game, speed).await?;
+    let mut players = vec![];
+    let mut provisional = vec![];
+    for rating in store::ratings_of_game(&mut conn, game).await? {
+        let Some(&games) = counts.get(&rating.name) else {
+            continue;
+        };
+        let history: Vec<f64> = store::rating_history(&mut conn, &rating.name)
+            .await?
+            .into_iter()
+            .filter(|point| point.game == game)
+            .map(|point| point.rating)
+            .collect();
+        // The rating before the first of the last TREND_GAMES games: the point before them, or
+        // the initial rating when the player has played no more than that.
+        let before = match history.len() {
+            n if n > TREND_GAMES => history[n - TREND_GAMES - 1],
+            _ => crate::domain::ratings::initial().rating,
+        };
+        let bot = store::user(&mut conn, &rating.name)
+            .await?
+            .is_some_and(|u| u.bot_level.is_some());
+        let entry = Entry {
+            rank: None,
+            userid: rating.name.clone(),
+            rating: rating.rating,
+            deviation: rating.deviation,
+            rating_text: rating.rating_text(),
+            games,
+            wins: rating.wins,
+            losses: rating.losses,
+            draws: rating.draws,
+            trend: (rating.rating - before).round() as i64,
+            bot,
+        };
+        match rating.is_provisional() {
+            true => provisional.push(entry),
+            false => players.push(entry),
+        }
+    }
+    for (i, entry) in players.iter_mut().enumerate() {
+        entry.rank = Some(i + 1);
+    }
+    Ok(Leaderboard {
+        game: game.to_string(),
+        speed: speed.name(),
+        players,
+        provisional,
+    })
+}

@@ -1,0 +1,233 @@
+//! Inbound mail: stored first ([`crate::store::mail`], before the SMTP `250` or `mail-in`'s exit status),
+//! then processed ([`process`]): filtered, run as a command, answered.
+//!
+//! The From address is never authentication (the password in the command is): the reply to a
+//! command naming an account goes to that account's addresses. Only a sender no account
+//! matches gets an answer at its From address (help, errors), a few per hour.
+
+use crate::doors::command::{self, Command, Request};
+use crate::error::Result;
+use crate::store::Storage;
+use crate::App;
+
+use super::outbox::{self, Outgoing};
+use super::parse::{self, Inbound};
+use super::Mail;
+use crate::store::mail::{self as mail_store, InboxRow};
+
+/// Stores a received message (its first `max_bytes`; a longer one is marked truncated and
+/// answered with a refusal). Returns its inbox id. Durable when this returns.
+pub async fn store(
+    storage: &Storage,
+    now_ms: i64,
+    envelope_from: &str,
+    raw: &[u8],
+    max_bytes: usize,
+) -> Result<i64> {
+    let truncated = raw.len() > max_bytes;
+    let kept = &raw[..raw.len().min(max_bytes)];
+    let mut tx = storage.write().await?;
+    let id = mail_store::insert_inbox(&mut tx, now_ms, envelope_from, kept, raw.len(), truncated)
+        .await?;
+    tx.commit().await?;
+    Ok(id)
+}
+
+/// Processes every stored message not yet processed, oldest first.
+pub async fn process(app: &App, mail: &Mail) -> Result<usize> {
+    let rows = {
+        let mut conn = app.storage.read().await?;
+        mail_store::new_inbox(&mut conn, 100).await?
+    };
+    for row in &rows {
+        process_one(app, mail, row).await?;
+        mail.outgoing.notify_one();
+    }
+    Ok(rows.len())
+}
+
+/// What became of a message, for the inbox's note and the reply.
+struct Outcome {
+    status: &'static str,
+    note: String,
+    replies: Vec<(Vec<String>, Outgoing)>,
+}
+
+async fn process_one(app: &App, mail: &Mail, row: &InboxRow) -> Result<()> {
+    let now = app.games.now_ms();
+    let outcome = match parse::parse(&row.raw, Some(&row.envelope_from)) {
+        None => Outcome {
+            status: "ignored",
+            note: "from ?: not a mail message".into(),
+            replies: vec![],
+        },
+        Some(inbound) => answer(app, mail, row, &inbound, now).await?,
+    };
+    let mut tx = app.storage.write().await?;
+    for (addresses, reply) in &outcome.replies {
+        outbox::queue(&mut tx, &mail.config, now, addresses, reply).await?;
+    }
+    mail_store::finish_inbox(&mut tx, row.id, outcome.status, &outcome.note).await?;
+    tx.commit().await?;
+    tracing::info!(id = row.id, note = %outcome.note, "mail processed");
+    Ok(())
+}
+
+async fn answer(
+    app: &App,
+    mail: &Mail,
+    row: &InboxRow,
+    inbound: &Inbound,
+    now: i64,
+) -> Result<Outcome> {
+    let from = &inbound.from;
+    let ignored = |why: String| Outcome {
+        status: "ignored",
+        note: format!("from {from}: ignored, {why}"),
+        replies: vec![],
+    };
+    if let Some(why) = &inbound.automatic {
+        return Ok(ignored(format!("automatic ({why})")));
+    }
+    let recent = {
+        let mut conn = app.storage.read().await?;
+        mail_store::inbox_count_since(&mut conn, from, now - HOUR_MS).await?
+    };
+    if recent >= mail.config.per_sender_per_hour {
+        return Ok(ignored(format!(
+            "over {} messages in an hour",
+            mail.config.per_sender_per_hour
+        )));
+    }
+    let thread = |refs: String| Outgoing {
+        in_reply_to: inbound
+            .message_id
+            .as_ref()
+            .map(|id| format!("<{id}>"))
+            .unwrap_or_default(),
+        refs,
+        ..Default::default()
+    };
+    if row.truncated {
+        let reply = Outgoing {
+            kind: "refusal".into(),
+            subject: format!("Re: {} (not read: too large)", inbound.subject),
+            body: format!(
+                "Your message of {} bytes is larger than this server reads ({} bytes), so it was \
+                 not read. Please send the command in the Subject and a short plain-text comment, \
+                 without attachments.\n",
+                row.size, mail.config.max_bytes
+            ),
+            ..thread(String::new())
+        };
+        let to = stranger_addresses(app, mail, from, now).await?;
+        return Ok(Outcome {
+            status: "done",
+            note: format!("from {from}: refused, {} bytes", row.size),
+            replies: vec![(to, reply)],
+        });
+    }
+    let mut line = inbound.subject.clone();
+    let parsed = command::parse(&line);
+    if let Ok(Command::Signup { addresses, .. }) = &parsed {
+        // pbmserv: without addresses, replies go to the sending address.
+        if addresses.is_empty() {
+            line = format!("{line} {from}");
+        }
+    }
+    let comment = (!inbound.comment.is_empty()).then(|| inbound.comment.clone());
+    let request = Request {
+        line: line.clone(),
+        body: comment.clone(),
+        peer: None,
+    };
+    let reply = command::execute(app, &request).await;
+    let parsed = command::parse(&line).ok();
+    // A move's comment goes on the board, for its next board mail.
+    if let (true, Some(Command::Act { board, userid, .. }), Some(comment)) =
+        (reply.ok, &parsed, &comment)
+    {
+        if let Err(err) = app
+            .games
+            .chat(*board, &userid.to_ascii_lowercase(), comment)
+            .await
+        {
+            tracing::warn!(%err, board, "the comment of a mailed move");
+        }
+    }
+    let actor = parsed
+        .as_ref()
+        .and_then(Command::userid)
+        .map(str::to_ascii_lowercase);
+    let account = match &actor {
+        Some(name) => {
+            let mut conn = app.storage.read().await?;
+            mail_store::mail_settings(&mut conn, name)
+                .await?
+                .map(|(addresses, _)| addresses)
+        }
+        None => None,
+    };
+    let note = format!(
+        "from {from}: {} {}",
+        if reply.ok { "ok" } else { "error" },
+        reply.subject
+    );
+    // Board mails answer a move, a chat, the acceptance that starts or ends a challenge, and a
+    // challenge to the players it names: no second copy.
+    let told_by_board_mail = reply.ok
+        && match &parsed {
+            Some(Command::Act { .. } | Command::Chat { .. }) => true,
+            Some(Command::Answer { .. }) => reply.data["status"] != "challenge",
+            Some(Command::Challenge { players, .. }) => {
+                let mut conn = app.storage.read().await?;
+                let sender = mail_store::user_by_address(&mut conn, from).await?;
+                sender.is_some_and(|s| players.iter().any(|p| p.eq_ignore_ascii_case(&s)))
+            }
+            _ => false,
+        };
+    if told_by_board_mail {
+        return Ok(Outcome {
+            status: "done",
+            note,
+            replies: vec![],
+        });
+    }
+    let refs = match parsed.as_ref().and_then(Command::board) {
+        Some(board) => outbox::board_thread(board, &mail.config),
+        None => String::new(),
+    };
+    let mail_reply = Outgoing {
+        kind: "reply".into(),
+        subject: reply.subject.clone(),
+        body: reply.text.clone(),
+        ..thread(refs)
+    };
+    let to = match account {
+        Some(addresses) => addresses,
+        None => stranger_addresses(app, mail, from, now).await?,
+    };
+    Ok(Outcome {
+        status: "done",
+        note,
+        replies: vec![(to, mail_reply)],
+    })
+}
+
+const HOUR_MS: i64 = 3600 * 1000;
+
+/// The From address, unless no account has it and it has had its share of answers this hour.
+async fn stranger_addresses(app: &App, mail: &Mail, from: &str, now: i64) -> Result<Vec<String>> {
+    let mut conn = app.storage.read().await?;
+    if mail_store::user_by_address(&mut conn, from)
+        .await?
+        .is_some()
+    {
+        return Ok(vec![from.to_string()]);
+    }
+    let sent = mail_store::outbox_count_since(&mut conn, from, now - HOUR_MS).await?;
+    Ok(match sent < mail.config.stranger_replies_per_hour {
+        true => vec![from.to_string()],
+        false => vec![],
+    })
+}

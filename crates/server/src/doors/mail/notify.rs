@@ -1,0 +1,169 @@
+//! Board mails (spec section 7) from what changed on each board since its last mail: a board's
+//! cursor (`mail_boards`) holds the version, move count, status, nag mark and last comment
+//! mailed. Whatever door changed a board (mail, text, HTTP, a bot, the sweeper), the next round
+//! finds it, and the mails and the new cursor are written in one transaction.
+
+use crate::domain::games::GameView;
+use crate::doors::render::board;
+use crate::error::Result;
+use crate::App;
+
+use super::outbox::{self, Outgoing};
+use super::Mail;
+use crate::store::mail::{self as mail_store, BoardCursor};
+
+/// One mail to the board's people: who gets it, and which account setting lets them refuse it.
+struct Notice {
+    mail: Outgoing,
+    /// The event name of the account setting (`challenge`, `move`, `chat`, `nag`, `end`).
+    event: &'static str,
+    recipients: Vec<String>,
+}
+
+/// Composes the mails of every changed board; returns how many mails were queued.
+pub async fn compose(app: &App, mail: &Mail) -> Result<usize> {
+    let changed = {
+        let mut conn = app.storage.read().await?;
+        mail_store::changed_boards(&mut conn).await?
+    };
+    let mut queued = 0;
+    for (board, cursor) in changed {
+        let view = app.games.view(board).await?;
+        let nagged_ply = {
+            let mut conn = app.storage.read().await?;
+            mail_store::nagged_ply(&mut conn, board).await?
+        };
+        let now = app.games.now_ms();
+        let notice = notice(&view, cursor.as_ref(), nagged_ply, now);
+        let next = BoardCursor {
+            version: view.summary.version,
+            plies: view.summary.ply,
+            status: view.summary.status.clone(),
+            nagged_ply,
+            chat_seq: view.chat.last().map_or(0, |c| c.seq),
+        };
+        let mut tx = app.storage.write().await?;
+        if let Some(mut notice) = notice {
+            notice.mail.refs = outbox::board_thread(board, &mail.config);
+            notice.mail.in_reply_to = notice.mail.refs.clone();
+            for user in &notice.recipients {
+                queued += outbox::queue_to_user(
+                    &mut tx,
+                    &mail.config,
+                    now,
+                    user,
+                    Some(notice.event),
+                    &notice.mail,
+                )
+                .await?;
+            }
+        }
+        mail_store::save_cursor(&mut tx, board, &next).await?;
+        tx.commit().await?;
+    }
+    Ok(queued)
+}
+
+/// The mail a board's change calls for, if any.
+fn notice(
+    view: &GameView,
+    cursor: Option<&BoardCursor>,
+    nagged_ply: i64,
+    now_ms: i64,
+) -> Option<Notice> {
+    let game = &view.summary;
+    let seats: Vec<String> = game.seats.iter().map(|s| s.name.clone()).collect();
+    let mut everyone = seats.clone();
+    for subscriber in &view.subscribers {
+        if !everyone.contains(subscriber) {
+            everyone.push(subscriber.clone());
+        }
+    }
+    let last_chat = cursor.map_or(0, |c| c.chat_seq);
+    let new_chats: Vec<_> = view.chat.iter().filter(|c| c.seq > last_chat).collect();
+    let commented = if new_chats.is_empty() { "" } else { " **" };
+    let board_mail = |event: &'static str, recipients: Vec<String>| Notice {
+        mail: Outgoing {
+            kind: event.to_string(),
+            subject: format!("{}{commented}", board::subject(game)),
+            body: board::mail(view, None, now_ms),
+            ..Default::default()
+        },
+        event,
+        recipients,
+    };
+    let status = game.status.as_str();
+    let Some(cursor) = cursor else {
+        return Some(match status {
+            "challenge" => board_mail("challenge", seats),
+            "finished" => board_mail("end", everyone),
+            _ => board_mail("move", everyone),
+        });
+    };
+    if status != cursor.status {
+        return Some(match status {
+            "finished" => board_mail("end", everyone),
+            "active" => board_mail("move", everyone),
+            other => Notice {
+                mail: Outgoing {
+                    kind: "challenge".into(),
+                    subject: format!("{} Board {} {other}", game.game, game.board),
+                    body: format!(
+                        "The challenge on {} board {} was {other}.\n\n{}",
+                        game.game,
+                        game.board,
+                        board::mail(view, None, now_ms)
+                    ),
+                    ..Default::default()
+                },
+                event: "challenge",
+                recipients: seats,
+            },
+        });
+    }
+    if game.ply != cursor.plies
+        || (status == "active" && game.proposal.is_some() && new_chats.is_empty())
+    {
+        return Some(board_mail("move", everyone));
+    }
+    if nagged_ply == game.ply && cursor.nagged_ply != nagged_ply && status == "active" {
+        let user = game.to_move.clone()?;
+        return Some(Notice {
+            mail: Outgoing {
+                kind: "nag".into(),
+                subject: format!("Nag: {} Board {} {user}", game.game, game.board),
+                body: format!(
+                    "{user}, board {} has waited for your move since {}.\n\n{}",
+                    game.board,
+                    board::timestamp(
+                        game.last_move_ms
+                            .or(game.started_ms)
+                            .unwrap_or(game.created_ms)
+                    ),
+                    board::mail(view, None, now_ms)
+                ),
+                ..Default::default()
+            },
+            event: "nag",
+            recipients: vec![user],
+        });
+    }
+    if let Some(first) = new_chats.first() {
+        let mut body = String::new();
+        for chat in &new_chats {
+            body.push_str(&format!("{} writes:\n{}\n\n", chat.name, chat.body));
+        }
+        body.push_str(&board::mail(view, None, now_ms));
+        return Some(Notice {
+            mail: Outgoing {
+                kind: "chat".into(),
+                subject: format!("{} chat {} {}", game.game, game.board, first.name),
+                body,
+                ..Default::default()
+            },
+            event: "chat",
+            recipients: everyone,
+        });
+    }
+    None
+}

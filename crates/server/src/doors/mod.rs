@@ -1,0 +1,11 @@
+//! The ways in: the pbmserv command language ([`command`]) and the text port that speaks it
+//! ([`text`]), the JSON API and WebSocket ([`http`]), the browser's pages (`web`) and mail
+//! ([`mail`]). Doors translate between a protocol and domain calls, and share the renderers of
+//! [`render`].
+
+pub mod command;
+pub mod http;
+pub mod mail;
+pub mod render;
+pub mod text;
+mod web;

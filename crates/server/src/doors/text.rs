@@ -1,0 +1,261 @@
+//! The text door: a line-based TCP port, telnet-friendly. Each line is one command of the
+//! pbmserv language; each reply is the reply's text (or its JSON with `--json`) followed by a
+//! line holding a single `.`. Reply lines that begin with `.` get one more (as SMTP does).
+//! Lines longer than [`MAX_LINE`] are refused and skipped; the connection stays usable.
+
+use std::collections::HashMap;
+use std::net::{IpAddr, SocketAddr};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
+use tokio::net::{TcpListener, TcpStream};
+use tokio::sync::watch;
+use tokio::task::JoinSet;
+
+use crate::doors::command::{self, Reply, Request, MAX_LINE};
+use crate::error::Error;
+use crate::App;
+
+const GREETING: &str =
+    "ataxx server: one command per line (help lists them); replies end with a line \".\"";
+
+/// Writes a reply in the text door's framing.
+pub fn frame(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + 4);
+    for line in text.lines() {
+        if line.starts_with('.') {
+            out.push('.');
+        }
+        out.push_str(line);
+        out.push_str("\r\n");
+    }
+    out.push_str(".\r\n");
+    out
+}
+
+/// Reads a framed reply from lines (for clients): undoes the dot-stuffing, stops at `.`.
+pub fn unframe<'a>(lines: impl IntoIterator<Item = &'a str>) -> Option<String> {
+    let mut out = String::new();
+    for line in lines {
+        let line = line.trim_end_matches(['\r', '\n']);
+        if line == "." {
+            return Some(out);
+        }
+        out.push_str(line.strip_prefix('.').unwrap_or(line));
+        out.push('\n');
+    }
+    None
+}
+
+/// A connection with no command for this long is closed (the default of [`Limits::idle`]).
+pub const IDLE_TIMEOUT: Duration = Duration::from_secs(30 * 60);
+
+/// How long a text connection may idle, and how many one client address may hold open.
+#[derive(Clone, Copy, Debug)]
+pub struct Limits {
+    pub idle: Duration,
+    pub per_address: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            idle: IDLE_TIMEOUT,
+            per_address: 20,
+        }
+    }
+}
+
+/// Open connections per client address; a [`Slot`] gives its place back when dropped.
+#[derive(Clone, Default)]
+struct Open(Arc<Mutex<HashMap<IpAddr, usize>>>);
+
+struct Slot {
+    open: Open,
+    ip: IpAddr,
+}
+
+impl Open {
+    fn take(&self, ip: IpAddr, max: usize) -> Option<Slot> {
+        let mut counts = self.0.lock().expect("connection counts");
+        let count = counts.entry(ip).or_insert(0);
+        if *count >= max {
+            return None;
+        }
+        *count += 1;
+        Some(Slot {
+            open: self.clone(),
+            ip,
+        })
+    }
+}
+
+impl Drop for Slot {
+    fn drop(&mut self) {
+        let mut counts = self.open.0.lock().expect("connection counts");
+        if let Some(count) = counts.get_mut(&self.ip) {
+            *count -= 1;
+            if *count == 0 {
+                counts.remove(&self.ip);
+            }
+        }
+    }
+}
+
+pub async fn serve(app: App, listener: TcpListener, stopped: watch::Receiver<bool>) {
+    serve_with(app, listener, stopped, Limits::default()).await
+}
+
+/// Serves the text door with these limits.
+pub async fn serve_with(
+    app: App,
+    listener: TcpListener,
+    mut stopped: watch::Receiver<bool>,
+    limits: Limits,
+) {
+    let mut connections = JoinSet::new();
+    let open = Open::default();
+    loop {
+        tokio::select! {
+            accepted = listener.accept() => match accepted {
+                Ok((stream, peer)) => match open.take(peer.ip(), limits.per_address) {
+                    Some(slot) => {
+                        connections.spawn(connection(app.clone(), stream, peer, stopped.clone(), limits.idle, slot));
+                    }
+                    None => {
+                        tracing::warn!(%peer, max = limits.per_address, "text port: too many connections from one address");
+                        connections.spawn(refuse(stream, peer, limits.per_address));
+                    }
+                },
+                Err(err) => tracing::warn!(%err, "text port accept"),
+            },
+            _ = stopped.changed() => break,
+        }
+    }
+    // Connections finish the command they are running; idle ones close at once.
+    let _ = tokio::time::timeout(Duration::from_secs(5), async {
+        while connections.join_next().await.is_some() {}
+    })
+    .await;
+}
+
+/// One line: Ok(text), or Err(reply) for a line that is too long or not UTF-8. Ok(None) at EOF.
+async fn read_line<R: tokio::io::AsyncBufRead + Unpin>(
+    reader: &mut R,
+    buf: &mut Vec<u8>,
+) -> std::io::Result<Option<Result<String, Error>>> {
+    buf.clear();
+    let n = (&mut *reader)
+        .take(MAX_LINE as u64 + 1)
+        .read_until(b'\n', buf)
+        .await?;
+    if n == 0 {
+        return Ok(None);
+    }
+    if !buf.ends_with(b"\n") && buf.len() > MAX_LINE {
+        // Skip the rest of the long line, a bounded piece at a time.
+        loop {
+            buf.clear();
+            let n = (&mut *reader)
+                .take(MAX_LINE as u64)
+                .read_until(b'\n', buf)
+                .await?;
+            if n == 0 || buf.ends_with(b"\n") {
+                break;
+            }
+        }
+        return Ok(Some(Err(Error::TooLong {
+            what: "a command line",
+            max: MAX_LINE,
+        })));
+    }
+    Ok(Some(match std::str::from_utf8(buf) {
+        Ok(text) => Ok(text.trim().to_string()),
+        Err(_) => Err(Error::Command("the command is not UTF-8 text".into())),
+    }))
+}
+
+/// Tells a client over the per-address cap why it is turned away, then closes.
+async fn refuse(mut stream: TcpStream, peer: SocketAddr, max: usize) {
+    let text = format!(
+        "error: too many connections from {} (at most {max} at once); close one and try again",
+        peer.ip()
+    );
+    let _ = tokio::time::timeout(
+        Duration::from_secs(5),
+        stream.write_all(frame(&text).as_bytes()),
+    )
+    .await;
+    let _ = stream.shutdown().await;
+}
+
+async fn connection(
+    app: App,
+    stream: TcpStream,
+    peer: SocketAddr,
+    mut stopped: watch::Receiver<bool>,
+    idle: Duration,
+    _slot: Slot,
+) {
+    let _ = stream.set_nodelay(true);
+    let (read, mut write) = stream.into_split();
+    let mut reader = BufReader::new(read);
+    if write.write_all(frame(GREETING).as_bytes()).await.is_err() {
+        return;
+    }
+    let mut buf = Vec::new();
+    loop {
+        let line = tokio::select! {
+            line = tokio::time::timeout(idle, read_line(&mut reader, &mut buf)) => match line {
+                Ok(line) => line,
+                Err(_) => {
+                    let text = format!(
+                        "closing the connection: no command for {} s (reconnect to go on)",
+                        idle.as_secs()
+                    );
+                    let _ = write.write_all(frame(&text).as_bytes()).await;
+                    return;
+                }
+            },
+            _ = stopped.changed() => return,
+        };
+        let reply = match line {
+            Ok(None) | Err(_) => return,
+            Ok(Some(Ok(line))) if line.is_empty() => continue,
+            Ok(Some(Ok(line))) if line.eq_ignore_ascii_case("quit") => {
+                let _ = write.write_all(frame("bye").as_bytes()).await;
+                return;
+            }
+            Ok(Some(Ok(line))) => {
+                let request = Request {
+                    line,
+                    body: None,
+                    peer: Some(peer.ip()),
+                };
+                let reply = command::execute(&app, &request).await;
+                match command::wants_json(&request.line) {
+                    true => reply.to_json(),
+                    false => reply.text,
+                }
+            }
+            Ok(Some(Err(err))) => Reply::error(&err, None).text,
+        };
+        if write.write_all(frame(&reply).as_bytes()).await.is_err() {
+            return;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn framing_round_trips_lines_that_start_with_a_dot() {
+        let text = "one\n.two\n..three\n";
+        let framed = frame(text);
+        assert_eq!(framed, "one\r\n..two\r\n...three\r\n.\r\n");
+        assert_eq!(unframe(framed.split_inclusive('\n')).unwrap(), text);
+    }
+}

@@ -1,0 +1,380 @@
+//! The browser door: the pages of `web/` embedded in the binary and served at `/`, board images
+//! for sharing positions (`/board/{game}.svg` and `.png`), and the few JSON helpers the pages
+//! need beyond the game API: a blocked-layout preview, position analysis, and who is online.
+//!
+//! Setting `ATAXX_WEB_DIR` to the `web/` folder serves the pages from disk instead of the
+//! embedded copy, so that they can be edited without rebuilding the server.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use ataxx::{Color, Layout, Position};
+use axum::extract::{Path, Query, State};
+use axum::http::{header, HeaderMap, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use axum::{Json, Router};
+use engine::eval::HandCrafted;
+use engine::score::is_decisive;
+use engine::search::Engine;
+use engine::time::Limits;
+use serde::Deserialize;
+use serde_json::{json, Value};
+
+use crate::doors::http::SESSION_COOKIE;
+use crate::error::Error;
+use crate::App;
+
+/// A page file of `web/`, embedded.
+struct Asset {
+    file: &'static str,
+    content_type: &'static str,
+    body: &'static str,
+}
+
+macro_rules! asset {
+    ($file:literal, $content_type:expr) => {
+        Asset {
+            file: $file,
+            content_type: $content_type,
+            body: include_str!(concat!("../../../../web/", $file)),
+        }
+    };
+}
+
+const JS: &str = "text/javascript; charset=utf-8";
+
+/// `index.html` is served at `/`, the others at `/static/<file>`.
+const ASSETS: &[Asset] = &[
+    asset!("index.html", "text/html; charset=utf-8"),
+    asset!("style.css", "text/css; charset=utf-8"),
+    asset!("favicon.svg", "image/svg+xml"),
+    asset!("app.js", JS),
+    asset!("api.js", JS),
+    asset!("position.js", JS),
+    asset!("board.js", JS),
+    asset!("hexboard.js", JS),
+    asset!("ankorboard.js", JS),
+    asset!("lobby.js", JS),
+    asset!("game.js", JS),
+    asset!("profile.js", JS),
+    asset!("leaderboard.js", JS),
+    asset!("rematch.js", JS),
+    asset!("premove.js", JS),
+    asset!("notify.js", JS),
+    asset!("sound.js", JS),
+    asset!("keyboard.js", JS),
+    asset!("announce.js", JS),
+    asset!("front.js", JS),
+    asset!("tv.js", JS),
+    asset!("seeks.js", JS),
+    asset!("kinds.js", JS),
+];
+
+/// How long after its last heartbeat a browser's user still counts as online.
+const ONLINE_FOR: Duration = Duration::from_secs(90);
+
+/// How long the engine thinks for an analysis request.
+const ANALYSIS_TIME: Duration = Duration::from_millis(500);
+
+#[derive(Clone)]
+struct WebState {
+    app: App,
+    /// Users whose pages sent a heartbeat, and when.
+    seen: Arc<Mutex<HashMap<String, Instant>>>,
+}
+
+/// The browser door's routes, to merge into the HTTP router.
+pub fn routes<S: Clone + Send + Sync + 'static>(app: App) -> Router<S> {
+    let state = WebState {
+        app,
+        seen: Arc::default(),
+    };
+    Router::new()
+        .route("/", get(|| asset(Path("index.html".to_string()))))
+        .route("/static/{file}", get(asset))
+        .route("/board/{image}", get(board_image))
+        .route("/api/layout/{text}", get(layout))
+        .route("/api/analysis", get(analysis))
+        .route("/api/presence", post(presence))
+        .with_state(state)
+}
+
+async fn asset(Path(file): Path<String>) -> Response {
+    let Some(asset) = ASSETS.iter().find(|a| a.file == file) else {
+        return StatusCode::NOT_FOUND.into_response();
+    };
+    let body = match std::env::var_os("ATAXX_WEB_DIR") {
+        Some(dir) => match std::fs::read_to_string(std::path::Path::new(&dir).join(asset.file)) {
+            Ok(text) => text,
+            Err(err) => return (StatusCode::NOT_FOUND, format!("{file}: {err}")).into_response(),
+        },
+        None => asset.body.to_string(),
+    };
+    (
+        [
+            (header::CONTENT_TYPE, asset.content_type),
+            (header::CACHE_CONTROL, "no-cache"),
+        ],
+        body,
+    )
+        .into_response()
+}
+
+fn error_response(status: StatusCode, err: &Error) -> Response {
+    let body = json!({"error": {"code": err.code(), "message": err.to_string()}});
+    (status, Json(body)).into_response()
+}
+
+fn bad_request(message: String) -> Response {
+    error_response(StatusCode::BAD_REQUEST, &Error::Command(message))
+}
+
+// ---------------------------------------------------------------------------------------------
+// Board images
+
+#[derive(Deserialize)]
+struct ImageQuery {
+    /// The position after this many moves (default: the current one).
+    ply: Option<usize>,
+}
+
+/// `/board/{game}.svg` and `/board/{game}.png`: the board of a game, for sharing.
+async fn board_image(
+    State(state): State<WebState>,
+    Path(image): Path<String>,
+    Query(query): Query<ImageQuery>,
+) -> Response {
+    let (number, png) = match (image.strip_suffix(".svg"), image.strip_suffix(".png")) {
+        (Some(number), _) => (number, false),
+        (_, Some(number)) => (number, true),
+        _ => {
+            return bad_request(format!(
+                "{image}: board images are <board>.svg or <board>.png"
+            ))
+        }
+    };
+    let Ok(board) = number.parse::<i64>() else {
+        return bad_request(format!("{image}: {number:?} is not a board number"));
+    };
+    let view = match state.app.games.view(board).await {
+        Ok(view) => view,
+        Err(err) => return error_response(StatusCode::NOT_FOUND, &err),
+    };
+    let plies = query.ply.unwrap_or(view.moves.len()).min(view.moves.len());
+    let pos = crate::doors::render::board::position_at(&view.summary, &view.moves, plies);
+    let last = plies
+        .checked_sub(1)
+        .map(|i| view.moves[i].mv.as_str())
+        .filter(|mv| *mv != "0000");
+    let svg = pos.svg(last);
+    let (content_type, body) = match png {
+        false => ("image/svg+xml", svg.into_bytes()),
+        true => match svg_to_png(&svg) {
+            Ok(bytes) => ("image/png", bytes),
+            Err(message) => {
+                return error_response(StatusCode::INTERNAL_SERVER_ERROR, &Error::Command(message))
+            }
+        },
+    };
+    (
+        [
+            (header::CONTENT_TYPE, content_type),
+            (header::CACHE_CONTROL, "no-cache"),
+        ],
+        body,
+    )
+        .into_response()
+}
+
+/// Renders an SVG picture (without text: no fonts are needed) to PNG.
+fn svg_to_png(svg: &str) -> Result<Vec<u8>, String> {
+    use resvg::{tiny_skia, usvg};
+    let tree = usvg::Tree::from_str(svg, &usvg::Options::default())
+        .map_err(|err| format!("board image: {err}"))?;
+    let size = tree.size().to_int_size();
+    let mut pixmap =
+        tiny_skia::Pixmap::new(size.width(), size.height()).ok_or("board image: empty picture")?;
+    resvg::render(&tree, tiny_skia::Transform::default(), &mut pixmap.as_mut());
+    pixmap
+        .encode_png()
+        .map_err(|err| format!("board image: {err}"))
+}
+
+// ---------------------------------------------------------------------------------------------
+// JSON helpers
+
+/// `/api/layout/{code or mask}`: a blocked layout as the challenge form previews it.
+async fn layout(Path(text): Path<String>) -> Response {
+    let text = text.trim();
+    let parsed = if text.starts_with("0x") || text.starts_with("0X") {
+        Layout::parse_mask(text).map_err(|e| e.to_string())
+    } else {
+        text.parse::<Layout>().map_err(|e| e.to_string())
+    };
+    match parsed {
+        Ok(layout) => {
+            let blocked: Vec<String> = layout
+                .blocked()
+                .into_iter()
+                .map(|sq| sq.to_string())
+                .collect();
+            Json(json!({
+                "code": layout.to_string(),
+                "canonical": layout.canonical().to_string(),
+                "mask": layout.mask_text(),
+                "blocks": layout.blocks(),
+                "blocked": blocked,
+                "fen": layout.start_position().to_string(),
+            }))
+            .into_response()
+        }
+        Err(message) => bad_request(message),
+    }
+}
+
+#[derive(Deserialize)]
+struct AnalysisQuery {
+    fen: String,
+}
+
+/// `/api/analysis?fen=...`: the best move for the side to move and its score in pieces.
+async fn analysis(Query(query): Query<AnalysisQuery>) -> Response {
+    let pos = match query.fen.parse::<Position>() {
+        Ok(pos) => pos,
+        Err(err) => return bad_request(format!("fen {:?}: {err}", query.fen)),
+    };
+    let searched = tokio::task::spawn_blocking(move || {
+        let mut engine = Engine::new(HandCrafted::default(), 16);
+        let limits = Limits {
+            movetime: Some(ANALYSIS_TIME),
+            ..Limits::default()
+        };
+        engine.search(
+            &pos,
+            &limits,
+            &std::sync::atomic::AtomicBool::new(false),
+            |_| {},
+        )
+    })
+    .await;
+    let Ok(report) = searched else {
+        return error_response(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            &Error::Command("analysis failed".into()),
+        );
+    };
+    let (score, outcome) = match report.score {
+        s if is_decisive(s) && s > 0 => (Value::Null, Some("win")),
+        s if is_decisive(s) => (Value::Null, Some("loss")),
+        s => (json!(f64::from(s) / 100.0), None),
+    };
+    Json(json!({
+        "fen": pos.to_string(),
+        "turn": match pos.turn() { Color::X => "x", Color::O => "o" },
+        "best": report.pv.first().map(|mv| mv.to_string()),
+        "pv": report.pv.iter().map(|mv| mv.to_string()).collect::<Vec<_>>(),
+        "score": score,
+        "outcome": outcome,
+        "depth": report.depth,
+        "nodes": report.nodes,
+        "analyser": format!("engine, {} ms, depth {}", ANALYSIS_TIME.as_millis(), report.depth),
+    }))
+    .into_response()
+}
+
+fn session_token(headers: &HeaderMap) -> Option<&str> {
+    headers
+        .get_all(header::COOKIE)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(';'))
+        .find_map(|pair| pair.trim().strip_prefix(SESSION_COOKIE)?.strip_prefix('='))
+}
+
+/// `POST /api/presence`: marks the signed-in user online and lists who is.
+async fn presence(State(state): State<WebState>, headers: HeaderMap) -> Response {
+    let user = match session_token(&headers) {
+        Some(token) => state.app.accounts.token_user(token).await.ok(),
+        None => None,
+    };
+    let now = Instant::now();
+    let mut online: Vec<String> = {
+        let mut seen = state.seen.lock().expect("presence table");
+        if let Some(user) = user {
+            seen.insert(user, now);
+        }
+        seen.retain(|_, at| now.duration_since(*at) < ONLINE_FOR);
+        seen.keys().cloned().collect()
+    };
+    online.sort();
+    Json(json!({"online": online})).into_response()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn board_image_draws_pieces_blocks_and_the_last_move() {
+        let mut pos = "6bch".parse::<Layout>().unwrap().start_position();
+        let single: ataxx::Move = "b6".parse().unwrap();
+        pos.play(single).unwrap();
+        let svg = games::Rules::svg(&pos, Some(single));
+        assert_eq!(svg.matches("<circle").count(), 5);
+        assert_eq!(
+            svg.matches("#5b4636").count(),
+            14,
+            "6bch blocks two whole ranks"
+        );
+        assert_eq!(
+            svg.matches("#f2b134").count(),
+            1,
+            "a single marks its destination only"
+        );
+        assert_eq!(svg.matches("#d1343e").count(), 3);
+
+        let jump: ataxx::Move = "g7e7".parse().unwrap();
+        pos.play(jump).unwrap();
+        let svg = games::Rules::svg(&pos, Some(jump));
+        assert_eq!(
+            svg.matches("#f2b134").count(),
+            2,
+            "a jump marks where it left and landed"
+        );
+        assert!(svg.starts_with("<svg") && svg.ends_with("</svg>"));
+
+        let png = svg_to_png(&svg).unwrap();
+        assert_eq!(&png[..8], b"\x89PNG\r\n\x1a\n");
+        let side: u32 = 7 * 60; // 60 pixels a square
+        assert_eq!(
+            &png[16..24],
+            [side.to_be_bytes(), side.to_be_bytes()].concat()
+        );
+    }
+
+    #[test]
+    fn every_page_file_is_embedded_once() {
+        for asset in ASSETS {
+            assert!(!asset.body.is_empty(), "{} is empty", asset.file);
+            assert_eq!(ASSETS.iter().filter(|a| a.file == asset.file).count(), 1);
+        }
+        let index = ASSETS.iter().find(|a| a.file == "index.html").unwrap();
+        for asset in ASSETS.iter().filter(|a| a.file.ends_with(".js")) {
+            let linked = index.body.contains(asset.file)
+                || ASSETS
+                    .iter()
+                    .any(|a| a.body.contains(&format!("'./{}'", asset.file)));
+            assert!(linked, "{} is embedded but nothing loads it", asset.file);
+        }
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../web");
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let name = entry.unwrap().file_name().into_string().unwrap();
+            assert!(
+                ASSETS.iter().any(|a| a.file == name),
+                "web/{name} is not embedded: add it to ASSETS"
+            );
+        }
+    }
+}

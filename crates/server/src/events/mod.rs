@@ -1,0 +1,232 @@
+//! Live events: one broadcast stream per board and one per user, fed after each commit.
+//!
+//! Every event carries the board's `version` (bumped by each change) and `ply` (moves recorded,
+//! automatic passes included), and the board's summary after the change, so a client applies
+//! events in version order and, after a gap, asks for a snapshot instead.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+
+use serde::{Deserialize, Serialize};
+use tokio::sync::broadcast;
+
+use crate::domain::games::GameSummary;
+use crate::store::{ChatRow, MoveRow};
+
+/// What happened on a board.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum EventKind {
+    /// A new board waiting for its players to accept.
+    Challenge,
+    /// Every player accepted: the game began.
+    Started,
+    /// The challenge was declined or withdrawn.
+    Cancelled,
+    /// Moves were recorded (a player's move and the automatic passes after it).
+    Moves {
+        moves: Vec<MoveRow>,
+    },
+    /// A draw or undo proposal was made, accepted or rejected (see the summary's `proposal`).
+    Proposal,
+    /// A draw or undo proposal was rejected: `proposal` is `draw` or `undo`, `by` who rejected
+    /// it (the proposer hears it on the board's and their own stream).
+    Rejected {
+        proposal: String,
+        by: String,
+    },
+    /// An accepted undo took moves back: the board now has `ply` moves.
+    Undone,
+    Chat {
+        chat: ChatRow,
+    },
+    /// The game ended (see the summary's result and termination).
+    Ended,
+    /// The player to move was reminded (correspondence nag time passed).
+    Nag {
+        user: String,
+    },
+}
+
+/// One event, serialized once for every listener.
+#[derive(Clone, Debug)]
+pub struct Event {
+    pub board: i64,
+    pub version: i64,
+    pub kind: EventKind,
+    pub game: Arc<GameSummary>,
+    /// The JSON text sent to clients: `{"type":..., "board":..., "version":..., "ply":...,
+    /// "game":{...}, ...}`.
+    pub json: Arc<str>,
+}
+
+#[derive(Serialize)]
+struct Wire<'a> {
+    board: i64,
+    version: i64,
+    ply: i64,
+    #[serde(flatten)]
+    kind: &'a EventKind,
+    game: &'a GameSummary,
+}
+
+impl Event {
+    pub fn new(kind: EventKind, game: GameSummary) -> Event {
+        let json = serde_json::to_string(&Wire {
+            board: game.board,
+            version: game.version,
+            ply: game.ply,
+            kind: &kind,
+            game: &game,
+        })
+        .expect("events serialize");
+        Event {
+            board: game.board,
+            version: game.version,
+            kind,
+            game: Arc::new(game),
+            json: json.into(),
+        }
+    }
+}
+
+/// An event's wire text read back (an event another node sent, see [`crate::cluster`]).
+#[derive(Deserialize)]
+struct Received {
+    #[serde(flatten)]
+    kind: EventKind,
+    game: GameSummary,
+}
+
+impl Event {
+    /// The event whose wire text (its `json`) is `json`.
+    pub fn from_json(json: &str) -> serde_json::Result<Event> {
+        let Received { kind, game } = serde_json::from_str(json)?;
+        Ok(Event {
+            board: game.board,
+            version: game.version,
+            kind,
+            game: Arc::new(game),
+            json: json.into(),
+        })
+    }
+}
+
+/// Streams per board and per user. Senders are made when someone listens and dropped when
+/// nobody does any more.
+#[derive(Clone, Default)]
+pub struct Hub {
+    boards: Arc<Mutex<HashMap<i64, broadcast::Sender<Event>>>>,
+    users: Arc<Mutex<HashMap<String, broadcast::Sender<Event>>>>,
+    /// Users who follow boards they do not play on (`ataxx subscribe`).
+    subscribers: Arc<Mutex<HashMap<i64, Vec<String>>>>,
+    lobby: Lobby,
+}
+
+/// The lobby stream: seeks added and removed, games started and ended (JSON texts).
+#[derive(Clone)]
+struct Lobby(broadcast::Sender<Arc<str>>);
+
+impl Default for Lobby {
+    fn default() -> Self {
+        Lobby(broadcast::channel(BACKLOG).0)
+    }
+}
+
+/// Events a slow listener may fall behind by before it is told to resync.
+const BACKLOG: usize = 256;
+
+fn subscribe<K: std::hash::Hash + Eq>(
+    map: &Mutex<HashMap<K, broadcast::Sender<Event>>>,
+    key: K,
+) -> broadcast::Receiver<Event> {
+    map.lock()
+        .expect("event hub")
+        .entry(key)
+        .or_insert_with(|| broadcast::channel(BACKLOG).0)
+        .subscribe()
+}
+
+fn send<K: std::hash::Hash + Eq>(
+    map: &Mutex<HashMap<K, broadcast::Sender<Event>>>,
+    key: &K,
+    event: &Event,
+) {
+    let mut map = map.lock().expect("event hub");
+    if let Some(sender) = map.get(key) {
+        if sender.send(event.clone()).is_err() {
+            map.remove(key);
+        }
+    }
+}
+
+impl Hub {
+    pub fn board(&self, board: i64) -> broadcast::Receiver<Event> {
+        subscribe(&self.boards, board)
+    }
+
+    pub fn user(&self, name: &str) -> broadcast::Receiver<Event> {
+        subscribe(&self.users, name.to_string())
+    }
+
+    /// Sets whether `name` follows `board`.
+    pub fn set_subscription(&self, board: i64, name: &str, on: bool) {
+        let mut subscribers = self.subscribers.lock().expect("event hub");
+        let list = subscribers.entry(board).or_default();
+        list.retain(|n| n != name);
+        if on {
+            list.push(name.to_string());
+            list.sort();
+        }
+    }
+
+    /// Replaces every subscription with `pairs` of (board, name): what the store holds, so
+    /// that one dropped while this node was not told of it goes too.
+    pub fn replace_subscriptions(&self, pairs: Vec<(i64, String)>) {
+        let mut loaded: HashMap<i64, Vec<String>> = HashMap::new();
+        for (board, name) in pairs {
+            loaded.entry(board).or_default().push(name);
+        }
+        for list in loaded.values_mut() {
+            list.sort();
+        }
+        *self.subscribers.lock().expect("event hub") = loaded;
+    }
+
+    /// The users who follow a board.
+    pub fn subscribers(&self, board: i64) -> Vec<String> {
+        let subscribers = self.subscribers.lock().expect("event hub");
+        subscribers.get(&board).cloned().unwrap_or_default()
+    }
+
+    /// Listens to the lobby stream.
+    pub fn lobby(&self) -> broadcast::Receiver<Arc<str>> {
+        self.lobby.0.subscribe()
+    }
+
+    /// Sends a JSON text to every lobby listener (none listening is fine).
+    pub fn publish_lobby(&self, json: String) {
+        let _ = self.lobby.0.send(json.into());
+    }
+
+    /// Sends an event to the board's listeners, every player's and the subscribers'; a game
+    /// that started or ended also goes to the lobby.
+    pub fn publish(&self, event: Event) {
+        let lobby_type = match event.kind {
+            EventKind::Started => Some("game_started"),
+            EventKind::Ended => Some("game_ended"),
+            _ => None,
+        };
+        if let Some(kind) = lobby_type {
+            self.publish_lobby(serde_json::json!({"type": kind, "game": &*event.game}).to_string());
+        }
+        send(&self.boards, &event.board, &event);
+        let mut users: Vec<String> = event.game.seats.iter().map(|s| s.name.clone()).collect();
+        users.extend(self.subscribers(event.board));
+        users.sort();
+        users.dedup();
+        for user in &users {
+            send(&self.users, user, &event);
+        }
+    }
+}
