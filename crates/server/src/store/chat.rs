@@ -1,0 +1,59 @@
+//! A board's chat lines.
+
+use sqlx::{AnyConnection, Row};
+
+use crate::error::Result;
+
+/// One chat line of a board.
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
+pub struct ChatRow {
+    pub seq: i64,
+    pub name: String,
+    pub at_ms: i64,
+    pub body: String,
+}
+
+pub async fn chat(conn: &mut AnyConnection, board: i64) -> Result<Vec<ChatRow>> {
+    let rows = sqlx::query("SELECT seq, name, at_ms, body FROM chat WHERE board = $1 ORDER BY seq")
+        .bind(board)
+        .fetch_all(conn)
+        .await?;
+    rows.iter()
+        .map(|row| {
+            Ok(ChatRow {
+                seq: row.try_get("seq")?,
+                name: row.try_get("name")?,
+                at_ms: row.try_get("at_ms")?,
+                body: row.try_get("body")?,
+            })
+        })
+        .collect()
+}
+
+pub async fn insert_chat(
+    conn: &mut AnyConnection,
+    board: i64,
+    name: &str,
+    at_ms: i64,
+    body: &str,
+) -> Result<ChatRow> {
+    let row = sqlx::query("SELECT COALESCE(MAX(seq), 0) AS top FROM chat WHERE board = $1")
+        .bind(board)
+        .fetch_one(&mut *conn)
+        .await?;
+    let seq = row.try_get::<i64, _>("top")? + 1;
+    sqlx::query("INSERT INTO chat (board, seq, name, at_ms, body) VALUES ($1, $2, $3, $4, $5)")
+        .bind(board)
+        .bind(seq)
+        .bind(name)
+        .bind(at_ms)
+        .bind(body)
+        .execute(conn)
+        .await?;
+    Ok(ChatRow {
+        seq,
+        name: name.to_string(),
+        at_ms,
+        body: body.to_string(),
+    })
+}

@@ -1,0 +1,263 @@
+//! Write transactions: SQLite's one write connection, BEGIN/COMMIT issued by hand so that a
+//! failed commit never leaves a connection inside a transaction, and the group commit that
+//! flushes the WAL once for every commit queued while the last flush ran.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use sqlx::any::AnyConnectOptions;
+use sqlx::pool::PoolConnection;
+use sqlx::{Any, AnyConnection, AnyPool, Connection, Executor};
+use tokio::sync::{mpsc, oneshot, Mutex, OwnedMutexGuard};
+
+use super::Storage;
+use crate::error::{Error, Result};
+
+/// SQLite's write connection: opened when first needed and again after one was closed.
+/// Writers queue for it instead of taking a pooled connection under a lock, so a write never
+/// waits for a reader's connection, and its page cache stays warm across transactions.
+#[derive(Clone)]
+pub(super) struct Writer {
+    connection: Arc<Mutex<Option<AnyConnection>>>,
+    options: AnyConnectOptions,
+}
+
+impl Writer {
+    /// A write connection to be opened when first needed.
+    pub(super) fn new(options: AnyConnectOptions) -> Writer {
+        Writer {
+            connection: Arc::new(Mutex::new(None)),
+            options,
+        }
+    }
+
+    /// Waits for the write connection; opens it if there is none.
+    async fn take(&self) -> Result<OwnedMutexGuard<Option<AnyConnection>>> {
+        let mut guard = self.connection.clone().lock_owned().await;
+        if guard.is_none() {
+            let mut conn = AnyConnection::connect_with(&self.options).await?;
+            sqlite_session(&mut conn).await?;
+            *guard = Some(conn);
+        }
+        Ok(guard)
+    }
+}
+
+/// The settings of every SQLite connection.
+pub(super) async fn sqlite_session(
+    conn: &mut AnyConnection,
+) -> std::result::Result<(), sqlx::Error> {
+    // WAL lets readers run beside the writer; the flusher makes commits durable (see the
+    // module documentation).
+    conn.execute("PRAGMA journal_mode = WAL").await?;
+    conn.execute("PRAGMA synchronous = NORMAL").await?;
+    conn.execute("PRAGMA foreign_keys = ON").await?;
+    conn.execute("PRAGMA busy_timeout = 5000").await?;
+    // Checkpoints run in the background (see `checkpoints`), not inside the commit that
+    // happens to fill the WAL.
+    conn.execute("PRAGMA wal_autocheckpoint = 0").await?;
+    Ok(())
+}
+
+/// The connection a write transaction runs on.
+enum TxConnection {
+    /// From the pool (PostgreSQL).
+    Pooled(PoolConnection<Any>),
+    /// SQLite's write connection, held (and so the write lock) until the transaction ends.
+    Writer(OwnedMutexGuard<Option<AnyConnection>>),
+}
+
+impl TxConnection {
+    fn connection(&mut self) -> &mut AnyConnection {
+        match self {
+            TxConnection::Pooled(conn) => conn,
+            TxConnection::Writer(guard) => guard.as_mut().expect("the write connection is open"),
+        }
+    }
+
+    /// Closes the connection, ending whatever is left of its transaction on both databases;
+    /// the pool, or the next writer, opens a fresh one.
+    async fn close(self) {
+        let _ = match self {
+            TxConnection::Pooled(conn) => conn.close().await,
+            TxConnection::Writer(mut guard) => match guard.take() {
+                Some(conn) => conn.close().await,
+                None => Ok(()),
+            },
+        };
+    }
+}
+
+/// A write transaction on a connection of its own, holding the write lock until it commits or
+/// is dropped (then rolled back). Dereferences to its connection for the queries inside it.
+///
+/// BEGIN and COMMIT are plain statements rather than sqlx's `Transaction`, whose bookkeeping
+/// goes wrong when a COMMIT fails: SQLite may roll back by itself on a full disk, sqlx's ROLLBACK
+/// then fails and it still counts the connection as inside a transaction, so the next
+/// transactions on that pooled connection became savepoints of one that never committed, each
+/// answered as done (issue #28). Here a connection whose COMMIT or ROLLBACK did not succeed, or
+/// was interrupted, is closed instead of being used again: its state is unknown.
+pub struct WriteTx {
+    /// None once committed or handed to the rollback.
+    conn: Option<TxConnection>,
+    /// Set while BEGIN or COMMIT runs: dropped then, the connection's state is unknown.
+    in_flight: bool,
+    flusher: Option<Flusher>,
+}
+
+impl WriteTx {
+    /// Commits, lets the next writer in, and returns once the commit is durable. An error means
+    /// the transaction may not have committed; nothing it wrote may be announced.
+    pub async fn commit(mut self) -> Result<()> {
+        self.in_flight = true;
+        if let Err(err) = self.execute("COMMIT").await {
+            if let Some(conn) = self.conn.take() {
+                conn.close().await;
+            }
+            return Err(err.into());
+        }
+        self.in_flight = false;
+        // Back to the pool, or the next writer in.
+        self.conn = None;
+        if let Some(flusher) = &self.flusher {
+            flusher.flush().await?;
+        }
+        Ok(())
+    }
+}
+
+impl std::ops::Deref for WriteTx {
+    type Target = AnyConnection;
+
+    fn deref(&self) -> &AnyConnection {
+        match self.conn.as_ref().expect("a write transaction in progress") {
+            TxConnection::Pooled(conn) => conn,
+            TxConnection::Writer(guard) => guard.as_ref().expect("the write connection is open"),
+        }
+    }
+}
+
+impl std::ops::DerefMut for WriteTx {
+    fn deref_mut(&mut self) -> &mut AnyConnection {
+        self.conn
+            .as_mut()
+            .expect("a write transaction in progress")
+            .connection()
+    }
+}
+
+impl Drop for WriteTx {
+    /// An uncommitted transaction is rolled back by a task that then lets the next writer in; a
+    /// connection whose rollback fails, or whose BEGIN or COMMIT was cut short, is closed
+    /// rather than used again.
+    fn drop(&mut self) {
+        let Some(mut conn) = self.conn.take() else {
+            return;
+        };
+        let runtime = tokio::runtime::Handle::try_current();
+        let (false, Ok(runtime)) = (self.in_flight, runtime) else {
+            // Without a runtime to close it on: the pool closes its connection when dropped,
+            // and the write connection is dropped (closing it) out of its slot.
+            match &mut conn {
+                TxConnection::Pooled(pooled) => pooled.close_on_drop(),
+                TxConnection::Writer(guard) => drop(guard.take()),
+            }
+            return;
+        };
+        runtime.spawn(async move {
+            if let Err(err) = conn.connection().execute("ROLLBACK").await {
+                tracing::warn!(%err, "rollback failed; closing the connection");
+                conn.close().await;
+            }
+        });
+    }
+}
+
+type FlushWaiter = oneshot::Sender<std::result::Result<(), String>>;
+
+/// Flushes the SQLite WAL file for every commit waiting, one flush per round.
+#[derive(Clone)]
+pub(super) struct Flusher {
+    requests: mpsc::UnboundedSender<FlushWaiter>,
+}
+
+impl Flusher {
+    pub(super) fn start(wal: PathBuf) -> Flusher {
+        let (requests, mut queue) = mpsc::unbounded_channel::<FlushWaiter>();
+        tokio::spawn(async move {
+            while let Some(first) = queue.recv().await {
+                let mut waiters = vec![first];
+                while let Ok(next) = queue.try_recv() {
+                    waiters.push(next);
+                }
+                let path = wal.clone();
+                // Opened by path each round, so a WAL file SQLite recreated is the one flushed.
+                let flushed = tokio::task::spawn_blocking(move || {
+                    std::fs::OpenOptions::new()
+                        .write(true)
+                        .open(&path)
+                        .and_then(|file| file.sync_data())
+                        .map_err(|err| format!("flushing {}: {err}", path.display()))
+                })
+                .await
+                .unwrap_or_else(|err| Err(err.to_string()));
+                for waiter in waiters {
+                    let _ = waiter.send(flushed.clone());
+                }
+            }
+        });
+        Flusher { requests }
+    }
+
+    async fn flush(&self) -> Result<()> {
+        let (done, flushed) = oneshot::channel();
+        self.requests
+            .send(done)
+            .map_err(|_| Error::Config("the WAL flusher stopped".into()))?;
+        flushed
+            .await
+            .map_err(|_| Error::Config("the WAL flusher stopped".into()))?
+            .map_err(Error::Config)
+    }
+}
+
+/// Copies the WAL into the database file once a second without blocking writers (a passive
+/// checkpoint), until the pool closes.
+pub(super) async fn checkpoints(pool: AnyPool) {
+    let mut ticker = tokio::time::interval(std::time::Duration::from_secs(1));
+    while !pool.is_closed() {
+        ticker.tick().await;
+        if let Err(err) = sqlx::query("PRAGMA wal_checkpoint(PASSIVE)")
+            .execute(&pool)
+            .await
+        {
+            if !pool.is_closed() {
+                tracing::warn!(%err, "WAL checkpoint");
+            }
+        }
+    }
+}
+
+impl Storage {
+    /// Starts a write transaction (waiting for the write lock).
+    pub async fn write(&self) -> Result<WriteTx> {
+        let (conn, begin) = match &self.writer {
+            // IMMEDIATE takes SQLite's write lock now, waiting for it (busy_timeout) while
+            // another process writes, rather than at the first write, where a snapshot older
+            // than that process's commit fails at once.
+            Some(writer) => (
+                TxConnection::Writer(writer.take().await?),
+                "BEGIN IMMEDIATE",
+            ),
+            None => (TxConnection::Pooled(self.pool.acquire().await?), "BEGIN"),
+        };
+        let mut tx = WriteTx {
+            conn: Some(conn),
+            in_flight: true,
+            flusher: self.flusher.clone(),
+        };
+        tx.execute(begin).await?;
+        tx.in_flight = false;
+        Ok(tx)
+    }
+}

@@ -1,0 +1,94 @@
+//! The users table.
+
+use sqlx::{AnyConnection, Row};
+
+use crate::error::Result;
+
+/// A user row.
+#[derive(Clone, Debug)]
+pub struct UserRow {
+    pub name: String,
+    pub password_hash: String,
+    pub addresses: String,
+    pub bot_level: Option<String>,
+    pub refuses_challenges: bool,
+    pub game_limit: Option<i64>,
+    pub created_ms: i64,
+}
+
+const USER_COLUMNS: &str =
+    "name, password_hash, addresses, bot_level, refuses_challenges, game_limit, created_ms";
+
+fn user_from_row(row: &sqlx::any::AnyRow) -> Result<UserRow> {
+    Ok(UserRow {
+        name: row.try_get("name")?,
+        password_hash: row.try_get("password_hash")?,
+        addresses: row.try_get("addresses")?,
+        bot_level: row.try_get("bot_level")?,
+        refuses_challenges: row.try_get::<i64, _>("refuses_challenges")? != 0,
+        game_limit: row.try_get("game_limit")?,
+        created_ms: row.try_get("created_ms")?,
+    })
+}
+
+pub async fn user(conn: &mut AnyConnection, name: &str) -> Result<Option<UserRow>> {
+    let sql = format!("SELECT {USER_COLUMNS} FROM users WHERE name = $1");
+    let row = sqlx::query(&sql).bind(name).fetch_optional(conn).await?;
+    row.as_ref().map(user_from_row).transpose()
+}
+
+pub async fn users(conn: &mut AnyConnection) -> Result<Vec<UserRow>> {
+    let sql = format!("SELECT {USER_COLUMNS} FROM users ORDER BY name");
+    let rows = sqlx::query(&sql).fetch_all(conn).await?;
+    rows.iter().map(user_from_row).collect()
+}
+
+pub async fn insert_user(conn: &mut AnyConnection, user: &UserRow) -> Result<()> {
+    sqlx::query(
+        "INSERT INTO users (name, password_hash, addresses, bot_level, refuses_challenges, \
+         game_limit, created_ms) VALUES ($1, $2, $3, $4, $5, $6, $7)",
+    )
+    .bind(&user.name)
+    .bind(&user.password_hash)
+    .bind(&user.addresses)
+    .bind(&user.bot_level)
+    .bind(user.refuses_challenges as i64)
+    .bind(user.game_limit)
+    .bind(user.created_ms)
+    .execute(conn)
+    .await?;
+    Ok(())
+}
+
+pub async fn set_password_hash(conn: &mut AnyConnection, name: &str, hash: &str) -> Result<()> {
+    sqlx::query("UPDATE users SET password_hash = $1 WHERE name = $2")
+        .bind(hash)
+        .bind(name)
+        .execute(conn)
+        .await?;
+    Ok(())
+}
+
+pub async fn set_addresses(conn: &mut AnyConnection, name: &str, addresses: &str) -> Result<()> {
+    sqlx::query("UPDATE users SET addresses = $1 WHERE name = $2")
+        .bind(addresses)
+        .bind(name)
+        .execute(conn)
+        .await?;
+    Ok(())
+}
+
+pub async fn set_challenge_policy(
+    conn: &mut AnyConnection,
+    name: &str,
+    refuses: bool,
+    limit: Option<i64>,
+) -> Result<()> {
+    sqlx::query("UPDATE users SET refuses_challenges = $1, game_limit = $2 WHERE name = $3")
+        .bind(refuses as i64)
+        .bind(limit)
+        .bind(name)
+        .execute(conn)
+        .await?;
+    Ok(())
+}
