@@ -261,7 +261,7 @@ impl SocketServer {
             .runtime
             .block_on(self.app.games.summary(board))
             .unwrap();
-        if summary.status != "active" {
+        if summary.status != ataxx_server::model::Status::Active {
             self.new_game();
         }
         *self.board.lock().unwrap()

@@ -2,6 +2,8 @@
 
 use thiserror::Error;
 
+use crate::model::Status;
+
 /// A refused request or a server failure.
 #[derive(Debug, Error)]
 pub enum Error {
@@ -62,7 +64,7 @@ pub enum Error {
     #[error("configuration: {0}")]
     Config(String),
     #[error("internal database error")]
-    Database(#[from] sqlx::Error),
+    Database(#[source] Box<dyn std::error::Error + Send + Sync>),
 }
 
 impl Error {
@@ -110,10 +112,10 @@ pub type Result<T, E = Error> = std::result::Result<T, E>;
 
 /// A board's status as a sentence says it: "a challenge", "finished", "declined".
 fn status_words(status: &str) -> String {
-    match status {
-        "challenge" => "a challenge".to_string(),
-        other => other.to_string(),
+    if status == Status::Challenge.as_str() {
+        return "a challenge".to_string();
     }
+    status.to_string()
 }
 
 #[cfg(test)]
@@ -124,12 +126,12 @@ mod tests {
     fn a_challenge_is_not_in_play_in_plain_words() {
         let err = Error::NotInPlay {
             board: 119,
-            status: "challenge".into(),
+            status: Status::Challenge.to_string(),
         };
         assert_eq!(err.to_string(), "board 119 is a challenge, not in play");
         let err = Error::NotInPlay {
             board: 119,
-            status: "finished".into(),
+            status: Status::Finished.to_string(),
         };
         assert_eq!(err.to_string(), "board 119 is finished, not in play");
     }

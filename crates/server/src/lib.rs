@@ -20,6 +20,7 @@ pub mod domain;
 pub mod doors;
 mod error;
 pub mod events;
+pub mod model;
 pub mod redact;
 pub mod store;
 

@@ -34,7 +34,9 @@ use tokio::sync::watch;
 
 use crate::error::{Error, Result};
 use crate::events::{Event, EventKind};
-use crate::store::{self, GameRow, Storage};
+use crate::model::GameRow;
+use crate::model::Status;
+use crate::store::{self, Storage};
 use crate::App;
 
 /// The channel events travel on.
@@ -196,7 +198,7 @@ async fn recover(app: &App, pushed: &mut Pushed) {
 struct Seen {
     version: i64,
     ply: i64,
-    status: String,
+    status: Status,
     /// Pushed by [`catch_up`]: the notification of that version may still arrive, and is dropped.
     caught_up: bool,
 }
@@ -205,29 +207,25 @@ struct Seen {
 #[derive(Default)]
 struct Pushed(HashMap<i64, Seen>);
 
-fn is_open(status: &str) -> bool {
-    matches!(status, "challenge" | "active")
-}
-
 impl Pushed {
     /// Starts from the open boards as the database has them.
     async fn load(&mut self, storage: &Storage) -> Result<()> {
         let mut conn = storage.read().await?;
         for game in store::open_boards(&mut conn).await? {
-            self.saw(game.board, game.version, game.plies, &game.status, false);
+            self.saw(game.board, game.version, game.plies, game.status, false);
         }
         Ok(())
     }
 
-    fn saw(&mut self, board: i64, version: i64, ply: i64, status: &str, caught_up: bool) {
-        if !is_open(status) {
+    fn saw(&mut self, board: i64, version: i64, ply: i64, status: Status, caught_up: bool) {
+        if !status.is_open() {
             self.0.remove(&board);
             return;
         }
         let seen = Seen {
             version,
             ply,
-            status: status.to_string(),
+            status,
             caught_up,
         };
         self.0.insert(board, seen);
@@ -242,7 +240,7 @@ impl Pushed {
             }
         }
         let game = &event.game;
-        self.saw(event.board, event.version, game.ply, &game.status, false);
+        self.saw(event.board, event.version, game.ply, game.status, false);
         false
     }
 }
@@ -284,7 +282,7 @@ async fn catch_up(app: &App, pushed: &mut Pushed) -> Result<usize> {
         for kind in missed_events(seen.as_ref(), &game, moves) {
             app.hub.publish(Event::new(kind, summary.clone()));
         }
-        pushed.saw(game.board, game.version, game.plies, &game.status, true);
+        pushed.saw(game.board, game.version, game.plies, game.status, true);
         changed += 1;
     }
     Ok(changed)
@@ -295,14 +293,16 @@ async fn catch_up(app: &App, pushed: &mut Pushed) -> Result<usize> {
 fn missed_events(
     seen: Option<&Seen>,
     game: &GameRow,
-    moves: Vec<store::MoveRow>,
+    moves: Vec<crate::model::MoveRow>,
 ) -> Vec<EventKind> {
     let mut kinds = vec![];
-    let was = seen.map_or("", |seen| seen.status.as_str());
-    match (was, game.status.as_str()) {
-        ("", "challenge") => kinds.push(EventKind::Challenge),
-        ("" | "challenge", "active" | "finished") => kinds.push(EventKind::Started),
-        ("challenge", _) if !is_open(&game.status) => kinds.push(EventKind::Cancelled),
+    let was = seen.map(|seen| seen.status);
+    match (was, game.status) {
+        (None, Status::Challenge) => kinds.push(EventKind::Challenge),
+        (None | Some(Status::Challenge), Status::Active | Status::Finished) => {
+            kinds.push(EventKind::Started)
+        }
+        (Some(Status::Challenge), status) if !status.is_open() => kinds.push(EventKind::Cancelled),
         _ => {}
     }
     if seen.is_some_and(|seen| game.plies < seen.ply) {
@@ -311,7 +311,7 @@ fn missed_events(
     if !moves.is_empty() {
         kinds.push(EventKind::Moves { moves });
     }
-    if game.status == "finished" {
+    if game.status == Status::Finished {
         kinds.push(EventKind::Ended);
     }
     if kinds.is_empty() {

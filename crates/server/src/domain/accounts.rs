@@ -18,7 +18,8 @@ use sha2::{Digest, Sha256};
 
 use crate::domain::clock::Clock;
 use crate::error::{Error, Result};
-use crate::store::{self, Storage, UserRow};
+use crate::model::UserRow;
+use crate::store::{self, Storage};
 
 /// Sessions last 30 days.
 const SESSION_MS: i64 = 30 * 24 * 3600 * 1000;

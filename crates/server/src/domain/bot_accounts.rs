@@ -40,7 +40,7 @@ pub async fn upgrade(storage: &Storage, name: &str) -> Result<()> {
 }
 
 /// The accounts played through `ataxx bot`, by name.
-pub async fn engine_bots(conn: &mut sqlx::AnyConnection) -> Result<Vec<store::UserRow>> {
+pub async fn engine_bots(conn: &mut sqlx::AnyConnection) -> Result<Vec<crate::model::UserRow>> {
     let rows = sqlx::query("SELECT name FROM users WHERE bot_level = $1 ORDER BY name")
         .bind(ENGINE_BOT)
         .fetch_all(&mut *conn)

@@ -11,6 +11,7 @@ use crate::cluster::Leader;
 use crate::domain::accounts::BOT_PREFIX;
 use crate::domain::games::{Action, Answer, Games};
 use crate::error::Result;
+use crate::model::Status;
 use crate::store::{self, Storage};
 use crate::App;
 
@@ -87,7 +88,7 @@ impl Bot {
         let Some(seat) = game.seat_of(&self.name) else {
             return Ok(());
         };
-        if game.status == "challenge" && !game.seats[seat.index()].accepted {
+        if game.status == Status::Challenge && !game.seats[seat.index()].accepted {
             // A level plays the games whose table names it (every level plays square Ataxx;
             // the other games have their own tables, docs/levels.md). Challenges to a level
             // that does not play the game are refused when made; one stored by an older
@@ -99,7 +100,7 @@ impl Bot {
             self.games.answer(board, &self.name, answer).await?;
             return Ok(());
         }
-        if game.status != "active" {
+        if game.status != Status::Active {
             return Ok(());
         }
         // Proposals to a bot are refused when made (games/proposals.rs); one still pending from

@@ -13,7 +13,8 @@ use skillratings::Outcomes;
 use sqlx::AnyConnection;
 
 use crate::error::Result;
-use crate::store::{self, GameRow, RatingPoint, RatingRow};
+use crate::model::{GameRow, RatingPoint, RatingRow};
+use crate::store;
 
 /// Games below which a rating is provisional.
 pub const PROVISIONAL_GAMES: i64 = 20;

@@ -10,7 +10,9 @@ use serde::Serialize;
 
 use crate::domain::games::{GameSummary, Games};
 use crate::error::Result;
-use crate::store::{self, GameFilter, RatingRow, Storage};
+use crate::model::Status;
+use crate::model::{GameFilter, RatingRow};
+use crate::store::{self, Storage};
 
 /// The most games in play ranked for one answer (newest first before ranking).
 const SCANNED: i64 = 500;
@@ -34,7 +36,7 @@ pub async fn featured(
 ) -> Result<Vec<Featured>> {
     let playing = games
         .list(&GameFilter {
-            statuses: vec!["active"],
+            statuses: vec![Status::Active],
             game: game.map(str::to_string),
             limit: SCANNED,
             ..GameFilter::default()

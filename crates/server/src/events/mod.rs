@@ -11,7 +11,7 @@ use serde::{Deserialize, Serialize};
 use tokio::sync::broadcast;
 
 use crate::domain::games::GameSummary;
-use crate::store::{ChatRow, MoveRow};
+use crate::model::{ChatRow, MoveRow};
 
 /// What happened on a board.
 #[derive(Clone, Debug, Serialize, Deserialize)]

@@ -3,15 +3,7 @@
 use sqlx::{AnyConnection, Row};
 
 use crate::error::Result;
-
-/// One chat line of a board.
-#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
-pub struct ChatRow {
-    pub seq: i64,
-    pub name: String,
-    pub at_ms: i64,
-    pub body: String,
-}
+use crate::model::ChatRow;
 
 pub async fn chat(conn: &mut AnyConnection, board: i64) -> Result<Vec<ChatRow>> {
     let rows = sqlx::query("SELECT seq, name, at_ms, body FROM chat WHERE board = $1 ORDER BY seq")

@@ -5,56 +5,8 @@ use std::sync::LazyLock;
 use sqlx::{Any, AnyConnection, Row};
 
 use super::is_postgres;
-use crate::error::Result;
-
-/// A game row: a challenge, a game in play or a finished game.
-#[derive(Clone, Debug)]
-pub struct GameRow {
-    pub board: i64,
-    /// The game's name ([`games::GameKind::name`]): how `start_fen`, `fen` and the moves read.
-    pub game: String,
-    /// The players in seat order (seat 0 moves first).
-    pub seats: Vec<SeatRow>,
-    /// The seats as the store holds them (empty for a board not stored yet): [`update_game`]
-    /// writes only those that differ, so a move writes its mover's clock and nothing else.
-    pub stored_seats: Vec<SeatRow>,
-    pub status: String,
-    pub layout: String,
-    pub start_fen: String,
-    pub fen: String,
-    pub plies: i64,
-    pub version: i64,
-    pub result: String,
-    pub termination: String,
-    pub rated: bool,
-    pub nag_days: i64,
-    pub forfeit_days: i64,
-    pub total_days: Option<i64>,
-    pub clock_base_ms: Option<i64>,
-    pub clock_increment_ms: Option<i64>,
-    pub proposal: String,
-    pub proposal_by: String,
-    pub nagged_ply: i64,
-    pub created_ms: i64,
-    pub started_ms: Option<i64>,
-    pub last_move_ms: Option<i64>,
-    pub finished_ms: Option<i64>,
-    /// Why a game begun rated ended unrated (a side never moved); empty otherwise.
-    pub unrated_reason: String,
-}
-
-/// One player of a board.
-#[derive(Clone, Debug, PartialEq)]
-pub struct SeatRow {
-    pub name: String,
-    pub accepted: bool,
-    /// A live game's clock.
-    pub remaining_ms: Option<i64>,
-    pub used_ms: i64,
-    /// Once finished: 1 for the best, equal ranks shared.
-    pub rank: Option<i64>,
-    pub rating_change: Option<f64>,
-}
+use crate::error::{Error, Result};
+use crate::model::{GameFilter, GameRow, SeatRow, Status};
 
 const GAME_COLUMNS: &str = "board, game, status, layout, start_fen, fen, plies, version, result, \
      termination, rated, nag_days, forfeit_days, total_days, clock_base_ms, clock_increment_ms, \
@@ -70,7 +22,10 @@ fn game_from_row(row: &sqlx::any::AnyRow) -> Result<GameRow> {
         game: row.try_get("game")?,
         seats: vec![],
         stored_seats: vec![],
-        status: row.try_get("status")?,
+        status: row
+            .try_get::<String, _>("status")?
+            .parse()
+            .map_err(|err| Error::Database(Box::new(err)))?,
         layout: row.try_get("layout")?,
         start_fen: row.try_get("start_fen")?,
         fen: row.try_get("fen")?,
@@ -250,18 +205,6 @@ async fn one_game(conn: &mut AnyConnection, board: i64) -> Result<Option<GameRow
     Ok(Some(game))
 }
 
-/// Which games a listing wants.
-#[derive(Clone, Debug, Default)]
-pub struct GameFilter {
-    /// Games where this user plays.
-    pub player: Option<String>,
-    /// Games in one of these states (`challenge`, `active`, `finished`, ...); empty = any.
-    pub statuses: Vec<&'static str>,
-    /// Games of this game (a [`games::GameKind::name`]); None = any.
-    pub game: Option<String>,
-    pub limit: i64,
-}
-
 /// Games matching the filter, newest first.
 pub async fn games(conn: &mut AnyConnection, filter: &GameFilter) -> Result<Vec<GameRow>> {
     let mut sql = format!("SELECT {GAME_COLUMNS} FROM games WHERE 1 = 1");
@@ -294,7 +237,7 @@ pub async fn games(conn: &mut AnyConnection, filter: &GameFilter) -> Result<Vec<
         query = query.bind(game);
     }
     for status in &filter.statuses {
-        query = query.bind(*status);
+        query = query.bind(status.as_str());
     }
     let rows = query.bind(filter.limit).fetch_all(&mut *conn).await?;
     games_with_seats(conn, rows).await
@@ -321,10 +264,10 @@ pub async fn active_game_count(conn: &mut AnyConnection, name: &str) -> Result<i
 }
 
 /// How many boards of a game are in a state.
-pub async fn count_games(conn: &mut AnyConnection, game: &str, status: &str) -> Result<i64> {
+pub async fn count_games(conn: &mut AnyConnection, game: &str, status: Status) -> Result<i64> {
     let row = sqlx::query("SELECT COUNT(*) AS n FROM games WHERE game = $1 AND status = $2")
         .bind(game)
-        .bind(status)
+        .bind(status.as_str())
         .fetch_one(conn)
         .await?;
     Ok(row.try_get("n")?)
@@ -395,7 +338,7 @@ fn bind_game<'q>(query: AnyQuery<'q>, game: &'q GameRow) -> AnyQuery<'q> {
     query
         .bind(game.board)
         .bind(&game.game)
-        .bind(&game.status)
+        .bind(game.status.as_str())
         .bind(&game.layout)
         .bind(&game.start_fen)
         .bind(&game.fen)

@@ -6,7 +6,8 @@
 use base64::Engine;
 use sqlx::{AnyConnection, Row};
 
-use crate::error::Result;
+use crate::error::{Error, Result};
+use crate::model::Status;
 
 /// A message in the inbox.
 #[derive(Clone, Debug)]
@@ -288,11 +289,11 @@ pub async fn outbox_count_since(
 }
 
 /// What a board's mails have told so far.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct BoardCursor {
     pub version: i64,
     pub plies: i64,
-    pub status: String,
+    pub status: Status,
     pub nagged_ply: i64,
     pub chat_seq: i64,
 }
@@ -315,7 +316,10 @@ pub async fn changed_boards(conn: &mut AnyConnection) -> Result<Vec<(i64, Option
             Some(version) => Some(BoardCursor {
                 version,
                 plies: row.try_get("plies")?,
-                status: row.try_get("status")?,
+                status: row
+                    .try_get::<String, _>("status")?
+                    .parse()
+                    .map_err(|err| Error::Database(Box::new(err)))?,
                 nagged_ply: row.try_get("nagged_ply")?,
                 chat_seq: row.try_get("chat_seq")?,
             }),
@@ -347,7 +351,7 @@ pub async fn save_cursor(conn: &mut AnyConnection, board: i64, cursor: &BoardCur
     .bind(board)
     .bind(cursor.version)
     .bind(cursor.plies)
-    .bind(&cursor.status)
+    .bind(cursor.status.as_str())
     .bind(cursor.nagged_ply)
     .bind(cursor.chat_seq)
     .execute(&mut *conn)

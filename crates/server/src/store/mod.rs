@@ -58,6 +58,15 @@ pub use users::*;
 /// A database connection, as the store's queries take it.
 pub type Conn = sqlx::AnyConnection;
 
+/// A pooled connection for reads.
+pub type ReadConn = sqlx::pool::PoolConnection<Any>;
+
+impl From<sqlx::Error> for Error {
+    fn from(err: sqlx::Error) -> Error {
+        Error::Database(Box::new(err))
+    }
+}
+
 /// How far a commit goes before it returns.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum Durability {
@@ -152,7 +161,7 @@ impl Storage {
     }
 
     /// A connection for reads.
-    pub async fn read(&self) -> Result<sqlx::pool::PoolConnection<Any>> {
+    pub async fn read(&self) -> Result<ReadConn> {
         Ok(self.pool.acquire().await?)
     }
 

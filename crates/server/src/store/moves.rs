@@ -3,23 +3,7 @@
 use sqlx::{AnyConnection, Row};
 
 use crate::error::Result;
-
-/// One recorded ply.
-#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-pub struct MoveRow {
-    pub ply: i64,
-    /// Strict move text (`0000` for a pass).
-    #[serde(rename = "move")]
-    pub mv: String,
-    /// Inserted by the server (a forced pass).
-    pub auto: bool,
-    pub flips: i64,
-    pub at_ms: i64,
-    /// The seat that made it (not stored: found by replaying).
-    pub seat: u8,
-    /// The position after it (not stored: found by replaying).
-    pub fen: String,
-}
+use crate::model::MoveRow;
 
 pub async fn moves(conn: &mut AnyConnection, board: i64) -> Result<Vec<MoveRow>> {
     let rows =

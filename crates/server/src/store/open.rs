@@ -124,7 +124,8 @@ fn migrations_up_to(last: i64) -> Migrator {
 #[cfg(test)]
 mod tests {
     use super::{database_url, migrations_up_to};
-    use crate::store::{game, rating, user, Durability, SeatRow, Storage};
+    use crate::model::SeatRow;
+    use crate::store::{game, rating, user, Durability, Storage};
     use sqlx::any::AnyPoolOptions;
 
     #[tokio::test]

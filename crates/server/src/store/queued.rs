@@ -3,13 +3,7 @@
 use sqlx::{AnyConnection, Row};
 
 use crate::error::Result;
-
-/// A move stored to be played when it becomes its player's turn.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct QueuedMove {
-    pub mv: String,
-    pub guard: Option<i64>,
-}
+use crate::model::QueuedMove;
 
 /// Stores (or replaces) a player's queued move on a board.
 pub async fn queue_move(

@@ -4,21 +4,7 @@ use sqlx::{AnyConnection, Row};
 
 use super::is_postgres;
 use crate::error::Result;
-
-/// A user's rating and record in one game.
-#[derive(Clone, Debug)]
-pub struct RatingRow {
-    pub name: String,
-    /// The game's name ([`games::GameKind::name`]).
-    pub game: String,
-    pub rating: f64,
-    pub deviation: f64,
-    pub volatility: f64,
-    pub wins: i64,
-    pub losses: i64,
-    pub draws: i64,
-    pub last_game_ms: Option<i64>,
-}
+use crate::model::{RatingPoint, RatingRow};
 
 const RATING_COLUMNS: &str =
     "name, game, rating, deviation, volatility, wins, losses, draws, last_game_ms";
@@ -120,17 +106,6 @@ pub async fn update_rating(conn: &mut AnyConnection, rating: &RatingRow) -> Resu
     .execute(conn)
     .await?;
     Ok(())
-}
-
-/// One point of a user's rating history.
-#[derive(Clone, Debug, serde::Serialize)]
-pub struct RatingPoint {
-    pub board: i64,
-    /// The game's name.
-    pub game: String,
-    pub at_ms: i64,
-    pub rating: f64,
-    pub deviation: f64,
 }
 
 pub async fn insert_rating_point(

@@ -11,9 +11,12 @@ pub const CONFLICT_RETRIES: u32 = 3;
 /// (SQLSTATE 40001 serialization failure, 40P01 deadlock): running it again may succeed.
 pub fn is_conflict(err: &Error) -> bool {
     match err {
-        Error::Database(sqlx::Error::Database(db)) => {
-            matches!(db.code().as_deref(), Some("40001" | "40P01"))
-        }
+        Error::Database(source) => match source.downcast_ref::<sqlx::Error>() {
+            Some(sqlx::Error::Database(db)) => {
+                matches!(db.code().as_deref(), Some("40001" | "40P01"))
+            }
+            _ => false,
+        },
         _ => false,
     }
 }
@@ -81,7 +84,7 @@ mod tests {
     }
 
     fn failure(code: &'static str) -> Error {
-        Error::Database(sqlx::Error::Database(Box::new(Sqlstate(code))))
+        Error::from(sqlx::Error::Database(Box::new(Sqlstate(code))))
     }
 
     /// Runs `retry_conflicts` over attempts that fail with `codes` in turn, then succeed;

@@ -3,18 +3,7 @@
 use sqlx::{AnyConnection, Row};
 
 use crate::error::Result;
-
-/// A user row.
-#[derive(Clone, Debug)]
-pub struct UserRow {
-    pub name: String,
-    pub password_hash: String,
-    pub addresses: String,
-    pub bot_level: Option<String>,
-    pub refuses_challenges: bool,
-    pub game_limit: Option<i64>,
-    pub created_ms: i64,
-}
+use crate::model::UserRow;
 
 const USER_COLUMNS: &str =
     "name, password_hash, addresses, bot_level, refuses_challenges, game_limit, created_ms";

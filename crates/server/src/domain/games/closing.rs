@@ -7,7 +7,9 @@ use serde::Serialize;
 use super::{Change, Games};
 use crate::error::Result;
 use crate::events::EventKind;
-use crate::store::{self, GameFilter};
+use crate::model::GameFilter;
+use crate::model::Status;
+use crate::store;
 
 /// The boards a closed account left.
 #[derive(Clone, Debug, Default, Serialize, PartialEq, Eq)]
@@ -59,7 +61,7 @@ impl Games {
         let mut tx = self.storage.write().await?;
         let filter = GameFilter {
             player: Some(user.to_string()),
-            statuses: vec!["challenge", "active"],
+            statuses: vec![Status::Challenge, Status::Active],
             game: None,
             limit: i64::MAX,
         };
@@ -72,16 +74,16 @@ impl Games {
             let Some(seat) = game.seat_of(user) else {
                 continue;
             };
-            if !matches!(game.status.as_str(), "challenge" | "active") {
+            if !game.status.is_open() {
                 continue;
             }
-            let kind = if game.status == "active" && game.plies > 0 {
+            let kind = if game.status == Status::Active && game.plies > 0 {
                 let outcome = super::forfeit_outcome(&*game.position(), seat);
                 Self::finish(&mut tx, &mut game, &outcome, "resignation", now).await?;
                 left.resigned.push(game.board);
                 EventKind::Ended
             } else {
-                game.status = "withdrawn".into();
+                game.status = Status::Withdrawn;
                 game.finished_ms = Some(now);
                 game.version += 1;
                 left.cancelled.push(game.board);

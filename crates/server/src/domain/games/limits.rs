@@ -5,7 +5,7 @@
 use sqlx::{AnyConnection, Row};
 
 use crate::error::{Error, Result};
-use crate::store::UserRow;
+use crate::model::UserRow;
 
 /// Games in play of `name` and the challenges `name` accepted.
 pub async fn committed_games(conn: &mut AnyConnection, name: &str) -> Result<i64> {

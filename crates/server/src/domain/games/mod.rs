@@ -18,7 +18,9 @@ use crate::domain::clock::Clock;
 use crate::domain::ratings;
 use crate::error::{Error, Result};
 use crate::events::{Event, EventKind, Hub};
-use crate::store::{self, ChatRow, GameFilter, GameRow, MoveRow, SeatRow, Storage, WriteTx};
+use crate::model::Status;
+use crate::model::{ChatRow, GameFilter, GameRow, MoveRow, SeatRow};
+use crate::store::{self, Storage, WriteTx};
 
 mod closing;
 mod limits;
@@ -203,7 +205,7 @@ pub struct GameSummary {
     /// Seat 1's player.
     pub o: String,
     /// `challenge`, `active`, `finished`, `declined` or `withdrawn`.
-    pub status: String,
+    pub status: Status,
     /// Whose move it is, while the game is in play.
     pub to_move: Option<String>,
     /// The letter of the seat to move (`x`, `o`; `r`, `b`, `g`, `y`), while the game is in play.
@@ -442,7 +444,7 @@ impl GameRow {
     }
 
     pub fn to_move(&self) -> Option<&str> {
-        (self.status == "active").then(|| self.name_of(self.position().turn()))
+        (self.status == Status::Active).then(|| self.name_of(self.position().turn()))
     }
 
     fn seat_mut(&mut self, seat: Seat) -> &mut SeatRow {
@@ -452,7 +454,7 @@ impl GameRow {
     /// The summary at time `now_ms`.
     pub fn summary(&self, now_ms: i64) -> GameSummary {
         let pos = self.position();
-        let active = self.status == "active";
+        let active = self.status == Status::Active;
         let turn = pos.turn();
         let pieces = pos.piece_counts();
         let clock_ms = |seat: usize| {
@@ -491,7 +493,7 @@ impl GameRow {
         });
         let firsts: Vec<&SeatRow> = self.seats.iter().filter(|s| s.rank == Some(1)).collect();
         let winner = match firsts[..] {
-            [only] if self.status == "finished" => Some(only.name.clone()),
+            [only] if self.status == Status::Finished => Some(only.name.clone()),
             _ => None,
         };
         let seat = |i: usize| &self.seats[i];
@@ -500,7 +502,7 @@ impl GameRow {
             game: self.game.clone(),
             x: seat(0).name.clone(),
             o: seat(1).name.clone(),
-            status: self.status.clone(),
+            status: self.status,
             to_move: self.to_move().map(str::to_string),
             turn: active.then(|| pos.seat_letter(turn).to_string()),
             ply: self.plies,
@@ -565,7 +567,7 @@ impl GameRow {
     /// The deadline that has passed at `now`, if any: a live flag, the total time, the
     /// correspondence forfeit time, or (when `remind`) the nag time.
     fn due(&self, now: i64, remind: bool) -> Option<Due> {
-        if self.status != "active" {
+        if self.status != Status::Active {
             return None;
         }
         let turn = self.position().turn();
@@ -660,8 +662,8 @@ impl Games {
 
     /// Commits the transaction in which [`open_board`] wrote a board, and announces the board.
     pub(crate) async fn commit_new(&self, tx: WriteTx, game: GameRow) -> Result<GameSummary> {
-        let kind = match game.status.as_str() {
-            "active" => EventKind::Started,
+        let kind = match game.status {
+            Status::Active => EventKind::Started,
             _ => EventKind::Challenge,
         };
         self.commit(tx, vec![Change { kind, game }]).await
@@ -686,10 +688,10 @@ impl Games {
         let mut tx = self.storage.write().await?;
         let mut game = Self::lock(&mut tx, board).await?;
         let seat = seat_of(&game, board, user)?;
-        if game.status != "challenge" {
+        if game.status != Status::Challenge {
             return Err(Error::NotAChallenge {
                 board,
-                status: game.status,
+                status: game.status.to_string(),
             });
         }
         let kind = match answer {
@@ -702,7 +704,7 @@ impl Games {
                 }
                 game.seat_mut(seat).accepted = true;
                 if game.seats.iter().all(|s| s.accepted) {
-                    game.status = "active".into();
+                    game.status = Status::Active;
                     game.started_ms = Some(now);
                     game.last_move_ms = Some(now);
                     EventKind::Started
@@ -711,7 +713,7 @@ impl Games {
                 }
             }
             Answer::Decline => {
-                game.status = "declined".into();
+                game.status = Status::Declined;
                 game.finished_ms = Some(now);
                 EventKind::Cancelled
             }
@@ -721,7 +723,7 @@ impl Games {
                         "{user} has not accepted board {board}: decline it instead"
                     )));
                 }
-                game.status = "withdrawn".into();
+                game.status = Status::Withdrawn;
                 game.finished_ms = Some(now);
                 EventKind::Cancelled
             }
@@ -758,10 +760,10 @@ impl Games {
         let mut tx = self.storage.write().await?;
         let mut game = Self::lock(&mut tx, board).await?;
         let seat = seat_of(&game, board, user)?;
-        if game.status != "active" {
+        if game.status != Status::Active {
             return Err(Error::NotInPlay {
                 board,
-                status: game.status,
+                status: game.status.to_string(),
             });
         }
         if let Some(given) = guard {
@@ -862,7 +864,7 @@ impl Games {
                 }
             }
         }
-        if game.status == "finished" {
+        if game.status == Status::Finished {
             changes.push(Change {
                 kind: EventKind::Ended,
                 game: game.clone(),
@@ -955,7 +957,7 @@ impl Games {
         now: i64,
         changes: &mut Vec<Change>,
     ) -> Result<()> {
-        while game.status == "active" {
+        while game.status == Status::Active {
             let pos = game.position();
             let player = game.name_of(pos.turn()).to_string();
             let Some(queued) = store::take_queued_move(conn, game.board, &player).await? else {
@@ -999,10 +1001,10 @@ impl Games {
                 user: user.to_string(),
             });
         }
-        if game.status != "active" {
+        if game.status != Status::Active {
             return Err(Error::NotInPlay {
                 board,
-                status: game.status,
+                status: game.status.to_string(),
             });
         }
         // Checked again when it is played; here only that it reads as a move and is no pass.
@@ -1010,7 +1012,7 @@ impl Games {
         if mv.is_empty() || mv == PASS || mv == "--" || mv.eq_ignore_ascii_case("pass") {
             return Err(Error::PassRefused);
         }
-        let queued = store::QueuedMove {
+        let queued = crate::model::QueuedMove {
             mv: mv.to_string(),
             guard,
         };
@@ -1028,7 +1030,7 @@ impl Games {
         now: i64,
     ) -> Result<()> {
         // The clock that ran until now keeps the time actually left.
-        if game.status == "active" {
+        if game.status == Status::Active {
             let elapsed = (now - game.last_move_ms.unwrap_or(now)).max(0);
             let seat = game.seat_mut(game.position().turn());
             seat.used_ms += elapsed;
@@ -1037,7 +1039,7 @@ impl Games {
             }
             game.last_move_ms = Some(now);
         }
-        game.status = "finished".into();
+        game.status = Status::Finished;
         game.result = result_text(outcome);
         game.termination = termination.into();
         game.finished_ms = Some(now);
@@ -1311,11 +1313,10 @@ pub(crate) async fn open_board(
         seats,
         stored_seats: vec![],
         status: if everyone_accepted {
-            "active"
+            Status::Active
         } else {
-            "challenge"
-        }
-        .into(),
+            Status::Challenge
+        },
         layout: options.blocks_text.clone(),
         start_fen: fen.clone(),
         fen,
@@ -1347,7 +1348,7 @@ pub(crate) async fn open_board(
 /// A built-in level's bot would decline a game its level table lacks (`bot-master` in
 /// Hexxagon, `bot-medium` in four-player Ataxx): the challenge is refused at once, naming the
 /// levels that play the game. Engines played through `ataxx bot` answer for themselves.
-fn refuse_a_level_that_does_not_play(user: &store::UserRow, game: GameKind) -> Result<()> {
+fn refuse_a_level_that_does_not_play(user: &crate::model::UserRow, game: GameKind) -> Result<()> {
     let Some(level) = user.bot_level.as_deref() else {
         return Ok(());
     };

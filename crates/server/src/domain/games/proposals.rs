@@ -13,7 +13,7 @@ use games::{AnyPosition, Outcome, Seat};
 
 use crate::domain::accounts::BOT_PREFIX;
 use crate::error::{Error, Result};
-use crate::store::GameRow;
+use crate::model::GameRow;
 
 /// What an answer to a proposal leads to.
 #[derive(Debug, PartialEq, Eq)]

@@ -15,7 +15,9 @@ use games::GameKind;
 use crate::domain::games::{Action, Answer, ChallengeOptions, GameSummary};
 use crate::doors::render::board;
 use crate::error::{Error, Result};
-use crate::store::{self, GameFilter};
+use crate::model::GameFilter;
+use crate::model::Status;
+use crate::store;
 use crate::App;
 
 /// The longest command line.
@@ -97,12 +99,12 @@ impl Selection {
         })
     }
 
-    fn statuses(self) -> Vec<&'static str> {
+    fn statuses(self) -> Vec<Status> {
         match self {
             Selection::All => vec![],
-            Selection::Active | Selection::Next => vec!["active"],
-            Selection::Inactive | Selection::Recent => vec!["finished"],
-            Selection::Open => vec!["challenge"],
+            Selection::Active | Selection::Next => vec![Status::Active],
+            Selection::Inactive | Selection::Recent => vec![Status::Finished],
+            Selection::Open => vec![Status::Challenge],
         }
     }
 }
@@ -893,7 +895,7 @@ async fn run(app: &App, request: &Request, command: &Command) -> Result<Reply> {
             let mut text = String::new();
             let mut counts = vec![];
             for game in GameKind::ALL {
-                let active = store::count_games(&mut conn, game.name(), "active").await?;
+                let active = store::count_games(&mut conn, game.name(), Status::Active).await?;
                 text.push_str(&format!("{game}: {active} boards in play\n"));
                 counts.push(json!({"game": game.name(), "active": active, "players": players}));
             }
@@ -1118,7 +1120,7 @@ async fn run(app: &App, request: &Request, command: &Command) -> Result<Reply> {
         Command::History { game } => {
             let list = games
                 .list(&GameFilter {
-                    statuses: vec!["finished"],
+                    statuses: vec![Status::Finished],
                     game: Some(game.name().to_string()),
                     limit: 100,
                     ..Default::default()
@@ -1234,7 +1236,7 @@ async fn seek_reply(
     ))
 }
 
-async fn current_user(app: &App, name: &str) -> Result<store::UserRow> {
+async fn current_user(app: &App, name: &str) -> Result<crate::model::UserRow> {
     let mut conn = app.storage.read().await?;
     store::user(&mut conn, name)
         .await?
@@ -1294,7 +1296,7 @@ async fn standings(app: &App, game: GameKind) -> Result<Reply> {
         (ratings, bots)
     };
     let now = app.clock.now_ms();
-    let mut groups: [(&str, Vec<(&store::RatingRow, bool)>); 3] = [
+    let mut groups: [(&str, Vec<(&crate::model::RatingRow, bool)>); 3] = [
         ("Established", vec![]),
         ("Provisional", vec![]),
         ("Inactive", vec![]),

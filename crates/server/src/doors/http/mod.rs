@@ -24,7 +24,9 @@ use crate::doors::http::socket_messages::{error_message, snapshot};
 use crate::doors::render::board;
 use crate::error::Error;
 use crate::events::Event;
-use crate::store::{self, GameFilter};
+use crate::model::GameFilter;
+use crate::model::Status;
+use crate::store;
 use crate::App;
 use games::GameKind;
 
@@ -338,7 +340,7 @@ async fn change_password(
     Ok(Json(json!({"userid": name})))
 }
 
-fn rating_json(rating: &store::RatingRow) -> Value {
+fn rating_json(rating: &crate::model::RatingRow) -> Value {
     json!({
         "rating": rating.rating,
         "deviation": rating.deviation,
@@ -353,7 +355,7 @@ fn rating_json(rating: &store::RatingRow) -> Value {
 /// A user with their rating in `game` at the top level and every game's rating in `ratings`.
 async fn user_summary(
     conn: &mut sqlx::AnyConnection,
-    user: &store::UserRow,
+    user: &crate::model::UserRow,
     game: &str,
 ) -> Result<Value, Error> {
     let mut value = rating_json(&store::rating(conn, &user.name, game).await?);
@@ -484,15 +486,12 @@ struct ListQuery {
 async fn list_games(State(state): State<HttpState>, Query(query): Query<ListQuery>) -> ApiResult {
     let mut statuses = vec![];
     for status in query.status.iter().flat_map(|s| s.split(',')) {
-        statuses.push(match status.trim() {
-            "challenge" => "challenge",
-            "active" => "active",
-            "finished" => "finished",
-            "declined" => "declined",
-            "withdrawn" => "withdrawn",
-            other => {
+        statuses.push(match status.trim().parse::<Status>() {
+            Ok(status) => status,
+            Err(_) => {
                 return Err(bad(format!(
-                    "unknown status {other:?}: challenge, active, finished, declined, withdrawn"
+                    "unknown status {:?}: challenge, active, finished, declined, withdrawn",
+                    status.trim()
                 )))
             }
         });

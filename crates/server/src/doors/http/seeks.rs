@@ -16,7 +16,8 @@ use tokio::sync::broadcast::error::RecvError;
 use super::{authenticated, bad, token, ApiResult, Body, HttpState, SocketQuery, MAX_BODY};
 use crate::domain::games::ChallengeOptions;
 use crate::domain::seeks::{Paired, SeekColor, SeekRequest};
-use crate::store::GameFilter;
+use crate::model::GameFilter;
+use crate::model::Status;
 
 /// `POST /api/seeks` and `/api/seeks/pair`.
 #[derive(Deserialize)]
@@ -128,7 +129,7 @@ pub(super) async fn socket(
         .app
         .games
         .list(&GameFilter {
-            statuses: vec!["active"],
+            statuses: vec![Status::Active],
             limit: 50,
             ..GameFilter::default()
         })

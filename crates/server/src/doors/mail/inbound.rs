@@ -7,6 +7,7 @@
 
 use crate::doors::command::{self, Command, Request};
 use crate::error::Result;
+use crate::model::Status;
 use crate::store::Storage;
 use crate::App;
 
@@ -178,7 +179,7 @@ async fn answer(
     let told_by_board_mail = reply.ok
         && match &parsed {
             Some(Command::Act { .. } | Command::Chat { .. }) => true,
-            Some(Command::Answer { .. }) => reply.data["status"] != "challenge",
+            Some(Command::Answer { .. }) => reply.data["status"] != Status::Challenge.as_str(),
             Some(Command::Challenge { players, .. }) => {
                 let mut conn = app.storage.read().await?;
                 let sender = mail_store::user_by_address(&mut conn, from).await?;

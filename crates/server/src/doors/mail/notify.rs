@@ -6,6 +6,7 @@
 use crate::domain::games::GameView;
 use crate::doors::render::board;
 use crate::error::Result;
+use crate::model::Status;
 use crate::App;
 
 use super::outbox::{self, Outgoing};
@@ -38,7 +39,7 @@ pub async fn compose(app: &App, mail: &Mail) -> Result<usize> {
         let next = BoardCursor {
             version: view.summary.version,
             plies: view.summary.ply,
-            status: view.summary.status.clone(),
+            status: view.summary.status,
             nagged_ply,
             chat_seq: view.chat.last().map_or(0, |c| c.seq),
         };
@@ -92,18 +93,18 @@ fn notice(
         event,
         recipients,
     };
-    let status = game.status.as_str();
+    let status = game.status;
     let Some(cursor) = cursor else {
         return Some(match status {
-            "challenge" => board_mail("challenge", seats),
-            "finished" => board_mail("end", everyone),
+            Status::Challenge => board_mail("challenge", seats),
+            Status::Finished => board_mail("end", everyone),
             _ => board_mail("move", everyone),
         });
     };
     if status != cursor.status {
         return Some(match status {
-            "finished" => board_mail("end", everyone),
-            "active" => board_mail("move", everyone),
+            Status::Finished => board_mail("end", everyone),
+            Status::Active => board_mail("move", everyone),
             other => Notice {
                 mail: Outgoing {
                     kind: "challenge".into(),
@@ -122,11 +123,11 @@ fn notice(
         });
     }
     if game.ply != cursor.plies
-        || (status == "active" && game.proposal.is_some() && new_chats.is_empty())
+        || (status == Status::Active && game.proposal.is_some() && new_chats.is_empty())
     {
         return Some(board_mail("move", everyone));
     }
-    if nagged_ply == game.ply && cursor.nagged_ply != nagged_ply && status == "active" {
+    if nagged_ply == game.ply && cursor.nagged_ply != nagged_ply && status == Status::Active {
         let user = game.to_move.clone()?;
         return Some(Notice {
             mail: Outgoing {

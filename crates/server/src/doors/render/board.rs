@@ -9,7 +9,8 @@ use time::macros::format_description;
 use time::OffsetDateTime;
 
 use crate::domain::games::{GameSummary, GameView};
-use crate::store::MoveRow;
+use crate::model::MoveRow;
+use crate::model::Status;
 
 /// `2024-05-01 12:30:00 UTC`.
 pub fn timestamp(ms: i64) -> String {
@@ -33,11 +34,12 @@ pub fn duration(ms: i64) -> String {
 /// The subject line of a board mail: `New ataxx Board 101 alice`, `hexxagon Board 101 bob`,
 /// or without a userid once no one is to move.
 pub fn subject(game: &GameSummary) -> String {
-    let new = if game.status == "challenge" || (game.status == "active" && game.ply == 0) {
-        "New "
-    } else {
-        ""
-    };
+    let new =
+        if game.status == Status::Challenge || (game.status == Status::Active && game.ply == 0) {
+            "New "
+        } else {
+            ""
+        };
     let name = &game.game;
     match &game.to_move {
         Some(user) => format!("{new}{name} Board {} {user}", game.board),
@@ -53,8 +55,8 @@ fn player(game: &GameSummary, seat: usize) -> String {
 
 /// The status line.
 pub fn status(game: &GameSummary) -> String {
-    match game.status.as_str() {
-        "challenge" => {
+    match game.status {
+        Status::Challenge => {
             let waiting: Vec<&str> = game
                 .seats
                 .iter()
@@ -68,7 +70,7 @@ pub fn status(game: &GameSummary) -> String {
                 game.board
             )
         }
-        "active" if game.ply == 0 => {
+        Status::Active if game.ply == 0 => {
             let to_move = game.to_move.as_deref().unwrap_or("?");
             let side = game.turn.as_deref().unwrap_or("?");
             format!(
@@ -76,12 +78,12 @@ pub fn status(game: &GameSummary) -> String {
                 game.game, game.board
             )
         }
-        "active" => {
+        Status::Active => {
             let to_move = game.to_move.as_deref().unwrap_or("?");
             let side = game.turn.as_deref().unwrap_or("?");
             format!("{to_move} ({side}) to move (move #{})", game.ply + 1)
         }
-        "finished" => {
+        Status::Finished => {
             let how = match game.termination.as_str() {
                 "rules" | "" => String::new(),
                 other => format!(" ({other})"),

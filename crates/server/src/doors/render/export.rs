@@ -6,6 +6,7 @@ use games::GameKind;
 
 use crate::domain::games::GameView;
 use crate::doors::render::board;
+use crate::model::Status;
 
 fn tag(out: &mut String, name: &str, value: &str) {
     let value = value
@@ -55,7 +56,7 @@ pub fn pgn(view: &GameView) -> String {
                 &format!("{} ({})", seat.name, seat.letter),
             );
         }
-        if game.status == "finished" {
+        if game.status == Status::Finished {
             tag(&mut out, "Ranks", &game.result);
         }
     }
