@@ -33,10 +33,10 @@ use tokio::task::JoinHandle;
 
 pub use domain::accounts::{Accounts, RateLimits};
 pub use domain::clock::{Clock, FixedClock};
-use domain::{bots, games::Games, seeks};
+use domain::{bots, games::Games, leader::Leader, seeks};
 use doors::{http, mail, text};
 pub use error::{Error, Result};
-use events::Hub;
+use events::{Hub, Publisher};
 use store::Storage;
 
 /// How to run a server.
@@ -92,7 +92,7 @@ pub struct App {
     /// The mail door, when the server sends mail.
     pub mail: Option<mail::Mail>,
     /// Whether this node runs the singletons (bots, deadline sweeper).
-    pub leader: cluster::Leader,
+    pub leader: Leader,
 }
 
 impl App {
@@ -106,11 +106,18 @@ impl App {
             Clock::system()
         });
         let hub = Hub::default();
-        let games = Games::new(storage.clone(), clock.clone(), hub.clone());
+        let publisher = match storage.is_shared() {
+            true => Publisher::Notices(hub.clone()),
+            false => Publisher::Local(hub.clone()),
+        };
+        let games = Games::new(storage.clone(), clock.clone(), publisher.clone());
         Ok(App {
-            leader: cluster::Leader::elect(&storage),
+            leader: match storage.is_shared() {
+                true => cluster::elect(&storage),
+                false => Leader::always(),
+            },
             accounts: Accounts::new(storage.clone(), clock.clone(), config.rate_limits),
-            seeks: seeks::Seeks::new(storage.clone(), games.clone(), clock.clone(), hub.clone()),
+            seeks: seeks::Seeks::new(storage.clone(), games.clone(), clock.clone(), publisher),
             games,
             storage,
             clock,
@@ -241,7 +248,7 @@ async fn bind(addr: SocketAddr) -> Result<tokio::net::TcpListener> {
 /// node leads.
 async fn sweeper(
     games: Games,
-    leader: cluster::Leader,
+    leader: Leader,
     interval: Duration,
     mut stopped: watch::Receiver<bool>,
 ) {

@@ -3,7 +3,7 @@
 //! The database is the source of truth; nodes keep nothing another node needs to know, except
 //! two caches fed from it:
 //! - **Events.** A change's events are sent with `NOTIFY` inside its transaction
-//!   ([`notify_event`]); PostgreSQL delivers them when it commits, in commit order, to every node
+//!   ([`store::notices::send_event`]); PostgreSQL delivers them when it commits, in commit order, to every node
 //!   that `LISTEN`s, the sender included ([`listen`]), and each node hands them to its own hub
 //!   (WebSockets, bots). A board's row lock orders its commits, so a board's events arrive in
 //!   version order on every node; a client that reconnects to another node resyncs by version
@@ -27,125 +27,29 @@
 use std::collections::HashMap;
 use std::time::Duration;
 
-use serde::{Deserialize, Serialize};
-use sqlx::postgres::{PgConnectOptions, PgConnection, PgListener, PgPoolOptions};
-use sqlx::{AnyConnection, Connection, Row};
 use tokio::sync::watch;
 
-use crate::error::{Error, Result};
-use crate::events::{Event, EventKind};
+use crate::domain::leader::Leader;
+use crate::error::Result;
 use crate::model::GameRow;
 use crate::model::Status;
+use crate::model::{Event, EventKind};
+use crate::store::notices::{
+    event_text, forget_old_bodies, LeaderConnection, Listener, SubscriptionNotice, EVENTS, LOBBY,
+    SUBSCRIPTIONS,
+};
 use crate::store::{self, Storage};
 use crate::App;
 
-/// The channel events travel on.
-const EVENTS: &str = "ataxx_events";
-/// The channel subscription changes travel on.
-const SUBSCRIPTIONS: &str = "ataxx_subscriptions";
-/// The channel lobby messages (seeks added and removed) travel on.
-const LOBBY: &str = "ataxx_lobby";
-/// PostgreSQL refuses notification payloads from 8000 bytes on.
-const MAX_PAYLOAD: usize = 7900;
-/// The advisory lock key of the leader ("ataxx" in ASCII).
-const LEADER_LOCK: i64 = 0x61_74_61_78_78;
 /// How often a follower tries to become the leader, and the leader checks its connection.
 pub const ELECTION_RETRY: Duration = Duration::from_secs(1);
-/// Event bodies older than this are deleted by the leader (every node read them long ago).
-const BODY_LIFETIME_MS: i64 = 60_000;
-
-/// Sends an event to every node when the transaction commits.
-pub async fn notify_event(conn: &mut AnyConnection, event: &Event, now_ms: i64) -> Result<()> {
-    let payload = if event.json.len() <= MAX_PAYLOAD {
-        event.json.to_string()
-    } else {
-        let id: i64 = rand::random::<i64>().abs();
-        sqlx::query("INSERT INTO event_bodies (id, created_ms, body) VALUES ($1, $2, $3)")
-            .bind(id)
-            .bind(now_ms)
-            .bind(&*event.json)
-            .execute(&mut *conn)
-            .await?;
-        format!("@{id}")
-    };
-    notify(conn, EVENTS, &payload).await
-}
-
-#[derive(Serialize, Deserialize)]
-struct SubscriptionNotice {
-    board: i64,
-    name: String,
-    on: bool,
-}
-
-/// Tells every node, when the transaction commits, that `name` follows `board` or not.
-pub async fn notify_subscription(
-    conn: &mut AnyConnection,
-    board: i64,
-    name: &str,
-    on: bool,
-) -> Result<()> {
-    let notice = SubscriptionNotice {
-        board,
-        name: name.to_string(),
-        on,
-    };
-    let payload = serde_json::to_string(&notice).expect("notices serialize");
-    notify(conn, SUBSCRIPTIONS, &payload).await
-}
-
-async fn notify(conn: &mut AnyConnection, channel: &str, payload: &str) -> Result<()> {
-    sqlx::query("SELECT pg_notify($1, $2)")
-        .bind(channel)
-        .bind(payload)
-        .execute(conn)
-        .await?;
-    Ok(())
-}
-
-fn config_error(what: &str, url: &str, err: sqlx::Error) -> Error {
-    Error::Config(format!(
-        "{what} on {:?}: {}",
-        crate::redact::redact_url(url),
-        crate::redact::scrub(&err.to_string(), url)
-    ))
-}
-
-/// Sends a lobby message to every node (this one included). Sent after the change committed:
-/// a node dying in between loses the message, not the change (lobby pages reload the list).
-pub async fn notify_lobby(storage: &Storage, json: &str) -> Result<()> {
-    let mut conn = storage.read().await?;
-    notify(&mut conn, LOBBY, json).await
-}
-
-/// The name a node's listening connection shows in `pg_stat_activity` (with its process id, so
-/// an operator, or a test, can tell the nodes' listeners apart).
-pub fn listener_name(pid: u32) -> String {
-    format!("ataxx events {pid}")
-}
-
-async fn connect_listener(url: &str) -> Result<PgListener> {
-    let fail = |err| config_error("cannot listen for events", url, err);
-    let options: PgConnectOptions = url.parse().map_err(fail)?;
-    let options = options.application_name(&listener_name(std::process::id()));
-    // A pool of one connection, which the listener reconnects when it drops.
-    let pool = PgPoolOptions::new()
-        .max_connections(1)
-        .connect_lazy_with(options);
-    let mut listener = PgListener::connect_with(&pool).await.map_err(fail)?;
-    listener
-        .listen_all([EVENTS, SUBSCRIPTIONS, LOBBY])
-        .await
-        .map_err(fail)?;
-    Ok(listener)
-}
 
 /// Starts listening for the other nodes' events and notices (and this node's own), then loads
 /// the subscriptions and the open boards' versions, so no change falls between the two. Runs
 /// until `stopped`.
 pub async fn listen(app: &App, mut stopped: watch::Receiver<bool>) -> Result<()> {
     let url = app.storage.url().to_string();
-    let mut listener = connect_listener(&url).await?;
+    let mut listener = Listener::connect(&url).await?;
     app.games.load_subscriptions().await?;
     let mut pushed = Pushed::default();
     pushed.load(&app.storage).await?;
@@ -153,9 +57,9 @@ pub async fn listen(app: &App, mut stopped: watch::Receiver<bool>) -> Result<()>
     tokio::spawn(async move {
         loop {
             tokio::select! {
-                received = listener.try_recv() => match received {
-                    Ok(Some(notification)) => {
-                        deliver(&app, &mut pushed, notification.channel(), notification.payload()).await;
+                received = listener.next() => match received {
+                    Ok(Some((channel, payload))) => {
+                        deliver(&app, &mut pushed, &channel, &payload).await;
                     }
                     // The connection dropped and is listening again.
                     Ok(None) => {
@@ -163,11 +67,11 @@ pub async fn listen(app: &App, mut stopped: watch::Receiver<bool>) -> Result<()>
                         recover(&app, &mut pushed).await;
                     }
                     Err(err) => {
-                        tracing::warn!(err = %crate::redact::scrub(&err.to_string(), &url), "event listener");
+                        tracing::warn!(err = %crate::redact::scrub(&err, &url), "event listener");
                         tokio::time::sleep(ELECTION_RETRY).await;
                         // Listening (again) reconnects a dropped connection; a live one just
                         // listens once more to a channel it already hears.
-                        if listener.listen(EVENTS).await.is_ok() {
+                        if listener.listen_again().await {
                             recover(&app, &mut pushed).await;
                         }
                     }
@@ -342,54 +246,12 @@ async fn deliver(app: &App, pushed: &mut Pushed, channel: &str, payload: &str) {
     }
 }
 
-/// An event's text: the payload itself, or the stored body it names (`@id`).
-async fn event_text(storage: &Storage, payload: &str) -> Result<String> {
-    let Some(id) = payload.strip_prefix('@') else {
-        return Ok(payload.to_string());
-    };
-    let id: i64 = id
-        .parse()
-        .map_err(|_| Error::Config(format!("bad event body reference {payload:?}")))?;
-    let mut conn = storage.read().await?;
-    let row = sqlx::query("SELECT body FROM event_bodies WHERE id = $1")
-        .bind(id)
-        .fetch_one(&mut *conn)
-        .await?;
-    Ok(row.try_get("body")?)
-}
-
-/// Whether this node runs the singletons: always on SQLite; on PostgreSQL while it holds the
-/// leader lock.
-#[derive(Clone)]
-pub struct Leader(watch::Receiver<bool>);
-
-impl Leader {
-    /// Starts the election (PostgreSQL) or leads at once (SQLite).
-    pub fn elect(storage: &Storage) -> Leader {
-        if !storage.is_shared() {
-            return Leader(watch::channel(true).1);
-        }
-        let (tell, leads) = watch::channel(false);
-        tokio::spawn(campaign(storage.clone(), tell));
-        Leader(leads)
-    }
-
-    pub fn leads(&self) -> bool {
-        *self.0.borrow()
-    }
-
-    /// Waits until this node leads (returns false if the election stopped).
-    pub async fn until_leading(&mut self) -> bool {
-        self.0.wait_for(|leads| *leads).await.is_ok()
-    }
-
-    /// Waits until this node stops leading (forever once the election is over: SQLite's node
-    /// leads for good).
-    pub async fn until_following(&mut self) {
-        if self.0.wait_for(|leads| !*leads).await.is_err() {
-            std::future::pending::<()>().await;
-        }
-    }
+/// Starts the election of the node that runs the singletons, on a database several nodes
+/// share.
+pub fn elect(storage: &Storage) -> Leader {
+    let (tell, leads) = watch::channel(false);
+    tokio::spawn(campaign(storage.clone(), tell));
+    Leader::following(leads)
 }
 
 /// Tries for the leader lock until the database closes; while leading, checks the connection
@@ -398,7 +260,7 @@ async fn campaign(storage: Storage, tell: watch::Sender<bool>) {
     let url = storage.url().to_string();
     let mut ticks = 0u64;
     while !storage.is_closed() {
-        let mut conn = match PgConnection::connect(&url).await {
+        let mut conn = match LeaderConnection::connect(&url).await {
             Ok(conn) => conn,
             Err(err) => {
                 tracing::warn!(err = %crate::redact::scrub(&err.to_string(), &url), "leader election");
@@ -407,11 +269,7 @@ async fn campaign(storage: Storage, tell: watch::Sender<bool>) {
             }
         };
         loop {
-            let won = sqlx::query_scalar::<_, bool>("SELECT pg_try_advisory_lock($1)")
-                .bind(LEADER_LOCK)
-                .fetch_one(&mut conn)
-                .await;
-            match won {
+            match conn.try_lock().await {
                 Ok(true) => break,
                 Ok(false) if !storage.is_closed() => tokio::time::sleep(ELECTION_RETRY).await,
                 _ => return,
@@ -422,7 +280,7 @@ async fn campaign(storage: Storage, tell: watch::Sender<bool>) {
         while !storage.is_closed() {
             tokio::time::sleep(ELECTION_RETRY).await;
             ticks += 1;
-            if sqlx::query("SELECT 1").execute(&mut conn).await.is_err() {
+            if !conn.is_alive().await {
                 break;
             }
             if ticks.is_multiple_of(10) {
@@ -432,16 +290,4 @@ async fn campaign(storage: Storage, tell: watch::Sender<bool>) {
         tracing::warn!("this node no longer leads");
         tell.send_replace(false);
     }
-}
-
-async fn forget_old_bodies(storage: &Storage) -> Result<()> {
-    let now = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_millis() as i64);
-    let mut conn = storage.read().await?;
-    sqlx::query("DELETE FROM event_bodies WHERE created_ms < $1")
-        .bind(now - BODY_LIFETIME_MS)
-        .execute(&mut *conn)
-        .await?;
-    Ok(())
 }

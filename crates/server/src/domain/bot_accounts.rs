@@ -1,10 +1,9 @@
 //! Accounts played by an engine through the API (`ataxx bot`): an account without games may
 //! become one, as on lichess; it is labelled a bot wherever its name shows (`"bot": "uai"`).
 
-use sqlx::Row;
-
 use crate::error::{Error, Result};
-use crate::store::{self, Storage};
+use crate::model::UserRow;
+use crate::store::{self, Conn, Storage};
 
 /// The `bot` label of accounts played through the API (built-in levels carry their level's name).
 pub const ENGINE_BOT: &str = "uai";
@@ -19,36 +18,19 @@ pub async fn upgrade(storage: &Storage, name: &str) -> Result<()> {
     if user.bot_level.as_deref() == Some(ENGINE_BOT) {
         return Ok(());
     }
-    let row = sqlx::query("SELECT COUNT(*) AS n FROM seats WHERE name = $1")
-        .bind(name)
-        .fetch_one(&mut *tx)
-        .await?;
-    let boards: i64 = row.try_get("n")?;
+    let boards = store::board_count(&mut tx, name).await?;
     if boards > 0 {
         return Err(Error::Command(format!(
             "{name} has {boards} game(s): only an account without games may become a bot"
         )));
     }
-    sqlx::query("UPDATE users SET bot_level = $1 WHERE name = $2")
-        .bind(ENGINE_BOT)
-        .bind(name)
-        .execute(&mut *tx)
-        .await?;
+    store::set_bot_level(&mut tx, name, ENGINE_BOT).await?;
     tx.commit().await?;
     tracing::info!(%name, "account upgraded to a bot");
     Ok(())
 }
 
 /// The accounts played through `ataxx bot`, by name.
-pub async fn engine_bots(conn: &mut sqlx::AnyConnection) -> Result<Vec<crate::model::UserRow>> {
-    let rows = sqlx::query("SELECT name FROM users WHERE bot_level = $1 ORDER BY name")
-        .bind(ENGINE_BOT)
-        .fetch_all(&mut *conn)
-        .await?;
-    let mut bots = vec![];
-    for row in rows {
-        let name: String = row.try_get("name")?;
-        bots.extend(store::user(conn, &name).await?);
-    }
-    Ok(bots)
+pub async fn engine_bots(conn: &mut Conn) -> Result<Vec<UserRow>> {
+    store::users_with_bot_level(conn, ENGINE_BOT).await
 }

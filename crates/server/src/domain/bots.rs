@@ -2,14 +2,14 @@
 //! by its own task that listens to its account's events, accepts challenges and plays when it is
 //! to move. Thinking runs on the blocking pool, off the request path; the `#N` guard makes a
 //! move computed for a stale position fail harmlessly. Of several server nodes, only the leader's
-//! bots play ([`crate::cluster::Leader`]); a new leader's bots look over every open board first.
+//! bots play ([`Leader`]); a new leader's bots look over every open board first.
 
 use ataxx_players::{choose_any, plays, Level, LEVELS};
 use tokio::sync::broadcast::error::RecvError;
 
-use crate::cluster::Leader;
 use crate::domain::accounts::BOT_PREFIX;
 use crate::domain::games::{Action, Answer, Games};
+use crate::domain::leader::Leader;
 use crate::error::Result;
 use crate::model::Status;
 use crate::store::{self, Storage};
@@ -47,7 +47,7 @@ struct Bot {
 impl Bot {
     async fn run(
         self,
-        mut events: tokio::sync::broadcast::Receiver<crate::events::Event>,
+        mut events: tokio::sync::broadcast::Receiver<crate::model::Event>,
         mut leader: Leader,
     ) {
         while leader.until_leading().await {

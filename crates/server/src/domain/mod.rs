@@ -7,6 +7,8 @@ pub mod bot_accounts;
 pub mod bots;
 pub mod clock;
 pub mod games;
+pub mod leader;
+mod publish;
 pub mod ratings;
 pub mod seeks;
 pub mod standings;

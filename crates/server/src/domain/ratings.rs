@@ -10,7 +10,6 @@
 use games::{Outcome, Seat};
 use skillratings::glicko2::{glicko2_rating_period, Glicko2Config, Glicko2Rating};
 use skillratings::Outcomes;
-use sqlx::AnyConnection;
 
 use crate::error::Result;
 use crate::model::{GameRow, RatingPoint, RatingRow};
@@ -102,7 +101,7 @@ fn score_outcome(score: f64) -> Outcomes {
 /// of the board's game if it is rated, history points; stores ranks and rating changes on the
 /// game's seats.
 pub async fn record_result(
-    conn: &mut AnyConnection,
+    conn: &mut store::Conn,
     game: &mut GameRow,
     outcome: &Outcome,
     now_ms: i64,

@@ -4,7 +4,7 @@
 //!
 //! Live seeks last while their owner has a page open (a lobby or user WebSocket, counted by
 //! [`Seeks::present`]); correspondence seeks last until taken or withdrawn. Every change is
-//! pushed to the lobby stream ([`Hub::lobby`]).
+//! pushed to the lobby stream ([`crate::events::Hub::lobby`]).
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -15,8 +15,9 @@ use serde_json::json;
 
 use crate::domain::clock::Clock;
 use crate::domain::games::{open_board, ChallengeOptions, GameSummary, Games};
+use crate::domain::publish;
 use crate::error::{Error, Result};
-use crate::events::Hub;
+use crate::events::Publisher;
 use crate::store::seeks::{self as seek_store, SeekRow};
 use crate::store::{self, Storage};
 
@@ -193,30 +194,25 @@ pub struct Seeks {
     storage: Storage,
     games: Games,
     clock: Arc<Clock>,
-    hub: Hub,
+    publisher: Publisher,
     /// Open pages (lobby and user WebSockets) per user.
     pages: Arc<Mutex<HashMap<String, usize>>>,
 }
 
 impl Seeks {
-    pub fn new(storage: Storage, games: Games, clock: Arc<Clock>, hub: Hub) -> Seeks {
+    pub fn new(storage: Storage, games: Games, clock: Arc<Clock>, publisher: Publisher) -> Seeks {
         Seeks {
             storage,
             games,
             clock,
-            hub,
+            publisher,
             pages: Arc::default(),
         }
     }
 
     /// Sends a lobby message to this node's lobby pages, or to every node's on a shared database.
     async fn announce(&self, json: String) {
-        if !self.storage.is_shared() {
-            return self.hub.publish_lobby(json);
-        }
-        if let Err(err) = crate::cluster::notify_lobby(&self.storage, &json).await {
-            tracing::warn!(%err, "announcing a seek to the other nodes");
-        }
+        publish::lobby(&self.publisher, &self.storage, json).await
     }
 
     async fn announce_added(&self, seek: &Seek) {
@@ -231,7 +227,7 @@ impl Seeks {
         }
     }
 
-    async fn view(&self, conn: &mut sqlx::AnyConnection, row: &SeekRow) -> Result<Seek> {
+    async fn view(&self, conn: &mut store::Conn, row: &SeekRow) -> Result<Seek> {
         let rating = store::rating(conn, &row.owner, &row.game).await?;
         Ok(row.view(rating.rating_text()))
     }

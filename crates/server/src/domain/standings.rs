@@ -5,7 +5,6 @@
 //! finished rated games of that speed, and counts only those games.
 
 use serde::Serialize;
-use sqlx::{AnyConnection, Row};
 
 use crate::error::{Error, Result};
 use crate::store::{self, Storage};
@@ -43,12 +42,12 @@ impl Speed {
         }
     }
 
-    /// The SQL condition on `games g` that selects this speed.
-    fn condition(self) -> &'static str {
+    /// Whether this speed's games have a clock (None: either).
+    fn clocked(self) -> Option<bool> {
         match self {
-            Speed::All => "",
-            Speed::Live => " AND g.clock_base_ms IS NOT NULL",
-            Speed::Correspondence => " AND g.clock_base_ms IS NULL",
+            Speed::All => None,
+            Speed::Live => Some(true),
+            Speed::Correspondence => Some(false),
         }
     }
 }
@@ -85,27 +84,10 @@ pub struct Leaderboard {
     pub provisional: Vec<Entry>,
 }
 
-/// Finished rated games per player of a game at a speed.
-async fn games_per_player(
-    conn: &mut AnyConnection,
-    game: &str,
-    speed: Speed,
-) -> Result<std::collections::HashMap<String, i64>> {
-    let sql = format!(
-        "SELECT s.name AS name, COUNT(*) AS n FROM seats s JOIN games g ON g.board = s.board \
-         WHERE g.game = $1 AND g.status = 'finished' AND g.rated = 1{} GROUP BY s.name",
-        speed.condition()
-    );
-    let rows = sqlx::query(&sql).bind(game).fetch_all(conn).await?;
-    rows.iter()
-        .map(|row| Ok((row.try_get("name")?, row.try_get("n")?)))
-        .collect()
-}
-
 /// The leaderboard of a game at a speed.
 pub async fn leaderboard(storage: &Storage, game: &str, speed: Speed) -> Result<Leaderboard> {
     let mut conn = storage.read().await?;
-    let counts = games_per_player(&mut conn, game, speed).await?;
+    let counts = store::rated_games_per_player(&mut conn, game, speed.clocked()).await?;
     let mut players = vec![];
     let mut provisional = vec![];
     for rating in store::ratings_of_game(&mut conn, game).await? {

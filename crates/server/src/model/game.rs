@@ -10,7 +10,7 @@ pub struct GameRow {
     pub game: String,
     /// The players in seat order (seat 0 moves first).
     pub seats: Vec<SeatRow>,
-    /// The seats as the store holds them (empty for a board not stored yet): [`update_game`]
+    /// The seats as the store holds them (empty for a board not stored yet): [`crate::store::update_game`]
     /// writes only those that differ, so a move writes its mover's clock and nothing else.
     pub stored_seats: Vec<SeatRow>,
     pub status: Status,

@@ -1,17 +1,21 @@
 //! Plain data the rooms share: boards and their seats, moves, chat, statuses, users and
-//! ratings. No queries and no rules live here: the store reads and writes these types, the
+//! ratings, the views and events the doors send. No queries and no rules live here: the store reads and writes these types, the
 //! domain changes them, and the doors render them.
 
 mod chat;
+mod event;
 mod game;
 mod moves;
 mod rating;
 mod status;
 mod user;
+mod view;
 
 pub use chat::ChatRow;
+pub use event::{Event, EventKind};
 pub use game::{GameFilter, GameRow, SeatRow};
 pub use moves::{MoveRow, QueuedMove};
 pub use rating::{RatingPoint, RatingRow};
 pub use status::{Status, UnknownStatus};
 pub use user::UserRow;
+pub use view::{Accepted, Correspondence, GameSummary, GameView, LiveClock, Proposal, SeatSummary};

@@ -30,6 +30,7 @@ mod games;
 pub mod limits;
 pub mod mail;
 mod moves;
+pub mod notices;
 mod open;
 mod queued;
 mod ratings;

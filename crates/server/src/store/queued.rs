@@ -60,3 +60,20 @@ pub async fn clear_queued_moves(conn: &mut AnyConnection, board: i64) -> Result<
         .await?;
     Ok(())
 }
+
+/// The move `name` has queued on `board`, if any, left in the queue.
+pub async fn queued_move_of(
+    conn: &mut AnyConnection,
+    board: i64,
+    name: &str,
+) -> Result<Option<String>> {
+    let row = sqlx::query("SELECT mv FROM queued_moves WHERE board = $1 AND name = $2")
+        .bind(board)
+        .bind(name)
+        .fetch_optional(&mut *conn)
+        .await?;
+    Ok(match row {
+        Some(row) => Some(row.try_get("mv")?),
+        None => None,
+    })
+}

@@ -1,5 +1,7 @@
 //! Ratings (one row per user and game) and their history.
 
+use std::collections::HashMap;
+
 use sqlx::{AnyConnection, Row};
 
 use super::is_postgres;
@@ -146,5 +148,27 @@ pub async fn rating_history(conn: &mut AnyConnection, name: &str) -> Result<Vec<
                 deviation: row.try_get("deviation")?,
             })
         })
+        .collect()
+}
+
+/// Finished rated games per player of a game: all of them, or only those with a clock
+/// (`clocked` true) or without (false).
+pub async fn rated_games_per_player(
+    conn: &mut AnyConnection,
+    game: &str,
+    clocked: Option<bool>,
+) -> Result<HashMap<String, i64>> {
+    let speed = match clocked {
+        None => "",
+        Some(true) => " AND g.clock_base_ms IS NOT NULL",
+        Some(false) => " AND g.clock_base_ms IS NULL",
+    };
+    let sql = format!(
+        "SELECT s.name AS name, COUNT(*) AS n FROM seats s JOIN games g ON g.board = s.board \
+         WHERE g.game = $1 AND g.status = 'finished' AND g.rated = 1{speed} GROUP BY s.name"
+    );
+    let rows = sqlx::query(&sql).bind(game).fetch_all(conn).await?;
+    rows.iter()
+        .map(|row| Ok((row.try_get("name")?, row.try_get("n")?)))
         .collect()
 }

@@ -81,3 +81,49 @@ pub async fn set_challenge_policy(
         .await?;
     Ok(())
 }
+
+/// How many boards `name` has a seat on, whatever their status.
+pub async fn board_count(conn: &mut AnyConnection, name: &str) -> Result<i64> {
+    let row = sqlx::query("SELECT COUNT(*) AS n FROM seats WHERE name = $1")
+        .bind(name)
+        .fetch_one(&mut *conn)
+        .await?;
+    Ok(row.try_get("n")?)
+}
+
+/// Sets the label of the computer player behind an account.
+pub async fn set_bot_level(conn: &mut AnyConnection, name: &str, level: &str) -> Result<()> {
+    sqlx::query("UPDATE users SET bot_level = $1 WHERE name = $2")
+        .bind(level)
+        .bind(name)
+        .execute(conn)
+        .await?;
+    Ok(())
+}
+
+/// The users whose computer player has this label, by name.
+pub async fn users_with_bot_level(conn: &mut AnyConnection, level: &str) -> Result<Vec<UserRow>> {
+    let rows = sqlx::query("SELECT name FROM users WHERE bot_level = $1 ORDER BY name")
+        .bind(level)
+        .fetch_all(&mut *conn)
+        .await?;
+    let mut users = vec![];
+    for row in rows {
+        let name: String = row.try_get("name")?;
+        users.extend(user(conn, &name).await?);
+    }
+    Ok(users)
+}
+
+/// Games in play of `name` and the challenges `name` accepted: what `ataxx limit` counts.
+pub async fn committed_games(conn: &mut AnyConnection, name: &str) -> Result<i64> {
+    let row = sqlx::query(
+        "SELECT COUNT(*) AS n FROM games JOIN seats ON seats.board = games.board \
+         WHERE seats.name = $1 \
+         AND (games.status = 'active' OR (games.status = 'challenge' AND seats.accepted <> 0))",
+    )
+    .bind(name)
+    .fetch_one(conn)
+    .await?;
+    Ok(row.try_get("n")?)
+}

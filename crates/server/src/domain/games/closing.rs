@@ -6,7 +6,7 @@ use serde::Serialize;
 
 use super::{Change, Games};
 use crate::error::Result;
-use crate::events::EventKind;
+use crate::model::EventKind;
 use crate::model::GameFilter;
 use crate::model::Status;
 use crate::store;

@@ -11,15 +11,18 @@
 use std::sync::Arc;
 
 use games::{AnyPosition, GameKind, Outcome, Seat, StartOptions};
-use serde::{Deserialize, Serialize};
-use sqlx::AnyConnection;
 
 use crate::domain::clock::Clock;
+use crate::domain::publish;
 use crate::domain::ratings;
 use crate::error::{Error, Result};
-use crate::events::{Event, EventKind, Hub};
+use crate::events::Publisher;
 use crate::model::Status;
+pub use crate::model::{
+    Accepted, Correspondence, GameSummary, GameView, LiveClock, Proposal, SeatSummary,
+};
 use crate::model::{ChatRow, GameFilter, GameRow, MoveRow, SeatRow};
+use crate::model::{Event, EventKind};
 use crate::store::{self, Storage, WriteTx};
 
 mod closing;
@@ -189,141 +192,6 @@ impl ChallengeOptions {
             })
         })
     }
-}
-
-/// A board as every door shows it.
-#[derive(Clone, Debug, Serialize, Deserialize)]
-pub struct GameSummary {
-    pub board: i64,
-    /// The game's name (`ataxx`, `hexxagon`, `ataxx4`, ...): how `fen`, `start_fen` and the
-    /// moves read.
-    pub game: String,
-    /// The players in seat order; seat 0 moves first.
-    pub seats: Vec<SeatSummary>,
-    /// Seat 0's player (kept for two-player clients).
-    pub x: String,
-    /// Seat 1's player.
-    pub o: String,
-    /// `challenge`, `active`, `finished`, `declined` or `withdrawn`.
-    pub status: Status,
-    /// Whose move it is, while the game is in play.
-    pub to_move: Option<String>,
-    /// The letter of the seat to move (`x`, `o`; `r`, `b`, `g`, `y`), while the game is in play.
-    pub turn: Option<String>,
-    /// Moves recorded so far, automatic passes included. The next move is `#ply+1`.
-    pub ply: i64,
-    /// Bumped by every change of the board.
-    pub version: i64,
-    pub fen: String,
-    pub start_fen: String,
-    pub blocks: String,
-    /// The legal moves of the position in the game's notation, while the game is in play
-    /// (empty otherwise).
-    pub legal_moves: Vec<String>,
-    /// The cells that decided a finished game, for boards to highlight (Ankor's winning path);
-    /// empty otherwise.
-    pub winning_path: Vec<String>,
-    /// Seat 0's pieces.
-    pub x_pieces: u32,
-    /// Seat 1's pieces.
-    pub o_pieces: u32,
-    /// `1-0`, `0-1`, `1/2-1/2` for two players; for more, each seat's rank in seat order
-    /// (`2-1-3-3`); `*` while unfinished.
-    pub result: String,
-    /// How a finished game ended: `rules`, `resignation`, `time forfeit`, `agreement`, or empty.
-    pub termination: String,
-    pub winner: Option<String>,
-    pub rated: bool,
-    /// Why a game begun rated did not count for ratings (`bob never moved: unrated`); absent
-    /// otherwise.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub unrated_reason: Option<String>,
-    /// Who accepted the challenge so far (seats 0 and 1; `seats` has every seat).
-    pub accepted: Accepted,
-    pub proposal: Option<Proposal>,
-    pub clock: Option<LiveClock>,
-    pub correspondence: Correspondence,
-    /// The player to move was reminded at the nag time (correspondence games).
-    pub reminded: bool,
-    pub x_used_ms: i64,
-    pub o_used_ms: i64,
-    pub created_ms: i64,
-    pub started_ms: Option<i64>,
-    pub last_move_ms: Option<i64>,
-    pub finished_ms: Option<i64>,
-    pub x_rating_change: Option<f64>,
-    pub o_rating_change: Option<f64>,
-}
-
-/// One player of a board.
-#[derive(Clone, Debug, Serialize, Deserialize)]
-pub struct SeatSummary {
-    pub seat: u8,
-    pub name: String,
-    /// The letter of the seat's pieces.
-    pub letter: String,
-    pub accepted: bool,
-    pub pieces: u32,
-    pub used_ms: i64,
-    /// A live game's clock, as of the summary's time.
-    pub clock_ms: Option<i64>,
-    /// Once finished: 1 for the best, equal ranks shared.
-    pub rank: Option<i64>,
-    /// Once finished, the result from this seat's side: `win`, `loss` or `draw` (a page
-    /// writes "You win" from its reader's seat).
-    pub outcome: Option<String>,
-    pub rating_change: Option<f64>,
-}
-
-#[derive(Clone, Debug, Serialize, Deserialize)]
-pub struct Accepted {
-    pub x: bool,
-    pub o: bool,
-}
-
-/// A pending draw or undo proposal.
-#[derive(Clone, Debug, Serialize, Deserialize)]
-pub struct Proposal {
-    /// `draw` or `undo`.
-    pub kind: String,
-    /// Who proposed it.
-    pub by: String,
-    /// Who agrees so far, the proposer first.
-    pub agreed: Vec<String>,
-    /// Who still has to answer: every other player still in the game (eliminated seats of a
-    /// four-player game have no say).
-    pub waiting: Vec<String>,
-}
-
-/// A live game's Fischer clock, as of `as_of_ms`.
-#[derive(Clone, Debug, Serialize, Deserialize)]
-pub struct LiveClock {
-    pub initial_ms: i64,
-    pub increment_ms: i64,
-    /// Seat 0's time (`seats[i].clock_ms` has every seat's).
-    pub x_ms: i64,
-    pub o_ms: i64,
-    /// The letter of the seat whose clock runs, while the game is in play.
-    pub running: Option<String>,
-    pub as_of_ms: i64,
-}
-
-#[derive(Clone, Debug, Serialize, Deserialize)]
-pub struct Correspondence {
-    pub nag_days: i64,
-    pub forfeit_days: i64,
-    pub total_days: Option<i64>,
-}
-
-/// A board with its moves and chat.
-#[derive(Clone, Debug, Serialize)]
-pub struct GameView {
-    #[serde(flatten)]
-    pub summary: GameSummary,
-    pub moves: Vec<MoveRow>,
-    pub chat: Vec<ChatRow>,
-    /// Users following the board without playing on it.
-    pub subscribers: Vec<String>,
 }
 
 /// What a player does on a board with the `move` command.
@@ -595,7 +463,7 @@ impl GameRow {
 pub struct Games {
     storage: Storage,
     clock: Arc<Clock>,
-    hub: Hub,
+    publisher: Publisher,
 }
 
 /// A change made in a transaction, announced once it is committed.
@@ -605,11 +473,11 @@ struct Change {
 }
 
 impl Games {
-    pub fn new(storage: Storage, clock: Arc<Clock>, hub: Hub) -> Games {
+    pub fn new(storage: Storage, clock: Arc<Clock>, publisher: Publisher) -> Games {
         Games {
             storage,
             clock,
-            hub,
+            publisher,
         }
     }
 
@@ -618,10 +486,9 @@ impl Games {
     }
 
     /// Commits a transaction and announces its changes; returns the last change's summary. On a
-    /// database several nodes share, the events go out with NOTIFY inside the transaction:
-    /// PostgreSQL delivers them at commit, in commit order (version order, thanks to the
-    /// board's row lock), to every node's hub, this one's included ([`crate::cluster`]).
-    async fn commit(&self, mut tx: WriteTx, changes: Vec<Change>) -> Result<GameSummary> {
+    /// database several nodes share, a board's row lock orders its commits, so its events
+    /// reach every node in version order ([`crate::events::Publisher::Notices`]).
+    async fn commit(&self, tx: WriteTx, changes: Vec<Change>) -> Result<GameSummary> {
         let now = self.now_ms();
         let events: Vec<Event> = changes
             .into_iter()
@@ -631,17 +498,7 @@ impl Games {
             .last()
             .map(|event| GameSummary::clone(&event.game))
             .expect("every change announces at least one event");
-        if self.storage.is_shared() {
-            for event in &events {
-                crate::cluster::notify_event(&mut tx, event, now).await?;
-            }
-            tx.commit().await?;
-        } else {
-            tx.commit().await?;
-            for event in events {
-                self.hub.publish(event);
-            }
-        }
+        publish::commit_events(&self.publisher, tx, events, now).await?;
         Ok(last)
     }
 
@@ -669,14 +526,14 @@ impl Games {
         self.commit(tx, vec![Change { kind, game }]).await
     }
 
-    async fn load(conn: &mut AnyConnection, board: i64) -> Result<GameRow> {
+    async fn load(conn: &mut store::Conn, board: i64) -> Result<GameRow> {
         store::game(conn, board)
             .await?
             .ok_or(Error::UnknownBoard(board))
     }
 
     /// Loads a board to change it in `conn`'s transaction, which holds its row until it ends.
-    async fn lock(conn: &mut AnyConnection, board: i64) -> Result<GameRow> {
+    async fn lock(conn: &mut store::Conn, board: i64) -> Result<GameRow> {
         store::game_for_update(conn, board)
             .await?
             .ok_or(Error::UnknownBoard(board))
@@ -878,7 +735,7 @@ impl Games {
     /// legal move is the pass), and ends the game if it is over. Charges the mover's clock. A
     /// move that exchanges the seats (Ankor's `swap`) exchanges the players' seat rows.
     async fn play_with_passes(
-        conn: &mut AnyConnection,
+        conn: &mut store::Conn,
         game: &mut GameRow,
         text: &str,
         now: i64,
@@ -952,7 +809,7 @@ impl Games {
     /// Plays the queued move of the player now to move, and so on while there is one. A queued
     /// move that is illegal here, or whose guard does not match, is dropped.
     async fn play_queued(
-        conn: &mut AnyConnection,
+        conn: &mut store::Conn,
         game: &mut GameRow,
         now: i64,
         changes: &mut Vec<Change>,
@@ -1023,7 +880,7 @@ impl Games {
 
     /// Ends a game and rates it.
     async fn finish(
-        conn: &mut AnyConnection,
+        conn: &mut store::Conn,
         game: &mut GameRow,
         outcome: &Outcome,
         termination: &str,
@@ -1060,7 +917,7 @@ impl Games {
 
     /// The first player who has made no move of their own on a board, if any.
     async fn seat_that_never_moved(
-        conn: &mut AnyConnection,
+        conn: &mut store::Conn,
         game: &GameRow,
     ) -> Result<Option<String>> {
         let mut moves = store::moves(conn, game.board).await?;
@@ -1071,7 +928,7 @@ impl Games {
     }
 
     /// Takes back the last move a player made and the automatic passes after it.
-    async fn undo_last(conn: &mut AnyConnection, game: &mut GameRow) -> Result<()> {
+    async fn undo_last(conn: &mut store::Conn, game: &mut GameRow) -> Result<()> {
         let moves = store::moves(conn, game.board).await?;
         let Some(last) = moves.iter().rposition(|m| !m.auto) else {
             return Err(Error::Proposal("there is no move to take back"));
@@ -1101,7 +958,7 @@ impl Games {
     /// Ends a game whose player to move ran out of time (live clock, total time, or the
     /// correspondence forfeit time), or reminds them at the nag time. Returns the change made.
     async fn apply_deadline(
-        conn: &mut AnyConnection,
+        conn: &mut store::Conn,
         game: &mut GameRow,
         due: Due,
         now: i64,
@@ -1217,7 +1074,8 @@ impl Games {
     /// cluster node after notices may have been lost).
     pub async fn load_subscriptions(&self) -> Result<()> {
         let mut conn = self.storage.read().await?;
-        self.hub
+        self.publisher
+            .hub()
             .replace_subscriptions(store::subscriptions(&mut conn).await?);
         Ok(())
     }
@@ -1227,14 +1085,7 @@ impl Games {
         let mut tx = self.storage.write().await?;
         let game = Self::lock(&mut tx, board).await?;
         store::set_subscription(&mut tx, board, user, on).await?;
-        if self.storage.is_shared() {
-            // Every node's hub learns it from the notice, this one's included.
-            crate::cluster::notify_subscription(&mut tx, board, user, on).await?;
-        }
-        tx.commit().await?;
-        if !self.storage.is_shared() {
-            self.hub.set_subscription(board, user, on);
-        }
+        publish::commit_subscription(&self.publisher, tx, board, user, on).await?;
         Ok(game.summary(self.now_ms()))
     }
 
@@ -1253,7 +1104,7 @@ impl Games {
 /// who has accepted already: when that is everyone (a taken seek), the game starts at once and
 /// nobody's refusal of challenges stands in the way. `rated` says whether the result counts.
 pub(crate) async fn open_board(
-    conn: &mut AnyConnection,
+    conn: &mut store::Conn,
     players: &[String],
     options: &ChallengeOptions,
     accepted: &[&str],

@@ -23,7 +23,7 @@ use crate::doors::command::{self, Request};
 use crate::doors::http::socket_messages::{error_message, snapshot};
 use crate::doors::render::board;
 use crate::error::Error;
-use crate::events::Event;
+use crate::model::Event;
 use crate::model::GameFilter;
 use crate::model::Status;
 use crate::store;
