@@ -151,7 +151,14 @@ impl Server {
                 app.seeks.clear_live().await?;
             }
         }
-        bots::start(&app).await?;
+        bots::start(
+            &app.accounts,
+            &app.games,
+            &app.storage,
+            &app.hub,
+            &app.leader,
+        )
+        .await?;
         let mut tasks = vec![];
         let mut http_addr = None;
         let mut text_addr = None;

@@ -7,32 +7,38 @@
 use ataxx_players::{choose_any, plays, Level, LEVELS};
 use tokio::sync::broadcast::error::RecvError;
 
-use crate::domain::accounts::BOT_PREFIX;
+use crate::domain::accounts::{Accounts, BOT_PREFIX};
 use crate::domain::games::{Action, Answer, Games};
 use crate::domain::leader::Leader;
 use crate::error::Result;
+use crate::events::Hub;
 use crate::model::Status;
 use crate::store::{self, Storage};
-use crate::App;
 
 /// The account name of a level.
 pub fn account_name(level: &Level) -> String {
     format!("{BOT_PREFIX}{}", level.name)
 }
 
-/// Creates the bot accounts and starts their tasks.
-pub async fn start(app: &App) -> Result<()> {
+/// Creates the bot accounts and starts their tasks, which play while this node leads.
+pub async fn start(
+    accounts: &Accounts,
+    games: &Games,
+    storage: &Storage,
+    hub: &Hub,
+    leader: &Leader,
+) -> Result<()> {
     for level in &LEVELS {
         let name = account_name(level);
-        app.accounts.ensure_bot(&name, level.name).await?;
-        let events = app.hub.user(&name);
+        accounts.ensure_bot(&name, level.name).await?;
+        let events = hub.user(&name);
         let bot = Bot {
             name,
             level,
-            games: app.games.clone(),
-            storage: app.storage.clone(),
+            games: games.clone(),
+            storage: storage.clone(),
         };
-        tokio::spawn(bot.run(events, app.leader.clone()));
+        tokio::spawn(bot.run(events, leader.clone()));
     }
     Ok(())
 }
