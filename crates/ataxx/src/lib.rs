@@ -43,16 +43,14 @@ pub use encoding::{
 };
 pub use fen::FenError;
 pub use game::{Adjudication, Game, GameMove, GameResult, Termination, ROSTER};
-pub use moves::{Move, MoveList, MoveTextError, ParseMoveError, MAX_MOVES};
-pub use perft::{divide, perft};
-pub use position::{IllegalMoveError, Outcome, Position, HALFMOVE_LIMIT};
+pub use move_text::MoveTextError;
+pub use moves::{push_moves, Move, MoveList, ParseMoveError, MAX_MOVES};
+pub use perft::{divide, perft, perft_bulk, MoveTree};
+pub use position::{Outcome, Position, HALFMOVE_LIMIT};
 pub use square::{ParseSquareError, Square, MAX_SIZE};
 
+/// A move that the position does not allow.
+pub type IllegalMoveError = move_text::IllegalMoveError<Square>;
+
 /// Move text that could not be read, or names a move the position does not allow.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum MoveError {
-    #[error(transparent)]
-    Parse(#[from] ParseMoveError),
-    #[error(transparent)]
-    Illegal(#[from] IllegalMoveError),
-}
+pub type MoveError = move_text::MoveError<Square>;

@@ -1,35 +1,112 @@
-//! The move text every game of Ataxx moves shares, whatever its cells (square Ataxx, Hexxagon):
-//! a single as its destination, a jump as from+to, a pass as `0000`, read strictly or
-//! tolerantly (spec section 2). Each game names its cells and distance; the readers here give
-//! its move or what was wrong, which the game words in its own terms.
+//! Ataxx's three kinds of move over any cells (square Ataxx's squares, Hexxagon's hexagons),
+//! and their text: a single as its destination, a jump as from+to, a pass as `0000`, read
+//! strictly or tolerantly (spec section 2). Each game names its cells, their distance and the
+//! words its errors use; the moves, readers, writer and errors here are the same for all.
 //!
 //! ```
-//! use ataxx::move_text::{self, TextFault};
+//! use ataxx::move_text::MoveTextError;
 //! use ataxx::Move;
-//! assert_eq!(move_text::read_strict::<Move>("c3b5"), Ok("c3b5".parse().unwrap()));
-//! assert_eq!(move_text::read_strict::<Move>("b2b3"), Err(TextFault::NotStrict));
-//! assert_eq!(move_text::read_tolerant::<Move>("B2-B3").unwrap().to_string(), "b3");
+//! assert_eq!("c3b5".parse::<Move>().unwrap().to_string(), "c3b5");
+//! assert_eq!("b2b3".parse::<Move>().unwrap_err().reason, MoveTextError::NotStrict);
+//! assert_eq!(Move::parse_tolerant("B2-B3").unwrap().to_string(), "b3");
 //! ```
 
-/// A move made of Ataxx's three kinds, on cells named by two ASCII bytes.
-pub trait CellMove: Sized {
-    /// A board cell.
-    type Cell: Copy;
-    /// The pass.
-    const PASS: Self;
-    /// Reads a cell from exactly its two lower-case bytes (`d4`).
-    fn read_cell(ascii: &[u8]) -> Option<Self::Cell>;
+use std::fmt;
+use std::marker::PhantomData;
+use std::str::FromStr;
+
+use thiserror::Error;
+
+/// A board cell that moves name with two ASCII bytes (`d4`).
+pub trait Cell: Copy + fmt::Display {
+    /// How the game's errors speak of its cells.
+    const WORDS: CellWords;
+    /// Reads a cell from exactly its two lower-case bytes.
+    fn from_ascii(ascii: &[u8]) -> Option<Self>;
     /// Steps between two cells: 1 for a single move, 2 for a jump.
-    fn distance(from: Self::Cell, to: Self::Cell) -> u8;
-    /// A new piece on `to`.
-    fn single(to: Self::Cell) -> Self;
-    /// A piece moving from `from` to `to`.
-    fn jump(from: Self::Cell, to: Self::Cell) -> Self;
+    fn distance(self, other: Self) -> u8;
 }
 
-/// What was wrong with move text, before a game words it.
+/// How move-text errors speak of a game's cells.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum TextFault {
+pub struct CellWords {
+    /// One cell (`square`).
+    pub noun: &'static str,
+    /// Several (`squares`).
+    pub plural: &'static str,
+    /// A single move's text (`d4`).
+    pub single: &'static str,
+    /// A jump's text (`c3b5`).
+    pub jump: &'static str,
+    /// What a cell's name must be.
+    pub naming: &'static str,
+}
+
+/// One ply.
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
+pub enum Move<C> {
+    /// A new piece on an empty cell next to one of the mover's pieces.
+    Single(C),
+    /// A piece moves to an empty cell at distance exactly 2.
+    Jump { from: C, to: C },
+    /// The side to move has no other move.
+    Pass,
+}
+
+impl<C: Cell> Move<C> {
+    /// The cell the move fills, if any.
+    pub const fn to(self) -> Option<C> {
+        match self {
+            Move::Single(to) | Move::Jump { to, .. } => Some(to),
+            Move::Pass => None,
+        }
+    }
+
+    /// The cell a jump empties.
+    pub const fn from(self) -> Option<C> {
+        match self {
+            Move::Jump { from, .. } => Some(from),
+            _ => None,
+        }
+    }
+
+    /// Whether the move is a jump.
+    pub const fn is_jump(self) -> bool {
+        matches!(self, Move::Jump { .. })
+    }
+
+    /// Reads move text as users, foreign engines and old records write it (spec section 2):
+    /// any case and surrounding space, `pass`/`null`/`--`/`0000` and same-cell pairs for a
+    /// pass, from+to at distance 1 for a single, one `-` or `^` between cells, and `x@`/`p@`
+    /// drop prefixes.
+    pub fn parse_tolerant(text: &str) -> Result<Move<C>, ParseMoveError<C>> {
+        read_tolerant(text).map_err(|reason| ParseMoveError::new(text, reason))
+    }
+}
+
+impl<C: Cell> FromStr for Move<C> {
+    type Err = ParseMoveError<C>;
+
+    /// The strict reader of libataxx and python-ataxx: `d4`, `c3b5` or `0000`, lower case.
+    fn from_str(s: &str) -> Result<Move<C>, ParseMoveError<C>> {
+        read_strict(s).map_err(|reason| ParseMoveError::new(s, reason))
+    }
+}
+
+impl<C: Cell> fmt::Display for Move<C> {
+    /// The strict form: `d4`, `c3b5`, `0000`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Move::Single(to) => write!(f, "{to}"),
+            Move::Jump { from, to } => write!(f, "{from}{to}"),
+            Move::Pass => f.write_str("0000"),
+        }
+    }
+}
+
+/// What was wrong with a move's text.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MoveTextError {
     /// Neither one cell, two cells nor a pass.
     Shape,
     /// A cell name that is not a cell of the board.
@@ -40,32 +117,97 @@ pub enum TextFault {
     NotStrict,
 }
 
+impl MoveTextError {
+    /// The fault in the words of a game whose cells speak as `words` say.
+    pub fn explain(self, words: &CellWords) -> String {
+        let CellWords {
+            noun,
+            plural,
+            single,
+            jump,
+            naming,
+        } = words;
+        match self {
+            MoveTextError::Shape => {
+                format!("expected a {noun} ({single}), two {plural} ({jump}) or a pass (0000)")
+            }
+            MoveTextError::Cell => naming.to_string(),
+            MoveTextError::TooFar => format!("the two {plural} are more than 2 apart"),
+            MoveTextError::NotStrict => format!(
+                "strict notation writes a single as its destination ({single}), a jump as from+to at distance 2 ({jump}) and a pass as 0000"
+            ),
+        }
+    }
+}
+
+/// Text that is not a move of a game with cells `C`.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+#[error("invalid move {text:?}: {}", self.explanation())]
+pub struct ParseMoveError<C: Cell> {
+    pub text: String,
+    pub reason: MoveTextError,
+    cell: PhantomData<C>,
+}
+
+impl<C: Cell> ParseMoveError<C> {
+    fn new(text: &str, reason: MoveTextError) -> ParseMoveError<C> {
+        ParseMoveError {
+            text: text.to_string(),
+            reason,
+            cell: PhantomData,
+        }
+    }
+
+    /// What was wrong, in the words of the game, without the text.
+    pub fn explanation(&self) -> String {
+        self.reason.explain(&C::WORDS)
+    }
+}
+
+/// A move that the position does not allow.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+#[error("illegal move {mv} in {fen}: {reason}")]
+pub struct IllegalMoveError<C: Cell> {
+    pub mv: Move<C>,
+    pub fen: String,
+    pub reason: &'static str,
+}
+
+/// Move text that could not be read, or names a move the position does not allow.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum MoveError<C: Cell> {
+    #[error(transparent)]
+    Parse(#[from] ParseMoveError<C>),
+    #[error(transparent)]
+    Illegal(#[from] IllegalMoveError<C>),
+}
+
 /// The strict reader of libataxx and python-ataxx: `d4`, `c3b5` or `0000`, lower case.
-pub fn read_strict<M: CellMove>(text: &str) -> Result<M, TextFault> {
+fn read_strict<C: Cell>(text: &str) -> Result<Move<C>, MoveTextError> {
     let b = text.as_bytes();
-    let cell = |ascii| M::read_cell(ascii).ok_or(TextFault::Cell);
+    let cell = |ascii| C::from_ascii(ascii).ok_or(MoveTextError::Cell);
     match b.len() {
-        _ if text == "0000" => Ok(M::PASS),
-        2 => cell(b).map(M::single),
+        _ if text == "0000" => Ok(Move::Pass),
+        2 => cell(b).map(Move::Single),
         4 => {
             let (from, to) = (cell(&b[..2])?, cell(&b[2..])?);
-            match M::distance(from, to) {
-                2 => Ok(M::jump(from, to)),
-                0 | 1 => Err(TextFault::NotStrict),
-                _ => Err(TextFault::TooFar),
+            match C::distance(from, to) {
+                2 => Ok(Move::Jump { from, to }),
+                0 | 1 => Err(MoveTextError::NotStrict),
+                _ => Err(MoveTextError::TooFar),
             }
         }
-        _ => Err(TextFault::Shape),
+        _ => Err(MoveTextError::Shape),
     }
 }
 
 /// Reads move text as users, foreign engines and old records write it: any case and surrounding
 /// space, `pass`/`null`/`--`/`0000` and same-cell pairs for a pass, from+to at distance 1 for a
 /// single, one `-` or `^` between cells, and `x@`/`p@` drop prefixes.
-pub fn read_tolerant<M: CellMove>(text: &str) -> Result<M, TextFault> {
+fn read_tolerant<C: Cell>(text: &str) -> Result<Move<C>, MoveTextError> {
     let lower = text.trim().to_ascii_lowercase();
     if matches!(lower.as_str(), "0000" | "pass" | "null" | "--") {
-        return Ok(M::PASS);
+        return Ok(Move::Pass);
     }
     let body = lower
         .strip_prefix("x@")
@@ -76,17 +218,20 @@ pub fn read_tolerant<M: CellMove>(text: &str) -> Result<M, TextFault> {
         2 => (b, None),
         4 => (&b[..2], Some(&b[2..])),
         5 if b[2] == b'-' || b[2] == b'^' => (&b[..2], Some(&b[3..])),
-        _ => return Err(TextFault::Shape),
+        _ => return Err(MoveTextError::Shape),
     };
-    let first = M::read_cell(first).ok_or(TextFault::Cell)?;
+    let first = C::from_ascii(first).ok_or(MoveTextError::Cell)?;
     let Some(second) = second else {
-        return Ok(M::single(first));
+        return Ok(Move::Single(first));
     };
-    let second = M::read_cell(second).ok_or(TextFault::Cell)?;
-    match M::distance(first, second) {
-        0 => Ok(M::PASS),
-        1 => Ok(M::single(second)),
-        2 => Ok(M::jump(first, second)),
-        _ => Err(TextFault::TooFar),
+    let second = C::from_ascii(second).ok_or(MoveTextError::Cell)?;
+    match C::distance(first, second) {
+        0 => Ok(Move::Pass),
+        1 => Ok(Move::Single(second)),
+        2 => Ok(Move::Jump {
+            from: first,
+            to: second,
+        }),
+        _ => Err(MoveTextError::TooFar),
     }
 }

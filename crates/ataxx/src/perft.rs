@@ -13,19 +13,77 @@ pub fn perft(pos: &Position, depth: u32) -> u64 {
         0 => 1,
         1 => pos.count_moves(),
         2 => perft2(pos),
-        _ => {
-            let mut moves = MoveList::new();
-            pos.generate_moves(&mut moves);
-            moves
-                .iter()
-                .map(|&mv| {
-                    let mut child = *pos;
-                    child.play_unchecked(mv);
-                    perft(&child, depth - 1)
-                })
-                .sum()
-        }
+        _ => sum_over_children(pos, |child| perft(child, depth - 1)),
     }
+}
+
+/// A position of a game on square-grid bitboards with Ataxx's moves (square Ataxx, four-player
+/// Ataxx): what perft needs to walk its move tree.
+pub trait MoveTree: Copy {
+    /// Appends every legal move: a lone pass when the side to move is stuck, none once the game
+    /// is over.
+    fn generate_moves(&self, moves: &mut MoveList);
+    /// Plays a move from [`MoveTree::generate_moves`].
+    fn play_unchecked(&mut self, mv: Move);
+    /// How many moves [`MoveTree::generate_moves`] would list, counted without listing them.
+    fn count_moves(&self) -> u64;
+}
+
+/// Implements [`MoveTree`] for a type by its inherent `generate_moves`, `play_unchecked` and
+/// `count_moves` (whatever `play_unchecked` returns is dropped).
+#[macro_export]
+macro_rules! impl_move_tree {
+    ($position:ty) => {
+        impl $crate::MoveTree for $position {
+            #[inline(always)]
+            fn generate_moves(&self, moves: &mut $crate::MoveList) {
+                <$position>::generate_moves(self, moves);
+            }
+
+            #[inline(always)]
+            fn play_unchecked(&mut self, mv: $crate::Move) {
+                <$position>::play_unchecked(self, mv);
+            }
+
+            #[inline(always)]
+            fn count_moves(&self) -> u64 {
+                <$position>::count_moves(self)
+            }
+        }
+    };
+}
+
+impl_move_tree!(Position);
+
+/// Leaves of the move tree `depth` plies deep, counted in bulk at the last ply only (no
+/// depth-2 shortcut): four-player Ataxx's perft, and square Ataxx's for comparison with other
+/// libraries' plain bulk counting.
+///
+/// ```
+/// use ataxx::{perft_bulk, Position};
+/// assert_eq!(perft_bulk(&Position::startpos(), 3), 6460);
+/// ```
+pub fn perft_bulk<P: MoveTree>(pos: &P, depth: u32) -> u64 {
+    match depth {
+        0 => 1,
+        1 => pos.count_moves(),
+        _ => sum_over_children(pos, |child| perft_bulk(child, depth - 1)),
+    }
+}
+
+/// The sum of `count` over the children of `pos`, in move-generation order.
+#[inline(always)]
+fn sum_over_children<P: MoveTree>(pos: &P, mut count: impl FnMut(&P) -> u64) -> u64 {
+    let mut moves = MoveList::new();
+    pos.generate_moves(&mut moves);
+    moves
+        .iter()
+        .map(|&mv| {
+            let mut child = *pos;
+            child.play_unchecked(mv);
+            count(&child)
+        })
+        .sum()
 }
 
 /// `perft(pos, 2)` without making the grandchildren's moves: each child's move count is derived

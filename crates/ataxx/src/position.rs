@@ -2,9 +2,8 @@
 
 use std::fmt;
 
-use thiserror::Error;
-
-use crate::{zobrist, Bitboard, Color, Move, MoveList, Square, MAX_SIZE};
+use crate::moves::push_moves;
+use crate::{zobrist, Bitboard, Color, IllegalMoveError, Move, MoveList, Square, MAX_SIZE};
 
 /// How a finished game ended.
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
@@ -37,15 +36,6 @@ impl fmt::Display for Outcome {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.pgn())
     }
-}
-
-/// A move that the position does not allow.
-#[derive(Debug, Clone, PartialEq, Eq, Error)]
-#[error("illegal move {mv} in {fen}: {reason}")]
-pub struct IllegalMoveError {
-    pub mv: Move,
-    pub fen: String,
-    pub reason: &'static str,
 }
 
 /// The halfmove clock value at which the game is drawn (spec 1.3).
@@ -244,20 +234,7 @@ impl Position {
         if self.is_game_over() {
             return;
         }
-        let empty = self.empty();
-        let us = self.pieces(self.turn);
-        let before = moves.len();
-        for to in us.neighbours() & empty {
-            moves.push(Move::Single(to));
-        }
-        for from in us {
-            for to in Bitboard::jump_targets_of(from) & empty {
-                moves.push(Move::Jump { from, to });
-            }
-        }
-        if moves.len() == before {
-            moves.push(Move::Pass);
-        }
+        push_moves(self.pieces(self.turn), self.empty(), moves);
     }
 
     /// Every legal move (see [`Position::generate_moves`]).

@@ -7,7 +7,7 @@
 
 use std::path::Path;
 
-use engine::{bench, eval::HandCrafted, nnue::NetEval, nnue::Network};
+use engine::{bench, eval::HandCrafted, net_eval::NetEval, nnue::Network};
 
 fn main() -> Result<(), engine::nnue::NetError> {
     let mut args = std::env::args().skip(1);

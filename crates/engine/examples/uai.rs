@@ -4,7 +4,7 @@
 //!     cargo build --release -p ataxx-engine --example uai
 //!     ataxx match -e "target/release/examples/uai" -e "/tmp/old/uai" --tc 1+0.01 ...
 
-use engine::{nnue::NetEval, search::Engine, uai};
+use engine::{net_eval::NetEval, search::Engine, uai};
 
 fn main() -> std::io::Result<()> {
     let engine = Engine::new(NetEval::default(), uai::DEFAULT_HASH_MIB);

@@ -74,7 +74,7 @@ pub fn run<E: Evaluator>(
 mod tests {
     use super::*;
     use crate::eval::HandCrafted;
-    use crate::nnue::NetEval;
+    use crate::net_eval::NetEval;
 
     #[test]
     fn positions_are_valid_unfinished_games_and_the_signature_is_repeatable() {

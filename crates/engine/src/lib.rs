@@ -4,13 +4,21 @@
 //! One module per idea: [`search`] (iterative deepening, PVS, pruning), [`ordering`] (move
 //! ordering), [`tt`] (transposition table), [`eval`] (evaluation), [`time`] (time management),
 //! [`score`] (score units and game-end scores), [`uai`] (protocol loop), [`mod@bench`] (fixed
-//! benchmark), [`data`] (training records), [`nnue`] (the learned evaluation), [`train`] (its trainer).
+//! benchmark), [`data`] (training records), [`nnue`] (the learned evaluation), [`net_eval`] (the engine's
+//! evaluation: the net where it applies, hand-crafted elsewhere), [`train`] (the net's trainer),
+//! [`rng`] (the seeded generator both use).
+//!
+//! The modules import one way: `uai` and `bench` over `search`; `search` over `ordering`, `tt`,
+//! `time`, `eval` and `nnue`; `net_eval` over `eval` and `nnue`; `eval` over `nnue`; `train` over
+//! `nnue` and `data`; `nnue` and `train` over `rng`, which imports nothing of the crate.
 
 pub mod bench;
 pub mod data;
 pub mod eval;
+pub mod net_eval;
 pub mod nnue;
 pub mod ordering;
+pub mod rng;
 pub mod score;
 pub mod search;
 pub mod time;

@@ -9,8 +9,7 @@ use engine::search::Engine;
 use engine::time::Limits;
 use engine::uai::{Thinker, DEFAULT_HASH_MIB};
 
-use crate::player::ClassicPlayer;
-use crate::Player;
+use crate::player::{ClassicPlayer, Player};
 
 /// The engine with a time budget per move.
 pub struct EnginePlayer {

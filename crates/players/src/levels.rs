@@ -5,7 +5,8 @@ use std::str::FromStr;
 
 use thiserror::Error;
 
-use crate::{EnginePlayer, Player, PlayerSpec};
+use crate::engine_player::EnginePlayer;
+use crate::player::{Player, PlayerSpec};
 
 /// What plays at a level.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]

@@ -9,6 +9,7 @@
 //! assert!(Position::startpos().is_legal(mv));
 //! ```
 
+mod alpha_beta;
 mod choice;
 mod engine_player;
 mod gataxx;

@@ -1,8 +1,10 @@
-//! Minimax and alpha-beta at a fixed depth over seed 003's heuristics.
+//! Minimax and alpha-beta at a fixed depth over seed 003's heuristics, on the crate's one
+//! alpha-beta ([`crate::alpha_beta`]).
 
-use ataxx::{Color, Move, Position};
+use ataxx::{Color, Move, MoveList, Position};
 use rand::Rng;
 
+use crate::alpha_beta::{alpha_beta, Tree};
 use crate::choice::BestPicker;
 use crate::heuristics::Heuristic;
 use crate::moveset::MoveSet;
@@ -31,79 +33,80 @@ pub struct SearchResult {
 /// score so far, so a move that ties the best is recognised exactly and joins the draw.
 pub fn search(pos: &Position, spec: SearchSpec, rng: &mut impl Rng) -> SearchResult {
     let me = pos.turn();
-    let mut boards = 0;
+    let mut tree = FixedDepth {
+        spec,
+        me,
+        boards: 0,
+    };
     let mut picker = BestPicker::new();
     for mv in spec.moves.moves(pos) {
-        let mut child = *pos;
-        child.play_unchecked(mv);
-        boards += 1;
         let alpha = match picker.best_score() {
             Some(&best) if spec.pruning => best - 1,
             _ => i32::MIN + 1,
         };
-        let score = value(
-            &child,
-            spec,
-            me,
-            spec.depth.saturating_sub(1),
-            alpha,
-            i32::MAX,
-            &mut boards,
-        );
+        let score = tree.child_value(pos, &mv, spec.depth.saturating_sub(1), 1, alpha, i32::MAX);
         picker.offer(score, mv, rng);
     }
     match picker.into_best() {
         Some((score, mv)) => SearchResult {
             best: Some(mv),
             score,
-            boards,
+            boards: tree.boards,
         },
         None => SearchResult {
             best: None,
             score: spec.heuristic.score(pos, me),
-            boards,
+            boards: tree.boards,
         },
     }
 }
 
-/// Minimax value of `pos` for `me` with `depth` plies to go; `alpha`/`beta` bound it when
-/// pruning (fail-hard: the result is clamped to the window).
-fn value(
-    pos: &Position,
+/// Seed 003's tree: the spec's moves in generation order, its heuristic at the leaves and at
+/// boards without moves (game over included), every board made counted.
+struct FixedDepth {
     spec: SearchSpec,
     me: Color,
-    depth: u32,
-    mut alpha: i32,
-    mut beta: i32,
-    boards: &mut u64,
-) -> i32 {
-    let moves = if depth == 0 {
-        Default::default()
-    } else {
-        spec.moves.moves(pos)
-    };
-    if moves.is_empty() {
-        return spec.heuristic.score(pos, me);
+    boards: u64,
+}
+
+impl Tree<Position> for FixedDepth {
+    type Child = Move;
+    type Children = MoveList;
+
+    fn leaf(&mut self, pos: &Position, depth: u32, _ply: i32) -> Option<i32> {
+        self.boards += 1;
+        (depth == 0).then(|| self.spec.heuristic.score(pos, self.me))
     }
-    let maximising = pos.turn() == me;
-    let mut best = if maximising { i32::MIN } else { i32::MAX };
-    for mv in moves {
+
+    fn children(&mut self, pos: &Position, _depth: u32) -> MoveList {
+        self.spec.moves.moves(pos)
+    }
+
+    fn childless(&mut self, pos: &Position, _ply: i32) -> i32 {
+        self.spec.heuristic.score(pos, self.me)
+    }
+
+    fn maximising(&self, pos: &Position) -> bool {
+        pos.turn() == self.me
+    }
+
+    fn prunes(&self) -> bool {
+        self.spec.pruning
+    }
+
+    fn child_value(
+        &mut self,
+        pos: &Position,
+        mv: &Move,
+        depth: u32,
+        ply: i32,
+        alpha: i32,
+        beta: i32,
+    ) -> i32 {
         let mut child = *pos;
-        child.play_unchecked(mv);
-        *boards += 1;
-        let v = value(&child, spec, me, depth - 1, alpha, beta, boards);
-        if maximising {
-            best = best.max(v);
-            alpha = alpha.max(v);
-        } else {
-            best = best.min(v);
-            beta = beta.min(v);
-        }
-        if spec.pruning && alpha >= beta {
-            break;
-        }
+        child.play_unchecked(*mv);
+        alpha_beta(self, &child, depth, ply, alpha, beta)
     }
-    best
 }
 
 #[cfg(test)]

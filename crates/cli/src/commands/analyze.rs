@@ -6,7 +6,7 @@ use std::time::Duration;
 use anyhow::Context;
 use ataxx::{DiagramStyle, Position};
 use clap::Args as ClapArgs;
-use engine::{nnue::NetEval, score::Human, search::Engine, time::Limits};
+use engine::{net_eval::NetEval, score::Human, search::Engine, time::Limits};
 
 #[derive(ClapArgs)]
 pub struct Args {

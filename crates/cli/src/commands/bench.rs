@@ -2,7 +2,7 @@
 //! evaluation (the embedded net on 7×7 boards, the hand-crafted one elsewhere).
 
 use clap::Args as ClapArgs;
-use engine::{bench, nnue::NetEval, score::Human};
+use engine::{bench, net_eval::NetEval, score::Human};
 
 #[derive(ClapArgs)]
 pub struct Args {

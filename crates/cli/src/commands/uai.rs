@@ -3,7 +3,7 @@
 use anyhow::bail;
 use ataxx_players::{Level, PlayerSpec, Strength};
 use clap::Args as ClapArgs;
-use engine::{nnue::NetEval, search::Engine, uai};
+use engine::{net_eval::NetEval, search::Engine, uai};
 
 #[derive(ClapArgs)]
 pub struct Args {

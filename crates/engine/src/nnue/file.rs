@@ -12,18 +12,14 @@
 //! | then | first-layer weights (`INPUTS × hidden`, one row per input: `i8` in version 2, `i16` within the `i8` range in version 1), biases (`hidden` i16), output weights (`2 × hidden` i16), output bias (i32) |
 //! | last 8 | FNV-1a 64 of everything before (u64) |
 
-use std::io;
-
-use thiserror::Error;
-
+use super::error::NetError;
+pub use super::error::VERSION;
 use super::features::{INPUTS, WINDOWS};
 use super::simd::Backend;
 use super::{Activation, Network, Shape, QA};
 
 /// The file's first bytes.
 pub const MAGIC: &[u8; 8] = b"ATAXXNET";
-/// The version this build writes.
-pub const VERSION: u32 = 2;
 /// The input set this build computes.
 pub const INPUT_SET: u32 = 1;
 
@@ -40,39 +36,6 @@ fn layout(version: u32) -> Option<(usize, usize)> {
 pub fn file_bytes(shape: Shape, version: u32) -> usize {
     let (header, first_layer) = layout(version).expect("a known version");
     header + first_layer * INPUTS * shape.hidden + 2 * 3 * shape.hidden + 4 + 8
-}
-
-/// Why a net file cannot be used.
-#[derive(Debug, Clone, PartialEq, Eq, Error)]
-pub enum NetError {
-    #[error("cannot read the net file {path}: {kind}")]
-    Io { path: String, kind: io::ErrorKind },
-    #[error("not a net file (it does not start with ATAXXNET)")]
-    BadMagic,
-    #[error("net file version {0}; this build reads versions 1 and {VERSION}")]
-    UnsupportedVersion(u32),
-    #[error("the net's {field} is {found}; this build needs {expected}")]
-    Shape {
-        field: &'static str,
-        expected: i64,
-        found: i64,
-    },
-    #[error(
-        "the net has {0} hidden units per side; this build takes a multiple of 16 from 16 to 256"
-    )]
-    HiddenSize(u64),
-    #[error("unknown activation {0:?} (crelu: clipped ReLU, screlu: squared clipped ReLU)")]
-    UnknownActivation(String),
-    #[error("the net file has {found} bytes; its header promises {expected}")]
-    Length { expected: usize, found: usize },
-    #[error("the net file is corrupt (checksum mismatch)")]
-    Checksum,
-    #[error("hidden unit {0}'s weights could overflow its 16-bit accumulator")]
-    Overflow(usize),
-    #[error("first-layer weight {index} is {value}, outside the 8-bit range this build stores")]
-    InputWeightRange { index: usize, value: i16 },
-    #[error("output weight {index} is {value}; the squared activation needs them within ±127")]
-    OutputWeightRange { index: usize, value: i16 },
 }
 
 pub(super) fn fnv1a(bytes: &[u8]) -> u64 {

@@ -16,20 +16,19 @@
 //! [`Activation::weight_clip`], so a unit's accumulator (a bias plus 36 weights) stays within
 //! 505 + 36·127 ≈ 5,100 and never overflows `i16`; a loaded file is checked for the same.
 
+mod error;
 pub mod features;
 pub mod file;
 pub mod simd;
 
 use std::path::Path;
-use std::sync::Arc;
 
 use ataxx::{Color, Position};
 
-use crate::eval::{Evaluator, HandCrafted};
+use crate::rng::SplitMix;
 use crate::score::MAX_EVAL;
-use crate::train::SplitMix;
-use features::{changed_windows, window_of_anchor, View, BOARD_SIZE, INPUTS};
-pub use file::NetError;
+pub use error::NetError;
+use features::{changed_windows, window_of_anchor, View, INPUTS};
 use simd::Backend;
 
 /// The most hidden units per side a net may have: the accumulators' fixed width.
@@ -413,73 +412,5 @@ impl Network {
     }
 }
 
-/// The net the binary ships with: measured stronger than the hand-crafted evaluation
-/// (docs/strength.md; its training recipe in docs/nnue.md).
-const EMBEDDED: Option<&[u8]> = Some(include_bytes!("../../nets/default.nnue"));
-
-/// The engine's evaluation: a network on 7×7 boards when one is loaded, the hand-crafted
-/// evaluation on other boards and when none is. `EvalFile` (UAI) loads a net file; an empty
-/// value or `<default>` returns to the built-in choice.
-#[derive(Clone, Debug)]
-pub struct NetEval {
-    net: Option<Arc<Network>>,
-    hand: HandCrafted,
-}
-
-impl NetEval {
-    /// `net` on 7×7 boards (none: hand-crafted everywhere).
-    pub fn new(net: Option<Network>) -> NetEval {
-        NetEval {
-            net: net.map(Arc::new),
-            hand: HandCrafted::default(),
-        }
-    }
-
-    /// The built-in evaluation: the embedded net, if the binary has one.
-    pub fn builtin() -> NetEval {
-        NetEval::new(
-            EMBEDDED.map(|bytes| Network::from_bytes(bytes).expect("the embedded net is valid")),
-        )
-    }
-}
-
-impl Default for NetEval {
-    fn default() -> Self {
-        NetEval::builtin()
-    }
-}
-
-impl Evaluator for NetEval {
-    fn evaluate(&self, pos: &Position) -> i32 {
-        match self.network() {
-            Some(net) if pos.size() == BOARD_SIZE => net.evaluate_position(pos),
-            _ => self.hand.evaluate(pos),
-        }
-    }
-
-    fn network(&self) -> Option<&Network> {
-        self.net.as_deref()
-    }
-
-    fn option_lines(&self) -> Vec<String> {
-        vec!["option name EvalFile type string default <default>".to_string()]
-    }
-
-    fn set_option(&mut self, name: &str, value: &str) -> Option<Result<(), String>> {
-        if name != "evalfile" {
-            return None;
-        }
-        let value = value.trim();
-        Some(if value.is_empty() || value == "<default>" {
-            *self = NetEval::builtin();
-            Ok(())
-        } else {
-            Network::load(Path::new(value))
-                .map(|net| self.net = Some(Arc::new(net)))
-                .map_err(|e| format!("EvalFile: {e}"))
-        })
-    }
-}
-
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;

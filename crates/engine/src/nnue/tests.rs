@@ -22,14 +22,14 @@ fn random_game(start: &str, seed: u64, plies: usize) -> Vec<Position> {
     out
 }
 
-const STARTS: [&str; 3] = [
+pub(crate) const STARTS: [&str; 3] = [
     "x5o/7/7/7/7/7/o5x x 0 1",
     "x5o/7/2-1-2/7/2-1-2/7/o5x x 0 1",
     "x5o/7/3-3/2-1-2/3-3/7/o5x o 0 1",
 ];
 
 /// The shapes the tests cover: net1's, and the second generation's candidates.
-const SHAPES: [Shape; 3] = [
+pub(crate) const SHAPES: [Shape; 3] = [
     Shape::NET1,
     Shape {
         hidden: 256,
@@ -44,7 +44,7 @@ const SHAPES: [Shape; 3] = [
 /// net1's file (format version 1), the embedded net until net2 replaced it (docs/strength.md).
 const NET1_FILE: &[u8] = include_bytes!("../../tests/fixtures/net1.nnue");
 
-fn test_net(shape: Shape) -> FloatNet {
+pub(crate) fn test_net(shape: Shape) -> FloatNet {
     // Larger weights than a fresh net's, so that units reach both ends of the clip.
     let mut net = FloatNet::random(7, 300.0, shape);
     for w in net.w1.iter_mut() {
@@ -272,145 +272,4 @@ fn bad_net_files_are_refused_with_the_reason() {
     );
     bytes.truncate(3);
     assert_eq!(refuse(&bytes), NetError::BadMagic);
-}
-
-#[test]
-fn eval_file_loads_a_net_and_reports_a_bad_one() {
-    let dir = std::env::temp_dir().join(format!("ataxx-nnue-test-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let good = dir.join("good.nnue");
-    let net = test_net(SHAPES[1]).quantise();
-    std::fs::write(&good, net.to_bytes()).unwrap();
-    let bad = dir.join("bad.nnue");
-    std::fs::write(&bad, b"not a net").unwrap();
-
-    let mut eval = NetEval::new(None);
-    let pos: Position = STARTS[0].parse().unwrap();
-    assert_eq!(eval.evaluate(&pos), HandCrafted::default().evaluate(&pos));
-    assert_eq!(
-        eval.set_option("evalfile", good.to_str().unwrap()),
-        Some(Ok(()))
-    );
-    assert_eq!(eval.evaluate(&pos), net.evaluate_position(&pos));
-    // Other board sizes keep the hand-crafted evaluation.
-    let five: Position = "x3o/5/5/5/o3x x 0 1".parse().unwrap();
-    assert_eq!(eval.evaluate(&five), HandCrafted::default().evaluate(&five));
-    let error = eval
-        .set_option("evalfile", bad.to_str().unwrap())
-        .unwrap()
-        .unwrap_err();
-    assert!(error.contains("not a net file"), "{error}");
-    let missing = eval
-        .set_option("evalfile", "/no/such/file.nnue")
-        .unwrap()
-        .unwrap_err();
-    assert!(missing.contains("/no/such/file.nnue"), "{missing}");
-    // A failed load keeps the net that was there.
-    assert_eq!(eval.evaluate(&pos), net.evaluate_position(&pos));
-    assert_eq!(eval.set_option("hash", "1"), None);
-    std::fs::remove_dir_all(&dir).unwrap();
-}
-
-/// The network scoring every position from scratch: what the search's incremental units must
-/// reproduce.
-struct FromScratch(Network);
-
-impl Evaluator for FromScratch {
-    fn evaluate(&self, pos: &Position) -> i32 {
-        self.0.evaluate_position(pos)
-    }
-}
-
-#[test]
-fn the_search_on_incremental_units_equals_the_search_on_fresh_evaluations() {
-    use crate::search::Engine;
-    use crate::time::Limits;
-    use std::sync::atomic::AtomicBool;
-    let limits = Limits {
-        depth: Some(5),
-        ..Limits::default()
-    };
-    let fens = STARTS
-        .iter()
-        .chain(&["xxx2oo/xx3oo/x1x1o2/7/2o1x2/oo3xx/oo2xxx x 0 10"]);
-    for (fen, shape) in fens.zip(SHAPES.iter().cycle()) {
-        let net = test_net(*shape).quantise();
-        let pos: Position = fen.parse().unwrap();
-        let stop = AtomicBool::new(false);
-        let incremental =
-            Engine::new(NetEval::new(Some(net.clone())), 1).search(&pos, &limits, &stop, |_| {});
-        let fresh = Engine::new(FromScratch(net.clone()), 1).search(&pos, &limits, &stop, |_| {});
-        assert_eq!(
-            (incremental.nodes, incremental.score, &incremental.pv),
-            (fresh.nodes, fresh.score, &fresh.pv),
-            "{fen}"
-        );
-    }
-}
-
-/// Output of a UAI session kept for the test to read.
-#[derive(Clone, Default)]
-struct Transcript(std::sync::Arc<std::sync::Mutex<Vec<u8>>>);
-
-impl std::io::Write for Transcript {
-    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        self.0.lock().unwrap().extend_from_slice(buf);
-        Ok(buf.len())
-    }
-    fn flush(&mut self) -> std::io::Result<()> {
-        Ok(())
-    }
-}
-
-#[test]
-fn uai_advertises_eval_file_and_loads_it() {
-    use crate::search::Engine;
-    let dir = std::env::temp_dir().join(format!("ataxx-uai-net-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let good = dir.join("net.nnue");
-    let net = test_net(SHAPES[1]).quantise();
-    std::fs::write(&good, net.to_bytes()).unwrap();
-    let script = format!(
-        "uai\nsetoption name EvalFile value {}\neval\nsetoption name EvalFile value {}\neval\n\
-         go depth 3\nisready\nquit\n",
-        dir.join("missing.nnue").display(),
-        good.display()
-    );
-    let out = Transcript::default();
-    crate::uai::run(
-        Engine::new(NetEval::new(None), 1),
-        script.as_bytes(),
-        out.clone(),
-    )
-    .unwrap();
-    let text = String::from_utf8(out.0.lock().unwrap().clone()).unwrap();
-    let lines: Vec<&str> = text.lines().collect();
-    assert!(
-        lines.contains(&"option name EvalFile type string default <default>"),
-        "{text}"
-    );
-    assert!(
-        lines
-            .iter()
-            .any(|l| l.starts_with("info string EvalFile: cannot read the net file")),
-        "{text}"
-    );
-    let start = Position::startpos();
-    let evals: Vec<&str> = lines
-        .iter()
-        .filter(|l| l.starts_with("info string eval cp"))
-        .copied()
-        .collect();
-    assert_eq!(
-        evals,
-        [
-            format!(
-                "info string eval cp {}",
-                HandCrafted::default().evaluate(&start)
-            ),
-            format!("info string eval cp {}", net.evaluate_position(&start)),
-        ]
-    );
-    assert!(lines.iter().any(|l| l.starts_with("bestmove ")), "{text}");
-    std::fs::remove_dir_all(&dir).unwrap();
 }

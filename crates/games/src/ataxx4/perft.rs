@@ -1,8 +1,6 @@
 //! Move-tree counts (spec `variants.md` 2.4): a pass is one move, a colour that is out is
 //! skipped (it never gets the turn, so it adds no level), a finished position has no moves.
 
-use ataxx::MoveList;
-
 use super::Position;
 
 /// Leaf nodes `depth` plies deep, counting the last ply without playing it; the moves above it
@@ -13,20 +11,7 @@ use super::Position;
 /// assert_eq!(perft(&Position::startpos(), 4), 4096);
 /// ```
 pub fn perft(pos: &Position, depth: u32) -> u64 {
-    match depth {
-        0 => 1,
-        1 => pos.count_moves(),
-        _ => {
-            let mut moves = MoveList::new();
-            pos.generate_moves(&mut moves);
-            moves
-                .iter()
-                .map(|&mv| {
-                    let mut child = *pos;
-                    child.play_unchecked(mv);
-                    perft(&child, depth - 1)
-                })
-                .sum()
-        }
-    }
+    ataxx::perft_bulk(pos, depth)
 }
+
+ataxx::impl_move_tree!(Position);

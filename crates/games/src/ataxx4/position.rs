@@ -299,20 +299,7 @@ impl Position {
         if self.is_game_over() {
             return;
         }
-        let empty = self.empty();
-        let us = self.pieces(self.turn);
-        let before = moves.len();
-        for to in us.neighbours() & empty {
-            moves.push(Move::Single(to));
-        }
-        for from in us {
-            for to in Bitboard::jump_targets_of(from) & empty {
-                moves.push(Move::Jump { from, to });
-            }
-        }
-        if moves.len() == before {
-            moves.push(Move::Pass);
-        }
+        ataxx::push_moves(self.pieces(self.turn), self.empty(), moves);
     }
 
     /// Every legal move (see [`Position::generate_moves`]).

@@ -24,8 +24,9 @@ mod position;
 mod seam;
 mod svg;
 
+pub use ataxx::MoveTextError;
 pub use fen::FenError;
 pub use geometry::{Cell, Geometry, ParseCellError, MAX_CELLS, MAX_SIZE, MIN_SIZE};
-pub use moves::{Move, MoveTextError, ParseMoveError};
+pub use moves::{Move, ParseMoveError};
 pub use perft::perft;
 pub use position::{CellState, IllegalMoveError, MoveError, Position};

@@ -3,10 +3,9 @@
 //! with six neighbours and twelve jump targets per cell.
 
 use ataxx::{Color, Outcome, HALFMOVE_LIMIT};
-use thiserror::Error;
 
 use super::geometry::{bits, Cell, Geometry, MAX_SIZE};
-use super::moves::{Move, ParseMoveError};
+use super::moves::Move;
 
 /// What a cell holds.
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
@@ -38,22 +37,10 @@ pub struct Position {
 }
 
 /// A move the position does not allow.
-#[derive(Debug, Clone, PartialEq, Eq, Error)]
-#[error("illegal move {mv} in {fen}: {reason}")]
-pub struct IllegalMoveError {
-    pub mv: Move,
-    pub fen: String,
-    pub reason: &'static str,
-}
+pub type IllegalMoveError = ataxx::move_text::IllegalMoveError<Cell>;
 
 /// Move text that does not read, or reads as a move the position does not allow.
-#[derive(Debug, Clone, PartialEq, Eq, Error)]
-pub enum MoveError {
-    #[error(transparent)]
-    Parse(#[from] ParseMoveError),
-    #[error(transparent)]
-    Illegal(#[from] IllegalMoveError),
-}
+pub type MoveError = ataxx::move_text::MoveError<Cell>;
 
 const fn side(color: Color) -> usize {
     match color {

@@ -59,12 +59,12 @@ impl Rules for Position {
     }
 
     fn parse_move_text(text: &str) -> Result<Move, GameError> {
-        Move::parse_tolerant(text).map_err(|e| GameError::move_text(GAME, text, e.reason))
+        Move::parse_tolerant(text).map_err(|e| GameError::move_text(GAME, text, e.explanation()))
     }
 
     fn parse_move(&self, text: &str) -> Result<Move, GameError> {
         Position::parse_move(self, text).map_err(|err| match err {
-            MoveError::Parse(e) => GameError::move_text(GAME, text, e.reason),
+            MoveError::Parse(e) => GameError::move_text(GAME, text, e.explanation()),
             MoveError::Illegal(e) => GameError::illegal(e.mv, e.reason),
         })
     }

@@ -10,7 +10,6 @@ use games::ankor::{Colour, Position};
 use games::Seat;
 
 use super::eval::Evaluate;
-use super::levels::{GenericLevel, GenericStrength};
 
 /// What one cube of connection distance is worth.
 const PER_CUBE: i32 = 100;
@@ -42,43 +41,6 @@ impl Evaluate for Position {
     }
 }
 
-/// Ankor's levels, weakest first (ladder measured in docs/levels.md). Every search answers
-/// within its `millis`, whatever the board.
-pub const ANKOR_LEVELS: [GenericLevel; 4] = [
-    GenericLevel {
-        name: "very-easy",
-        strength: GenericStrength::Random,
-        description: "random moves",
-    },
-    GenericLevel {
-        name: "easy",
-        strength: GenericStrength::Search {
-            depth: 1,
-            nodes: 10_000,
-            millis: 1_000,
-        },
-        description: "the move that most shortens its own connection distance against the opponent's, one ply ahead",
-    },
-    GenericLevel {
-        name: "medium",
-        strength: GenericStrength::Search {
-            depth: 2,
-            nodes: 20_000,
-            millis: 1_000,
-        },
-        description: "alpha-beta 2 plies deep on the connection evaluation",
-    },
-    GenericLevel {
-        name: "hard",
-        strength: GenericStrength::Search {
-            depth: 6,
-            nodes: 60_000,
-            millis: 2_000,
-        },
-        description: "alpha-beta deepening to 6 plies on the connection evaluation, at most 60,000 nodes or 2 s a move",
-    },
-];
-
 #[cfg(test)]
 mod tests {
     use std::time::{Duration, Instant};
@@ -88,7 +50,8 @@ mod tests {
     use rand_chacha::ChaCha8Rng;
 
     use super::*;
-    use crate::generic::choose_generic;
+    use crate::generic::any::choose_generic;
+    use crate::generic::levels::{GenericStrength, ANKOR_LEVELS};
 
     const O: Seat = Seat(0);
 

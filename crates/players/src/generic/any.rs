@@ -8,8 +8,11 @@ use rand_chacha::ChaCha8Rng;
 use thiserror::Error;
 
 use super::eval::Evaluate;
+use super::greedy::greedy_move;
 use super::levels::{GenericLevel, GenericStrength};
-use super::{greedy_move, paranoid_search, random_move, search_with, Judge, Limits};
+use super::random::random_move;
+use super::search::{paranoid_search, search_with, Judge, Limits};
+use crate::levels::{Level, LEVELS};
 
 /// Why [`choose_any`] gave no move.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
@@ -50,7 +53,7 @@ fn on_concrete<W: OnGame>(pos: &dyn AnyPosition, work: W) -> Result<W::Output, C
 }
 
 /// The move (in the game's canonical text) that level `level` plays in `pos`, for any game:
-/// it looks the level up in the table of `pos.kind()` (square Ataxx: [`crate::LEVELS`], the
+/// it looks the level up in the table of `pos.kind()` (square Ataxx: [`LEVELS`], the
 /// six levels very-easy … master; the other games: their generic tables) and lets that player
 /// choose. Random choices follow `seed`: the same call gives the same move.
 ///
@@ -58,7 +61,7 @@ fn on_concrete<W: OnGame>(pos: &dyn AnyPosition, work: W) -> Result<W::Output, C
 pub fn choose_any(level: &str, pos: &dyn AnyPosition, seed: u64) -> Result<String, ChooseError> {
     let kind = pos.kind();
     if kind == GameKind::Ataxx {
-        let found: &'static crate::Level = level.parse().map_err(|_| unknown(level, kind))?;
+        let found: &'static Level = level.parse().map_err(|_| unknown(level, kind))?;
         let square = ataxx::Position::from_fen(&pos.fen())
             .map_err(|e| ChooseError::Position(e.to_string()))?;
         return found
@@ -109,7 +112,7 @@ pub fn plays(level: &str, kind: GameKind) -> bool {
 pub fn description(level: &str, kind: GameKind) -> Option<&'static str> {
     match kind {
         GameKind::Ataxx => level
-            .parse::<&'static crate::Level>()
+            .parse::<&'static Level>()
             .ok()
             .map(|found| found.description),
         _ => GenericLevel::find(kind, level).map(|found| found.description),
@@ -118,8 +121,8 @@ pub fn description(level: &str, kind: GameKind) -> Option<&'static str> {
 
 fn unknown(level: &str, kind: GameKind) -> ChooseError {
     let names = match kind {
-        GameKind::Ataxx => crate::LEVELS.map(|l| l.name).join(", "),
-        _ => super::variant_levels(kind)
+        GameKind::Ataxx => LEVELS.map(|l| l.name).join(", "),
+        _ => super::levels::variant_levels(kind)
             .iter()
             .map(|l| l.name)
             .collect::<Vec<_>>()

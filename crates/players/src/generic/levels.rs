@@ -90,14 +90,51 @@ pub const ATAXX4_LEVELS: [GenericLevel; 3] = [
     },
 ];
 
+/// Ankor's levels, weakest first (ladder measured in docs/levels.md). Every search answers
+/// within its `millis`, whatever the board.
+pub const ANKOR_LEVELS: [GenericLevel; 4] = [
+    GenericLevel {
+        name: "very-easy",
+        strength: GenericStrength::Random,
+        description: "random moves",
+    },
+    GenericLevel {
+        name: "easy",
+        strength: GenericStrength::Search {
+            depth: 1,
+            nodes: 10_000,
+            millis: 1_000,
+        },
+        description: "the move that most shortens its own connection distance against the opponent's, one ply ahead",
+    },
+    GenericLevel {
+        name: "medium",
+        strength: GenericStrength::Search {
+            depth: 2,
+            nodes: 20_000,
+            millis: 1_000,
+        },
+        description: "alpha-beta 2 plies deep on the connection evaluation",
+    },
+    GenericLevel {
+        name: "hard",
+        strength: GenericStrength::Search {
+            depth: 6,
+            nodes: 60_000,
+            millis: 2_000,
+        },
+        description: "alpha-beta deepening to 6 plies on the connection evaluation, at most 60,000 nodes or 2 s a move",
+    },
+];
+
 /// The generic levels of a game, weakest first: Hexxagon's and four-player Ataxx's tables,
 /// and for square Ataxx the same ladder built from the generic players (its named levels
 /// proper are [`crate::LEVELS`], which [`super::choose_any`] uses), and Ankor's
-/// ([`super::ankor::ANKOR_LEVELS`]).
+/// ([`ANKOR_LEVELS`]).
 pub fn variant_levels(kind: GameKind) -> &'static [GenericLevel] {
     match kind {
         GameKind::Ataxx4 => &ATAXX4_LEVELS,
-        GameKind::Ankor => &super::ankor::ANKOR_LEVELS,
+        GameKind::Ankor => &ANKOR_LEVELS,
         _ => &HEXXAGON_LEVELS,
     }
 }

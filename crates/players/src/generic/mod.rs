@@ -19,15 +19,14 @@ mod random;
 mod search;
 pub mod uai;
 
-pub use ankor::ANKOR_LEVELS;
 pub use any::{
     choose_any, choose_generic, choose_with, description, plays, search_any, ChooseError,
 };
 pub use eval::{evaluate, piece_margin, single_or_jump, Evaluate, WIN};
 pub use greedy::greedy_move;
 pub use levels::{
-    search, variant_levels, GenericLevel, GenericStrength, ATAXX4_LEVELS, HEXXAGON_LEVELS,
-    MOVE_TIME_MS, NODE_LIMIT,
+    search, variant_levels, GenericLevel, GenericStrength, ANKOR_LEVELS, ATAXX4_LEVELS,
+    HEXXAGON_LEVELS, MOVE_TIME_MS, NODE_LIMIT,
 };
 pub use random::random_move;
 pub use search::{paranoid_search, search_with, Judge, Limits, SearchOutcome};

@@ -1,5 +1,5 @@
-//! Fixed-depth alpha-beta for any game: plain alpha-beta with two seats, **paranoid**
-//! alpha-beta with more.
+//! Fixed-depth alpha-beta for any game, on the crate's one alpha-beta ([`crate::alpha_beta`]):
+//! plain alpha-beta with two seats, **paranoid** alpha-beta with more.
 //!
 //! Paranoid search assumes every opponent plays to minimise the mover's evaluation, which turns
 //! an N-seat game into a two-sided one: alpha-beta pruning applies unchanged (max-n, where each
@@ -22,6 +22,7 @@ use games::Seat;
 use rand::Rng;
 
 use super::eval::{evaluate_against_all, Evaluate, WIN};
+use crate::alpha_beta::{alpha_beta, Tree};
 use crate::choice::BestPicker;
 
 /// How far a search may go: plies, and optionally nodes and a deadline. The search deepens
@@ -116,71 +117,68 @@ impl Searcher {
         children.into_iter().map(|(_, mv, c)| (mv, c)).collect()
     }
 
-    fn alphabeta<R: Evaluate>(
-        &mut self,
-        pos: &R,
-        depth: u32,
-        ply: i32,
-        mut alpha: i32,
-        mut beta: i32,
-    ) -> i32 {
+    /// `pos`'s children unsorted: one ply from the leaves, where ordering them would evaluate
+    /// each twice.
+    fn unordered<R: Evaluate>(pos: &R) -> Vec<(R::Move, R)> {
+        pos.legal_moves()
+            .into_iter()
+            .map(|mv| {
+                let mut child = pos.clone();
+                child.play(mv);
+                (mv, child)
+            })
+            .collect()
+    }
+}
+
+impl<R: Evaluate> Tree<R> for Searcher {
+    type Child = (R::Move, R);
+    type Children = Vec<(R::Move, R)>;
+
+    fn leaf(&mut self, pos: &R, depth: u32, ply: i32) -> Option<i32> {
         self.nodes += 1;
-        if pos.outcome().is_some() || depth == 0 || self.out_of_bounds() {
-            return adjust(self.evaluate(pos, self.me), ply);
-        }
-        let maximise = pos.turn() == self.me;
-        // One ply from the leaves the children are scored once, unsorted: ordering them would
-        // evaluate each twice.
-        let children: Vec<(R::Move, R)> = if depth == 1 {
-            pos.legal_moves()
-                .into_iter()
-                .map(|mv| {
-                    let mut child = pos.clone();
-                    child.play(mv);
-                    (mv, child)
-                })
-                .collect()
+        let ends = pos.outcome().is_some() || depth == 0 || self.out_of_bounds();
+        ends.then(|| adjust(self.evaluate(pos, self.me), ply))
+    }
+
+    fn children(&mut self, pos: &R, depth: u32) -> Vec<(R::Move, R)> {
+        if depth == 1 {
+            Searcher::unordered(pos)
         } else {
             self.ordered(pos)
-        };
-        if children.is_empty() {
-            return adjust(self.evaluate(pos, self.me), ply);
         }
-        let mut best = if maximise { i32::MIN } else { i32::MAX };
-        for (mv, child) in &children {
-            let v = self.child_value(*mv, child, depth - 1, ply + 1, alpha, beta);
-            if maximise {
-                best = best.max(v);
-                alpha = alpha.max(v);
-            } else {
-                best = best.min(v);
-                beta = beta.min(v);
-            }
-            if alpha >= beta {
-                break;
-            }
-        }
-        best
+    }
+
+    fn childless(&mut self, pos: &R, ply: i32) -> i32 {
+        adjust(self.evaluate(pos, self.me), ply)
+    }
+
+    fn maximising(&self, pos: &R) -> bool {
+        pos.turn() == self.me
+    }
+
+    fn prunes(&self) -> bool {
+        true
     }
 
     /// The value of `child`, reached by `mv`, for the searching player. A move that swaps
     /// seats (Ankor's `swap`) hands the searching player the other seat below it; with two
     /// seats the evaluation is zero-sum, so values for the new seat are values for them.
-    fn child_value<R: Evaluate>(
+    fn child_value(
         &mut self,
-        mv: R::Move,
-        child: &R,
+        _pos: &R,
+        (mv, child): &(R::Move, R),
         depth: u32,
         ply: i32,
         alpha: i32,
         beta: i32,
     ) -> i32 {
-        if !R::swaps_seats(mv) {
-            return self.alphabeta(child, depth, ply, alpha, beta);
+        if !R::swaps_seats(*mv) {
+            return alpha_beta(self, child, depth, ply, alpha, beta);
         }
         let me = self.me;
         self.me = Seat(1 - me.0);
-        let v = self.alphabeta(child, depth, ply, alpha, beta);
+        let v = alpha_beta(self, child, depth, ply, alpha, beta);
         self.me = me;
         v
     }
@@ -239,15 +237,15 @@ pub fn search_with<R: Evaluate>(
     for depth in 1..=limits.depth.max(1) {
         let mut picker = BestPicker::new();
         let mut scores = Vec::with_capacity(root.len());
-        for (mv, child) in &root {
+        for child in &root {
             // Searching with alpha one below the best keeps equal scores exact, so ties are
             // found and broken at random.
             let alpha = picker.best_score().map_or(-WIN - 1, |&b: &i32| b - 1);
-            let v = searcher.child_value(*mv, child, depth - 1, 1, alpha, WIN + 1);
+            let v = searcher.child_value(pos, child, depth - 1, 1, alpha, WIN + 1);
             if searcher.stopped && depth > 1 {
                 break;
             }
-            picker.offer(v, *mv, rng);
+            picker.offer(v, child.0, rng);
             scores.push(v);
         }
         if searcher.stopped && depth > 1 {

@@ -15,7 +15,7 @@ use std::time::{Duration, Instant};
 
 use games::{AnyPosition, GameKind};
 
-use super::{choose_any, search_any};
+use super::any::{choose_any, search_any};
 
 /// The option line advertised in the `uai` reply.
 pub const VARIANT_OPTION: &str =
