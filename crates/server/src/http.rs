@@ -27,6 +27,7 @@ use crate::storage::{self, GameFilter};
 use crate::{board, socket_messages, App};
 use games::GameKind;
 
+mod kinds;
 mod leaderboard;
 mod seeks;
 mod tv;
@@ -157,6 +158,7 @@ fn router(state: HttpState) -> Router {
         .route("/api/seeks/{id}", axum::routing::delete(seeks::withdraw))
         .route("/api/seeks/{id}/accept", post(seeks::accept))
         .route("/api/lobby/ws", get(seeks::socket))
+        .route("/api/kinds", get(kinds::get))
         .route("/api/leaderboard", get(leaderboard::get))
         .route("/api/tv", get(tv::get))
         .route("/api/bot/upgrade", post(leaderboard::upgrade_to_bot))
