@@ -12,6 +12,7 @@ import { mountTv } from './tv.js';
 import { mountSeeks } from './seeks.js';
 import { notificationToggle, watchUser } from './notify.js';
 import { soundToggle } from './sound.js';
+import { loadGames } from './kinds.js';
 
 const session = { me: null };
 // The session cookie is HttpOnly: the page remembers who signed in on this browser, so that a
@@ -154,6 +155,9 @@ async function route() {
 async function start() {
   applyStyle();
   const remembered = localStorage.getItem(SIGNED_IN);
+  // The games are asked alongside: the pages read them once routed. A server away now leaves
+  // them to the lobby's retries (or the next page's).
+  const games = loadGames().catch(() => {});
   try {
     session.me = remembered && (await api('/api/me')).userid;
   } catch (err) {
@@ -162,6 +166,7 @@ async function start() {
     session.me = err.status === 0 ? remembered : null;
     if (err.status !== 0) localStorage.removeItem(SIGNED_IN);
   }
+  await games;
   renderNav();
   window.addEventListener('hashchange', route);
   route();

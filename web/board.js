@@ -1,9 +1,9 @@
 // Boards of cells as SVG: cells, pieces, move marks and animations. A board draws what it is
-// given and reports clicked cells; game.js decides what clicks mean. `CellBoard` does the work
+// given and reports clicked cells; game-input.js decides what clicks mean. `CellBoard` does the work
 // common to every board of cells and pieces; `Board` is the square board (Ataxx for two or
 // four), hexboard.js the hexagonal one.
 
-import { squareCells, squareName } from './position.js';
+import { parseFen, squareCells, squareDistance, squareName } from './position.js';
 
 const CELL = 100;
 const NS = 'http://www.w3.org/2000/svg';
@@ -163,3 +163,18 @@ export class Board extends CellBoard {
     return { key: `square ${n}`, kind: 'square', width: size, height: size, shapes, labels };
   }
 }
+
+/**
+ * What the games on a square board share, for their descriptors (kind-*.js): this board, how
+ * to read its positions, how its sizes and moves are written, and that the 7×7 board takes a
+ * blocked layout.
+ */
+export const SQUARE_GAME = {
+  Board,
+  parse: parseFen,
+  cells: squareCells,
+  distance: squareDistance,
+  example: 'd4 or c3b5',
+  sizeLabel: (n) => `${n}×${n}`,
+  layouts: true,
+};

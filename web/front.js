@@ -9,7 +9,7 @@
 // socket says when games start and end, and the set of boards is asked again then.
 
 import { api, esc, LiveSocket, timeAgo } from './api.js';
-import { GAMES } from './game.js';
+import { allGames, gameOf, loadGames } from './kinds.js';
 
 /** How many games in play the page shows. */
 const SHOWN = 6;
@@ -33,7 +33,7 @@ export class LiveTile {
       <div class="mini-live"></div>
       <p class="players">${playersLine(game, ratings)}</p>
       <p class="muted tile-status"></p></a>`;
-    const kind = GAMES[game.game] ?? GAMES.ataxx;
+    const kind = gameOf(game.game);
     this.kind = kind;
     this.view = new kind.Board(this.node.querySelector('.mini-live'), { onSquare: () => {}, coordinates: false });
     this.version = -1;
@@ -95,7 +95,7 @@ export function mountFront(root, { toast, signedIn }) {
   async function refreshLive() {
     let featured;
     try {
-      featured = await api(`/api/tv?limit=${SHOWN}`);
+      [featured] = await Promise.all([api(`/api/tv?limit=${SHOWN}`), loadGames()]);
     } catch (err) {
       toast(err.message, 'error');
       return;
@@ -116,10 +116,9 @@ export function mountFront(root, { toast, signedIn }) {
 
   async function refreshLists() {
     try {
-      const [finished, board] = await Promise.all([
-        api('/api/games?status=finished&limit=8'),
-        api('/api/leaderboard?game=ataxx'),
-      ]);
+      // The top players are the default game's (the server's first).
+      const [[defaultGame], finished] = await Promise.all([loadGames(), api('/api/games?status=finished&limit=8')]);
+      const board = await api(`/api/leaderboard?game=${defaultGame.id}`);
       if (closed) return;
       root.querySelector('#recent-games').innerHTML = finished.map((g) => `<li data-board="${g.board}"><a href="#/game/${g.board}">
         ${playersLine(g)}<span class="score">${esc(g.result)}</span>
@@ -164,7 +163,7 @@ export function mountFront(root, { toast, signedIn }) {
       await api('/api/signup', { method: 'POST', body: { userid, password, addresses: [] } });
       const me = await api('/api/login', { method: 'POST', body: { userid, password } });
       signedIn(me.userid);
-      const created = await api('/api/games', { method: 'POST', body: { game: 'ataxx', opponents: [form.bot.value], color: 'x', options: {} } });
+      const created = await api('/api/games', { method: 'POST', body: { game: allGames()[0].id, opponents: [form.bot.value], color: 'x', options: {} } });
       location.hash = `#/game/${created.board}`;
     } catch (err) {
       error.textContent = err.message;

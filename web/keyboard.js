@@ -1,8 +1,8 @@
 // Playing with the keyboard alone: the board takes the focus, the arrow keys move a visible
 // cursor to the nearest cell in their direction (so square, hexagonal, four-player and Ankor
 // boards all work from what is drawn), Enter or Space acts as a click on the cursor's cell
-// (pick, then drop) and Escape lets go (game.js handles it). Where the cursor is and what lies
-// there is said to screen readers.
+// (pick, then drop) and Escape lets go (game-moves.js handles it). Where the cursor is and what
+// lies there is said to screen readers.
 
 const DIRECTIONS = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
 const PIECES = { x: 'x piece', o: 'o piece', r: 'red piece', b: 'blue piece', g: 'green piece', y: 'yellow piece' };
@@ -114,7 +114,7 @@ export function attachKeyboard(container) {
       nodes?.at(-1).dispatchEvent(new MouseEvent('click', { bubbles: true }));
       say();
     } else {
-      return; // Escape and the rest go on to the page (game.js lets go of a picked piece).
+      return; // Escape and the rest go on to the page (game-moves.js lets go of a picked piece).
     }
     // The replay's arrow keys must not also move through the game.
     event.preventDefault();

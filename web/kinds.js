@@ -1,5 +1,10 @@
-// The games the server plays and the clocks it offers, as the forms name them (the lobby's
-// new-game form, the seeks page and quick pairing share them).
+// The games the server plays and the clocks it offers. The games come from the server
+// (GET /api/kinds: each one's name, seats and board sizes), each paired with its descriptor
+// module, kind-<id>.js, which says what only the page knows of it: how to draw and read its
+// boards, how its sizes and moves are written, and the new-game options it asks for. Adding a
+// game to the pages is adding its descriptor (preloaded by index.html).
+
+import { api } from './api.js';
 
 export const CLOCKS = [
   ['', 'Correspondence (days per move)'],
@@ -10,10 +15,40 @@ export const CLOCKS = [
   ['30+0', 'Live 30 min'],
 ];
 
-/** The games a new game may be, with their board sizes (the default first). */
-export const GAME_KINDS = [
-  ['ataxx', 'Ataxx', [7, 8, 6, 5, 4, 3], (n) => `${n}×${n}`],
-  ['hexxagon', 'Hexxagon', [5, 4, 3], (n) => `${n} cells a side`],
-  ['ataxx4', 'Four-player Ataxx', [7, 8, 6, 5], (n) => `${n}×${n}`],
-  ['ankor', 'Ankor', [6, 3, 4, 5, 7, 8], (n) => `${n} holes a side`],
-];
+/** The games as loaded: the server's list, the default game first. */
+let games = [];
+/** The request for them, in flight or answered; null before the first and after a failure. */
+let loading = null;
+let settle;
+
+/** Settles with the games once they have loaded, however many tries that takes. */
+export const gamesLoaded = new Promise((resolve) => { settle = resolve; });
+
+/** A game of the server's list with its descriptor, and the sizes a menu offers. */
+async function described(kind) {
+  const { default: descriptor } = await import(`./kind-${kind.id}.js`);
+  // The menus offer the default board first, then the others from the largest down.
+  const others = kind.sizes.filter((n) => n !== kind.default_size).sort((a, b) => b - a);
+  return { ...kind, ...descriptor, sizes: [kind.default_size, ...others] };
+}
+
+/** Asks the server for the games unless it has answered; a failed request is asked again. */
+export function loadGames() {
+  loading ??= api('/api/kinds')
+    .then((list) => Promise.all(list.map(described)))
+    .then((list) => {
+      games = list;
+      settle(list);
+      return list;
+    }, (err) => {
+      loading = null;
+      throw err;
+    });
+  return loading;
+}
+
+/** Every game, the default first; empty until they have loaded. */
+export const allGames = () => games;
+
+/** The game with this id; undefined until the games have loaded. */
+export const gameOf = (id) => games.find((game) => game.id === id);

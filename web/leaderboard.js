@@ -3,8 +3,8 @@
 // without an account.
 
 import { api, esc } from './api.js';
+import { loadGames } from './kinds.js';
 
-const GAMES = ['ataxx', 'hexxagon', 'ataxx4'];
 const SPEEDS = ['all', 'live', 'correspondence'];
 
 function rows(entries, ranked) {
@@ -25,15 +25,24 @@ function rows(entries, ranked) {
 }
 
 export function mountLeaderboard(root) {
-  let game = 'ataxx';
+  let game = null; // the default game (the server's first) until one is chosen
   let speed = 'all';
   let alive = true;
   const choice = (name, values, current) => values.map((v) =>
     `<button type="button" class="tab ${v === current ? 'active' : ''}" data-${name}="${v}">${v}</button>`).join('');
   async function render() {
+    let games;
+    try {
+      games = (await loadGames()).map((g) => g.id);
+    } catch (err) {
+      root.innerHTML = `<section class="card"><h1>Leaderboard</h1><p class="error" role="alert">${esc(err.message)}</p></section>`;
+      return;
+    }
+    if (!alive) return;
+    game ??= games[0];
     root.innerHTML = `<section class="card">
       <h1>Leaderboard</h1>
-      <div class="tabs" role="group" aria-label="Game">${choice('game', GAMES, game)}</div>
+      <div class="tabs" role="group" aria-label="Game">${choice('game', games, game)}</div>
       <div class="tabs" role="group" aria-label="Speed">${choice('speed', SPEEDS, speed)}</div>
       <div id="board-list"><p class="muted">Loading…</p></div>
     </section>`;

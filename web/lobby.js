@@ -4,7 +4,7 @@
 import { api, esc, LiveSocket, timeAgo } from './api.js';
 import { Board } from './board.js';
 import { parseFen, parseSquare } from './position.js';
-import { CLOCKS, GAME_KINDS } from './kinds.js';
+import { allGames, CLOCKS, gameOf, gamesLoaded, loadGames } from './kinds.js';
 import { mountQuickPairing, mountSeekList } from './seeks.js';
 
 /** The wall-mask bit of a square: its mirror image in the top-left quarter (blocks.md). */
@@ -18,6 +18,10 @@ function maskBit(name) {
 /** Whether a refused request means the server is away (rather than a refusal to show). */
 const unreachable = (err) => err.status === 0 || err.status >= 500;
 
+/** The colours of the pieces' letters, as the colour note names them. */
+const COLOURS = { x: 'red', o: 'blue', r: 'red', b: 'blue', g: 'green', y: 'yellow' };
+const capitalised = (word) => word[0].toUpperCase() + word.slice(1);
+
 const seatOf = (game, me) => (game.x === me ? 'x' : 'o');
 const opponentOf = (game, me) => (game.x === me ? game.o : game.x);
 
@@ -28,7 +32,7 @@ export function mountLobby(root, { me, toast }) {
         <h2>New game</h2>
         <p class="error" id="lobby-offline" role="alert" hidden></p>
         <form id="challenge-form">
-          <label>Game <select name="game" id="game-select">${GAME_KINDS.map(([v, t]) => `<option value="${v}">${esc(t)}</option>`).join('')}</select></label>
+          <label>Game <select name="game" id="game-select"></select></label>
           <fieldset class="segmented">
             <legend>Opponent</legend>
             <label><input type="radio" name="kind" value="bot" checked> Computer</label>
@@ -41,10 +45,6 @@ export function mountLobby(root, { me, toast }) {
           </label>
           <label class="four-only" hidden>Third player <input name="opponent3" list="people" autocomplete="off" placeholder="plays green"></label>
           <label class="four-only" hidden>Fourth player <input name="opponent4" list="people" autocomplete="off" placeholder="plays yellow"></label>
-          <label class="hex-only" hidden><input type="checkbox" name="classic"> Classic blocks (e4, f6, d5; 5 cells a side)</label>
-          <label class="ankor-only" hidden>Win height <select name="win_height">
-            <option value="1">1: a tip of each side (default)</option><option value="0">0: the board's edges only</option><option value="-1">−1: any level</option>
-          </select></label>
           <datalist id="people"></datalist>
           <div class="row">
             <label>You play <select name="color">
@@ -52,9 +52,7 @@ export function mountLobby(root, { me, toast }) {
               <option value="o">the second colour</option>
               <option value="random">random</option>
             </select></label>
-            <label>Board <select name="size">
-              ${[7, 8, 6, 5, 4, 3].map((n) => `<option value="${n}">${n}×${n}</option>`).join('')}
-            </select></label>
+            <label>Board <select name="size"></select></label>
           </div>
           <p class="hint" id="colour-note"></p>
           <label>Time <select name="clock">${CLOCKS.map(([v, t]) => `<option value="${v}">${esc(t)}</option>`).join('')}</select></label>
@@ -128,30 +126,48 @@ export function mountLobby(root, { me, toast }) {
   form.game.addEventListener('change', showBotChoices);
   // Which colour moves first and which one the player gets ("You play x" picks the first seat).
   const showColour = () => {
-    const named = { x: 'red', o: 'blue' };
+    const game = gameOf(form.game.value);
+    if (!game) return;
+    const named = { ...COLOURS };
     if (document.body.classList.contains('cb')) named.x = 'orange';
-    const first = form.game.value === 'ankor' ? ['o', 'x'] : ['x', 'o'];
+    const first = game.seats;
     const piece = (seat) => `<span class="dot ${first[seat]}"></span>${first[seat]} (${named[first[seat]]})`;
     const seat = { x: 0, o: 1 }[form.color.value];
-    root.querySelector('#colour-note').innerHTML = form.game.value === 'ataxx4'
-      ? `Red moves first, then blue, green and yellow. You play ${['red', 'blue'][seat] ?? 'a seat drawn at random'}.`
+    const names = first.map((letter) => named[letter]);
+    root.querySelector('#colour-note').innerHTML = first.length > 2
+      ? `${capitalised(names[0])} moves first, then ${names.slice(1, -1).join(', ')} and ${names.at(-1)}. You play ${names[seat] ?? 'a seat drawn at random'}.`
       : `${piece(0)} moves first. You play ${seat === undefined ? 'a colour drawn at random' : piece(seat)}.`;
   };
   form.color.addEventListener('change', showColour);
   form.game.addEventListener('change', showColour);
-  const showBlocks = () => { root.querySelector('#blocks').hidden = form.size.value !== '7' || !['ataxx', 'ataxx4'].includes(form.game.value); };
+  const showBlocks = () => { root.querySelector('#blocks').hidden = form.size.value !== '7' || !gameOf(form.game.value)?.layouts; };
   form.size.addEventListener('change', showBlocks);
   // Each game has its own sizes and options; four-player games name three opponents.
   const showGame = () => {
-    const [game, , sizes, label] = GAME_KINDS.find(([v]) => v === form.game.value);
-    form.size.innerHTML = sizes.map((n) => `<option value="${n}">${label(n)}</option>`).join('');
-    for (const [cls, shown] of [['.four-only', game === 'ataxx4' && form.kind.value === 'person'], ['.hex-only', game === 'hexxagon'], ['.ankor-only', game === 'ankor']]) {
-      root.querySelectorAll(cls).forEach((e) => { e.hidden = !shown; });
-    }
+    const game = gameOf(form.game.value);
+    if (!game) return;
+    form.size.innerHTML = game.sizes.map((n) => `<option value="${n}">${game.sizeLabel(n)}</option>`).join('');
+    const fourPeople = game.seats.length > 2 && form.kind.value === 'person';
+    root.querySelectorAll('.four-only').forEach((e) => { e.hidden = !fourPeople; });
+    root.querySelectorAll('[data-game-option]').forEach((e) => { e.hidden = e.dataset.gameOption !== game.id; });
     showBlocks();
   };
   form.game.addEventListener('change', showGame);
   form.querySelectorAll('[name=kind]').forEach((r) => r.addEventListener('change', showGame));
+
+  /** The games as the server names them, each with the options of its own (hidden until chosen). */
+  const showGames = (games) => {
+    form.game.innerHTML = games.map((g) => `<option value="${g.id}">${esc(g.name)}</option>`).join('');
+    for (const game of games.filter((g) => g.fields)) {
+      const fields = document.createElement('template');
+      fields.innerHTML = game.fields;
+      for (const field of fields.content.children) Object.assign(field.dataset, { gameOption: game.id });
+      root.querySelector('#people').before(fields.content);
+    }
+    showGame();
+    showColour();
+    showBotChoices();
+  };
 
   // --- the blocked-layout picker
   const picker = new Board(root.querySelector('#blocks-board'), {
@@ -204,16 +220,16 @@ export function mountLobby(root, { me, toast }) {
       error.textContent = person ? 'Whom do you want to play? Type a user name.' : 'The computer levels have not loaded yet: the server cannot be reached.';
       return;
     }
-    const options = {};
     const game = form.game.value;
-    const [, , sizes] = GAME_KINDS.find(([v]) => v === game);
-    if (Number(form.size.value) !== sizes[0]) options.size = form.size.value;
+    if (!gameOf(game)) { error.textContent = 'The games have not loaded yet: the server cannot be reached.'; return; }
+    const { default_size: defaultSize, readOptions, seats } = gameOf(game);
+    const options = {};
+    if (Number(form.size.value) !== defaultSize) options.size = form.size.value;
     else if (mask && !root.querySelector('#blocks').hidden) options.blocks = root.querySelector('#layout-code').textContent;
-    if (game === 'hexxagon' && form.classic.checked) options.blocks = 'classic';
-    if (game === 'ankor' && form.win_height.value !== '1') options.win_height = form.win_height.value;
+    Object.assign(options, readOptions?.(form));
     // Four players: three people, or three computer players (one account takes one seat).
-    const opponents = game !== 'ataxx4' ? [opponent]
-      : person ? [opponent, form.opponent3.value.trim(), form.opponent4.value.trim()] : computerSeats(opponent);
+    const opponents = seats.length === 2 ? [opponent]
+      : person ? [opponent, form.opponent3.value.trim(), form.opponent4.value.trim()] : computerSeats(game, opponent);
     if (opponents.some((name) => !name)) { error.textContent = 'A four-player game needs three opponents.'; return; }
     if (form.clock.value) options.clock = form.clock.value;
     try {
@@ -230,8 +246,8 @@ export function mountLobby(root, { me, toast }) {
   });
 
   /** The computer players of a four-player game: the level chosen and the two built-in levels after it. */
-  function computerSeats(chosen) {
-    const ids = botsFor('ataxx4').filter((b) => !b.engine || b.userid === chosen).map((b) => b.userid);
+  function computerSeats(game, chosen) {
+    const ids = botsFor(game).filter((b) => !b.engine || b.userid === chosen).map((b) => b.userid);
     const at = Math.max(ids.indexOf(chosen), 0);
     return [...ids.slice(at), ...ids.slice(0, at)].slice(0, 3);
   }
@@ -343,7 +359,8 @@ export function mountLobby(root, { me, toast }) {
   let retryDelay = 1000;
   async function load() {
     clearTimeout(retry);
-    const loaded = await Promise.all([bots.length > 0 || loadBots(), preview(form.blocks.value), refresh(), heartbeat()]);
+    const games = allGames().length > 0 || loadGames().then(() => true, (err) => !unreachable(err));
+    const loaded = await Promise.all([games, bots.length > 0 || loadBots(), preview(form.blocks.value), refresh(), heartbeat()]);
     if (closed) return;
     offline.hidden = loaded.every(Boolean);
     if (offline.hidden) { retryDelay = 1000; return; }
@@ -352,8 +369,7 @@ export function mountLobby(root, { me, toast }) {
     retryDelay = Math.min(retryDelay * 2, 8000);
   }
   showKind();
-  showGame();
-  showColour();
+  gamesLoaded.then((games) => { if (!closed) showGames(games); });
   load();
   const beat = setInterval(heartbeat, 30000);
 

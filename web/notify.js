@@ -64,7 +64,7 @@ function noticeOf(event, me) {
   if (!seat) return null;
   if (event.type === 'challenge' && !seat.accepted) {
     const from = game.seats.filter((s) => s.accepted).map((s) => s.name).join(', ');
-    return { title: `${from} challenges you`, body: `${game.game ?? 'ataxx'} on board ${game.board}` };
+    return { title: `${from} challenges you`, body: `${game.game} on board ${game.board}` };
   }
   // Live games are played with the page in view; a correspondence move can come any time.
   if (event.type === 'moves' && !game.clock && game.status === 'active' && game.to_move === me) {

@@ -1,7 +1,7 @@
-// Premoves: in a live game, a player may pick one move while the opponent thinks; game.js plays
-// it when the turn comes if it is still legal then. The server's legal moves are for the side
-// to move, so the cells a premove may go to are guessed here from the board alone: every free
-// cell a single step or a jump away (the move is checked again when it is played).
+// Premoves: in a live game, a player may pick one move while the opponent thinks; the game
+// page plays it when the turn comes if it is still legal then. The server's legal moves are for
+// the side to move, so the cells a premove may go to are guessed here from the board alone:
+// every free cell a single step or a jump away (the move is checked again when it is played).
 
 /** Where the piece on `from` could go once it is its turn: {singles, jumps}. */
 export function premoveTargets(kind, pos, from) {

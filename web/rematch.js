@@ -4,18 +4,15 @@
 // of it on their own event stream and offer to accept it.
 
 import { api, esc, LiveSocket } from './api.js';
+import { gameOf } from './kinds.js';
 
 /** The size and options of the game `view` is, as POST /api/games takes them. */
 function sameOptions(view) {
   const options = {};
-  const fields = view.start_fen.trim().split(/\s+/);
-  if (view.game === 'ankor') {
-    // "ankor <size> <win height> …" (docs/ankor.md)
-    [, options.size, options.win_height] = fields;
-  } else {
-    const rows = fields[0].split('/').length;
-    options.size = String(view.game === 'hexxagon' ? (rows + 1) / 2 : rows);
-  }
+  // Every game's start position says its size; Ankor's says its win height too.
+  const start = gameOf(view.game).parse(view.start_fen);
+  options.size = String(start.n);
+  if (start.winHeight !== undefined) options.win_height = String(start.winHeight);
   if (view.blocks && view.blocks !== '0') options.blocks = view.blocks;
   if (view.clock) {
     options.clock = `${view.clock.initial_ms / 60000}+${view.clock.increment_ms / 1000}`;

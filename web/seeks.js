@@ -6,20 +6,20 @@
 // withdraws them when my last page closes).
 
 import { api, esc, LiveSocket } from './api.js';
-import { CLOCKS, GAME_KINDS } from './kinds.js';
+import { CLOCKS, gameOf, gamesLoaded } from './kinds.js';
 
 /** The quick-pairing buttons: their clock (null: correspondence) and label. */
 const QUICK = [['1+0', 'Bullet'], ['3+2', 'Blitz'], ['5+3', 'Blitz'], ['10+5', 'Rapid'], [null, 'Days per move']];
 
-/** Seeks are for two players (the server refuses others): every game but four-player Ataxx. */
-const SEEK_GAMES = GAME_KINDS.filter(([game]) => game !== 'ataxx4');
+/** Seeks are for two players (the server refuses others). */
+const twoSeats = (game) => game.seats.length === 2;
 
-const gameTitle = (name) => GAME_KINDS.find(([g]) => g === name)?.[1] ?? name;
+const gameTitle = (id) => gameOf(id)?.name ?? id;
 
-/** What quick pairing plays: the game on its default board, named with it where sizes vary. */
-function pairTitle(name) {
-  const [game, title, [size], label] = GAME_KINDS.find(([g]) => g === name);
-  return game === 'ataxx' ? `${title} ${label(size)}` : title;
+/** What quick pairing plays: the game on its default board, named with it where the game says so. */
+function pairTitle(id) {
+  const game = gameOf(id);
+  return game.pairsWithSize ? `${game.name} ${game.sizeLabel(game.default_size)}` : game.name;
 }
 
 function seekRow(seek, me) {
@@ -161,8 +161,7 @@ export function mountQuickPairing(container, { me, toast, list }) {
   const radio = (name, value, text, checked) => `<label><input type="radio" name="${name}" value="${value}" ${checked ? 'checked' : ''}> ${esc(text)}</label>`;
   container.innerHTML = `
     <div class="pair-terms">
-      <fieldset class="segmented" id="pair-game"><legend>Game</legend>
-        ${SEEK_GAMES.map(([game], i) => radio('pair-game', game, pairTitle(game), i === 0)).join('')}</fieldset>
+      <fieldset class="segmented" id="pair-game"><legend>Game</legend></fieldset>
       <fieldset class="segmented" id="pair-mode"><legend>Mode</legend>
         ${radio('pair-mode', 'rated', 'Rated', true)}${radio('pair-mode', 'casual', 'Casual', false)}</fieldset>
     </div>
@@ -175,8 +174,9 @@ export function mountQuickPairing(container, { me, toast, list }) {
   /** The quick-pairing seek I am waiting on: {id, clock, game, rated}. */
   let waiting = null;
 
+  // No game is checked until the games have loaded.
   const terms = () => ({
-    game: container.querySelector('[name=pair-game]:checked').value,
+    game: container.querySelector('[name=pair-game]:checked')?.value,
     rated: container.querySelector('[name=pair-mode]:checked').value === 'rated',
   });
   const isWait = (clock, { game, rated }) => !!waiting && waiting.clock === clock && waiting.game === game && waiting.rated === rated;
@@ -196,13 +196,18 @@ export function mountQuickPairing(container, { me, toast, list }) {
   }
 
   list.watch((seeks) => { if (waiting && !seeks.has(waiting.id)) setWaiting(null); });
-  container.querySelectorAll('.pair-terms input').forEach((input) => input.addEventListener('change', showPressed));
+  container.querySelector('.pair-terms').addEventListener('change', showPressed);
+  gamesLoaded.then((games) => {
+    container.querySelector('#pair-game').insertAdjacentHTML('beforeend', games.filter(twoSeats)
+      .map((game, i) => radio('pair-game', game.id, pairTitle(game.id), i === 0)).join(''));
+    showPressed();
+  });
 
   container.querySelector('#quick-pairing').addEventListener('click', async (event) => {
     const button = event.target.closest('.quick');
-    if (!button || !me) return;
-    const clock = button.dataset.clock;
     const wanted = terms();
+    if (!button || !me || !wanted.game) return;
+    const clock = button.dataset.clock;
     if (waiting) {
       // Another press of the same button cancels; another button moves my wait there.
       const same = isWait(clock, wanted);
@@ -241,7 +246,7 @@ export function mountSeeks(root, { me, toast }) {
       <section class="card">
         <h2>Post a seek</h2>
         <form id="seek-form" class="seek-form">
-          <label>Game <select name="game">${SEEK_GAMES.map(([v, t]) => `<option value="${v}">${esc(t)}</option>`).join('')}</select></label>
+          <label>Game <select name="game"></select></label>
           <label>Board <select name="size"></select></label>
           <label>Time <select name="clock">${CLOCKS.map(([v, t]) => `<option value="${v}">${esc(t)}</option>`).join('')}</select></label>
           <label><input type="checkbox" name="rated" checked> Rated</label>
@@ -260,19 +265,21 @@ export function mountSeeks(root, { me, toast }) {
   mountQuickPairing(root.querySelector('#pairing'), { me, toast, list });
 
   const showSizes = () => {
-    const [, , sizes, label] = GAME_KINDS.find(([g]) => g === form.game.value);
-    form.size.innerHTML = sizes.map((n) => `<option value="${n}">${label(n)}</option>`).join('');
+    const game = gameOf(form.game.value);
+    form.size.innerHTML = game ? game.sizes.map((n) => `<option value="${n}">${game.sizeLabel(n)}</option>`).join('') : '';
   };
   form.game.addEventListener('change', showSizes);
-  showSizes();
+  gamesLoaded.then((games) => {
+    form.game.innerHTML = games.filter(twoSeats).map((g) => `<option value="${g.id}">${esc(g.name)}</option>`).join('');
+    showSizes();
+  });
 
   form.addEventListener('submit', async (event) => {
     event.preventDefault();
     const error = root.querySelector('#seek-error');
     error.textContent = '';
-    const [, , sizes] = GAME_KINDS.find(([g]) => g === form.game.value);
     const body = { game: form.game.value, clock: form.clock.value || null, rated: form.rated.checked, color: form.color.value };
-    if (Number(form.size.value) !== sizes[0]) body.size = Number(form.size.value);
+    if (Number(form.size.value) !== gameOf(body.game)?.default_size) body.size = Number(form.size.value);
     for (const bound of ['rating_min', 'rating_max']) {
       if (form[bound].value.trim()) body[bound] = Number(form[bound].value);
     }

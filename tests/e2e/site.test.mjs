@@ -188,3 +188,30 @@ test('TV shows the game of the best-rated players and switches to the next when 
   for (const page of [ada, abe, bea, bob, l1, l2, l3, viewer]) await page.context().close();
   noScriptErrors();
 });
+
+test('the leaderboard offers every game the server plays, Ankor among them, and ranks its players', async () => {
+  // A rated Ankor game, won by resignation after a move each (a game one side never moved in is
+  // unrated); each side plays a legal move the server lists.
+  const [ana, ari] = await Promise.all(['ankor-ana', 'ankor-ari'].map(account));
+  const seek = await call(ana, 'POST', '/api/seeks', { game: 'ankor', clock: null, color: 'x', rated: true }, 201);
+  const { board } = await call(ari, 'POST', `/api/seeks/${seek.id}/accept`, undefined, 201);
+  for (let ply = 0; ply < 2; ply++) {
+    const game = await call(ana, 'GET', `/api/games/${board}`);
+    await play(game.to_move === 'ankor-ana' ? ana : ari, board, game.legal_moves.find((m) => m !== 'swap'));
+  }
+  await play(ari, board, 'resign');
+
+  const guest = await visitor('board-guest');
+  const kinds = await call(guest, 'GET', '/api/kinds');
+  await guest.goto(`${BASE}/#/leaderboard`);
+  await waitText(guest, '#board-list', 'Provisional');
+  const tabs = await guest.locator('[data-game]').evaluateAll((buttons) => buttons.map((b) => b.dataset.game));
+  assert.deepEqual(tabs, kinds.map((k) => k.id));
+  assert.deepEqual(tabs, ['ataxx', 'hexxagon', 'ataxx4', 'ankor']);
+  await guest.click('[data-game=ankor]');
+  await guest.waitForSelector('[data-game=ankor].active');
+  await waitText(guest, '#board-list', 'ankor-ana');
+  await waitText(guest, '#board-list', 'ankor-ari');
+  for (const page of [ana, ari, guest]) await page.context().close();
+  noScriptErrors();
+});

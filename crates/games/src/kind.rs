@@ -48,6 +48,21 @@ impl GameKind {
         }
     }
 
+    /// The game's name as people read it (menus, page titles).
+    ///
+    /// ```
+    /// use games::GameKind;
+    /// assert_eq!(GameKind::Ataxx4.title(), "Four-player Ataxx");
+    /// ```
+    pub const fn title(self) -> &'static str {
+        match self {
+            GameKind::Ataxx => "Ataxx",
+            GameKind::Hexxagon => "Hexxagon",
+            GameKind::Ataxx4 => "Four-player Ataxx",
+            GameKind::Ankor => "Ankor",
+        }
+    }
+
     /// Every game's name, comma-separated, for messages.
     pub fn names() -> String {
         GameKind::ALL.map(GameKind::name).join(", ")

@@ -58,6 +58,14 @@ const ASSETS: &[Asset] = &[
     asset!("ankorboard.js", JS),
     asset!("lobby.js", JS),
     asset!("game.js", JS),
+    asset!("game-layout.js", JS),
+    asset!("game-players.js", JS),
+    asset!("game-status.js", JS),
+    asset!("game-moves.js", JS),
+    asset!("game-chat.js", JS),
+    asset!("game-input.js", JS),
+    asset!("game-actions.js", JS),
+    asset!("game-live.js", JS),
     asset!("profile.js", JS),
     asset!("leaderboard.js", JS),
     asset!("rematch.js", JS),
@@ -70,6 +78,10 @@ const ASSETS: &[Asset] = &[
     asset!("tv.js", JS),
     asset!("seeks.js", JS),
     asset!("kinds.js", JS),
+    asset!("kind-ataxx.js", JS),
+    asset!("kind-hexxagon.js", JS),
+    asset!("kind-ataxx4.js", JS),
+    asset!("kind-ankor.js", JS),
 ];
 
 /// How long after its last heartbeat a browser's user still counts as online.

@@ -31,6 +31,7 @@ use crate::App;
 use games::GameKind;
 
 mod errors;
+mod kinds;
 mod leaderboard;
 mod seeks;
 pub mod socket_messages;
@@ -162,6 +163,7 @@ fn router(state: HttpState) -> Router {
         .route("/api/seeks/{id}", axum::routing::delete(seeks::withdraw))
         .route("/api/seeks/{id}/accept", post(seeks::accept))
         .route("/api/lobby/ws", get(seeks::socket))
+        .route("/api/kinds", get(kinds::get))
         .route("/api/leaderboard", get(leaderboard::get))
         .route("/api/tv", get(tv::get))
         .route("/api/bot/upgrade", post(leaderboard::upgrade_to_bot))
