@@ -1,0 +1,104 @@
+//! The server's rooms and the way their arrows point (docs/architecture.md), read from the
+//! sources: a module that reaches into a room it must not fails here, naming the file and line.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+/// Every `.rs` file under `dir`, with its path relative to `src/`.
+fn sources(dir: &Path) -> Vec<(String, String)> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut files = vec![];
+    let mut stack: Vec<PathBuf> = vec![root.join(dir)];
+    while let Some(path) = stack.pop() {
+        if path.is_dir() {
+            for entry in fs::read_dir(&path).expect("source folder reads") {
+                stack.push(entry.expect("source folder entry").path());
+            }
+        } else if path.extension().is_some_and(|ext| ext == "rs") {
+            let text = fs::read_to_string(&path).expect("source file reads");
+            let name = path.strip_prefix(&root).expect("under src/").display().to_string();
+            files.push((name, text));
+        }
+    }
+    files.sort();
+    files
+}
+
+/// The lines of `room`'s files that name any of `forbidden` (code only: `//` comments and doc
+/// comments may mention other rooms).
+fn offences(room: &str, forbidden: &dyn Fn(&str) -> bool) -> Vec<String> {
+    let mut found = vec![];
+    for (file, text) in sources(Path::new(room)) {
+        for (number, line) in text.lines().enumerate() {
+            let code = line.split("//").next().unwrap_or_default();
+            if forbidden(code) {
+                found.push(format!("{file}:{}: {}", number + 1, line.trim()));
+            }
+        }
+    }
+    found
+}
+
+/// The `crate::` paths a line of code names, as their first segment (`crate::store::x` → store).
+fn rooms_named(code: &str) -> Vec<&str> {
+    code.match_indices("crate::")
+        .map(|(at, _)| {
+            let rest = &code[at + "crate::".len()..];
+            let end = rest
+                .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+                .unwrap_or(rest.len());
+            &rest[..end]
+        })
+        .collect()
+}
+
+#[test]
+fn only_the_store_names_sqlx() {
+    let outside: Vec<String> = sources(Path::new(""))
+        .into_iter()
+        .filter(|(file, text)| !file.starts_with("store/") && text.contains("sqlx"))
+        .map(|(file, _)| file)
+        .collect();
+    assert!(outside.is_empty(), "sqlx named outside store/: {outside:?}");
+}
+
+#[test]
+fn doors_never_reach_the_store() {
+    let found = offences("doors", &|code| rooms_named(code).contains(&"store"));
+    assert!(found.is_empty(), "doors importing the store:\n{}", found.join("\n"));
+}
+
+#[test]
+fn the_domain_never_names_the_cluster_or_a_door() {
+    let found = offences("domain", &|code| {
+        rooms_named(code)
+            .iter()
+            .any(|room| matches!(*room, "cluster" | "doors" | "App"))
+    });
+    assert!(found.is_empty(), "domain reaching up:\n{}", found.join("\n"));
+}
+
+#[test]
+fn events_know_only_the_model() {
+    let found = offences("events", &|code| {
+        rooms_named(code).iter().any(|room| *room != "model" && *room != "events")
+    });
+    assert!(found.is_empty(), "events importing more than the model:\n{}", found.join("\n"));
+}
+
+#[test]
+fn the_model_is_plain_data() {
+    let found = offences("model", &|code| {
+        rooms_named(code).iter().any(|room| *room != "model")
+    });
+    assert!(found.is_empty(), "model importing other rooms:\n{}", found.join("\n"));
+}
+
+#[test]
+fn the_check_sees_what_it_looks_for() {
+    // The checks above pass on an empty tree too: make sure they read the real one.
+    assert!(sources(Path::new("doors")).len() > 10);
+    assert_eq!(rooms_named("use crate::store::{self, Storage};"), ["store"]);
+    assert_eq!(rooms_named("let x = 1; // crate::store"), ["store"]);
+    assert!(offences("store", &|code| code.contains("sqlx::")).len() > 10);
+}
