@@ -3,10 +3,14 @@
 //! [`crate::store`] and announce changes through [`crate::events`]; they never name a door.
 
 pub mod accounts;
+pub mod analysis;
 pub mod bot_accounts;
 pub mod bots;
+pub mod challenge_policy;
 pub mod clock;
 pub mod games;
+pub mod listings;
+pub mod profiles;
 pub mod ratings;
 pub mod seeks;
 pub mod standings;
