@@ -10,6 +10,7 @@ pub mod challenge_policy;
 pub mod clock;
 pub mod games;
 pub mod listings;
+pub mod messages;
 pub mod profiles;
 pub mod ratings;
 pub mod seeks;

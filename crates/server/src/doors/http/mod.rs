@@ -1,9 +1,8 @@
 //! The HTTP door: a JSON API over the same services as the command language, `POST
 //! /api/command` for the language itself, WebSocket event streams per board and per user, and
 //! the OpenAPI document. docs/server.md describes every endpoint.
-
 //!
-//! Each resource has its file; [`auth`] says who a request comes from, `api_error` how a refusal
+//! Each resource has its file; `auth` says who a request comes from, `api_error` how a refusal
 //! is answered. Handlers translate: every answer is a domain call's result or view as JSON.
 
 use std::net::SocketAddr;
