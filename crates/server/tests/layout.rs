@@ -16,7 +16,11 @@ fn sources(dir: &Path) -> Vec<(String, String)> {
             }
         } else if path.extension().is_some_and(|ext| ext == "rs") {
             let text = fs::read_to_string(&path).expect("source file reads");
-            let name = path.strip_prefix(&root).expect("under src/").display().to_string();
+            let name = path
+                .strip_prefix(&root)
+                .expect("under src/")
+                .display()
+                .to_string();
             files.push((name, text));
         }
     }
@@ -65,7 +69,11 @@ fn only_the_store_names_sqlx() {
 #[test]
 fn doors_never_reach_the_store() {
     let found = offences("doors", &|code| rooms_named(code).contains(&"store"));
-    assert!(found.is_empty(), "doors importing the store:\n{}", found.join("\n"));
+    assert!(
+        found.is_empty(),
+        "doors importing the store:\n{}",
+        found.join("\n")
+    );
 }
 
 #[test]
@@ -75,15 +83,25 @@ fn the_domain_never_names_the_cluster_or_a_door() {
             .iter()
             .any(|room| matches!(*room, "cluster" | "doors" | "App"))
     });
-    assert!(found.is_empty(), "domain reaching up:\n{}", found.join("\n"));
+    assert!(
+        found.is_empty(),
+        "domain reaching up:\n{}",
+        found.join("\n")
+    );
 }
 
 #[test]
 fn events_know_only_the_model() {
     let found = offences("events", &|code| {
-        rooms_named(code).iter().any(|room| *room != "model" && *room != "events")
+        rooms_named(code)
+            .iter()
+            .any(|room| *room != "model" && *room != "events")
     });
-    assert!(found.is_empty(), "events importing more than the model:\n{}", found.join("\n"));
+    assert!(
+        found.is_empty(),
+        "events importing more than the model:\n{}",
+        found.join("\n")
+    );
 }
 
 #[test]
@@ -91,7 +109,11 @@ fn the_model_is_plain_data() {
     let found = offences("model", &|code| {
         rooms_named(code).iter().any(|room| *room != "model")
     });
-    assert!(found.is_empty(), "model importing other rooms:\n{}", found.join("\n"));
+    assert!(
+        found.is_empty(),
+        "model importing other rooms:\n{}",
+        found.join("\n")
+    );
 }
 
 #[test]

@@ -3,11 +3,16 @@
 //! [`crate::store`] and announce changes through [`crate::events`]; they never name a door.
 
 pub mod accounts;
+pub mod analysis;
 pub mod bot_accounts;
 pub mod bots;
+pub mod challenge_policy;
 pub mod clock;
 pub mod games;
 pub mod leader;
+pub mod listings;
+pub mod messages;
+pub mod profiles;
 mod publish;
 pub mod ratings;
 pub mod seeks;

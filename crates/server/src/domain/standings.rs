@@ -137,3 +137,71 @@ pub async fn leaderboard(storage: &Storage, game: &str, speed: Speed) -> Result<
         provisional,
     })
 }
+
+/// Days without a game after which a player is listed as inactive.
+pub const INACTIVE_DAYS: i64 = 180;
+
+/// The group a player stands in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Group {
+    Established,
+    Provisional,
+    /// No game for [`INACTIVE_DAYS`].
+    Inactive,
+}
+
+impl Group {
+    /// In the order the standings list them.
+    pub const ALL: [Group; 3] = [Group::Established, Group::Provisional, Group::Inactive];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Group::Established => "Established",
+            Group::Provisional => "Provisional",
+            Group::Inactive => "Inactive",
+        }
+    }
+}
+
+/// One player in the standings of a game.
+pub struct Standing {
+    pub rating: crate::model::RatingRow,
+    /// The account; None only for a rating whose account is gone.
+    pub user: Option<crate::model::UserRow>,
+    pub group: Group,
+}
+
+impl Standing {
+    /// A computer player.
+    pub fn is_bot(&self) -> bool {
+        self.user.as_ref().is_some_and(|u| u.bot_level.is_some())
+    }
+}
+
+/// The standings of a game: everyone who has played it, in rating order.
+pub async fn standings(storage: &Storage, game: &str, now_ms: i64) -> Result<Vec<Standing>> {
+    let mut conn = storage.read().await?;
+    let mut out = vec![];
+    for rating in store::ratings_of_game(&mut conn, game).await? {
+        if rating.games_played() == 0 {
+            continue;
+        }
+        let user = store::user(&mut conn, &rating.name).await?;
+        let inactive = rating
+            .last_game_ms
+            .is_none_or(|t| now_ms - t > INACTIVE_DAYS * 24 * 3600 * 1000);
+        let group = if inactive {
+            Group::Inactive
+        } else if rating.is_provisional() {
+            Group::Provisional
+        } else {
+            Group::Established
+        };
+        out.push(Standing {
+            rating,
+            user,
+            group,
+        });
+    }
+    Ok(out)
+}

@@ -15,13 +15,11 @@ use axum::http::{header, HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
-use engine::eval::HandCrafted;
 use engine::score::is_decisive;
-use engine::search::Engine;
-use engine::time::Limits;
 use serde::Deserialize;
 use serde_json::{json, Value};
 
+use crate::domain::analysis::{self, ANALYSIS_TIME};
 use crate::doors::http::SESSION_COOKIE;
 use crate::error::Error;
 use crate::App;
@@ -86,9 +84,6 @@ const ASSETS: &[Asset] = &[
 
 /// How long after its last heartbeat a browser's user still counts as online.
 const ONLINE_FOR: Duration = Duration::from_secs(90);
-
-/// How long the engine thinks for an analysis request.
-const ANALYSIS_TIME: Duration = Duration::from_millis(500);
 
 #[derive(Clone)]
 struct WebState {
@@ -257,25 +252,9 @@ async fn analysis(Query(query): Query<AnalysisQuery>) -> Response {
         Ok(pos) => pos,
         Err(err) => return bad_request(format!("fen {:?}: {err}", query.fen)),
     };
-    let searched = tokio::task::spawn_blocking(move || {
-        let mut engine = Engine::new(HandCrafted::default(), 16);
-        let limits = Limits {
-            movetime: Some(ANALYSIS_TIME),
-            ..Limits::default()
-        };
-        engine.search(
-            &pos,
-            &limits,
-            &std::sync::atomic::AtomicBool::new(false),
-            |_| {},
-        )
-    })
-    .await;
-    let Ok(report) = searched else {
-        return error_response(
-            StatusCode::INTERNAL_SERVER_ERROR,
-            &Error::Command("analysis failed".into()),
-        );
+    let report = match analysis::analyse(pos).await {
+        Ok(report) => report,
+        Err(err) => return error_response(StatusCode::INTERNAL_SERVER_ERROR, &err),
     };
     let (score, outcome) = match report.score {
         s if is_decisive(s) && s > 0 => (Value::Null, Some("win")),

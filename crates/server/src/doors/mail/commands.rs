@@ -7,9 +7,9 @@ use rand::Rng;
 use serde_json::json;
 
 use super::outbox::{self, Outgoing};
+use crate::domain::messages;
 use crate::doors::command::Reply;
 use crate::error::{Error, Result};
-use crate::store::mail as mail_store;
 use crate::App;
 
 /// The events a user can take or refuse by mail.
@@ -34,27 +34,15 @@ pub async fn message(
         ));
     }
     let now = app.games.now_ms();
-    let mut tx = app.storage.write().await?;
-    let (subject, recipients) = match to {
-        Some(names) => {
-            for name in names {
-                if mail_store::mail_settings(&mut tx, name).await?.is_none() {
-                    return Err(Error::UnknownUser(name.clone()));
-                }
-            }
-            (format!("message from {user}"), names.to_vec())
-        }
+    let subject = match to {
+        Some(_) => format!("message from {user}"),
         None => {
             if !mail.config.admins.iter().any(|a| a == user) {
                 return Err(Error::Command(format!(
                     "{user} may not broadcast: only the server's admins (serve --admin) may"
                 )));
             }
-            let everyone = mail_store::all_recipients(&mut tx, "message").await?;
-            (
-                format!("broadcast from {user}"),
-                everyone.into_iter().map(|(name, _)| name).collect(),
-            )
+            format!("broadcast from {user}")
         }
     };
     let outgoing = Outgoing {
@@ -63,13 +51,9 @@ pub async fn message(
         body: format!("{user} writes:\n\n{body}\n"),
         ..Default::default()
     };
-    let mut queued = 0;
-    for name in &recipients {
-        queued +=
-            outbox::queue_to_user(&mut tx, &mail.config, now, name, Some("message"), &outgoing)
-                .await?;
-    }
-    tx.commit().await?;
+    let sender = outbox::sender(&mail.config, now);
+    let messages::Sent { recipients, queued } =
+        messages::send_message(&app.storage, &sender, to, &outgoing).await?;
     mail.outgoing.notify_one();
     Ok(Reply::ok(
         subject,
@@ -103,9 +87,7 @@ pub async fn set_events(app: &App, user: &str, events: &[String]) -> Result<Repl
                 .collect()
         }
     };
-    let mut tx = app.storage.write().await?;
-    mail_store::set_mail_events(&mut tx, user, &chosen.join(" ")).await?;
-    tx.commit().await?;
+    messages::set_mail_events(&app.storage, user, &chosen.join(" ")).await?;
     let listed = if chosen.is_empty() {
         "nothing (replies to your own commands still come)".to_string()
     } else {
@@ -146,10 +128,9 @@ pub async fn request_address_change(app: &App, user: &str, addresses: &[String])
         ),
         ..Default::default()
     };
-    let mut tx = app.storage.write().await?;
-    mail_store::set_pending_addresses(&mut tx, user, &addresses.join(" "), &token).await?;
-    outbox::queue(&mut tx, &mail.config, now, addresses, &confirm).await?;
-    tx.commit().await?;
+    let sender = outbox::sender(&mail.config, now);
+    messages::request_address_change(&app.storage, &sender, user, addresses, &token, &confirm)
+        .await?;
     mail.outgoing.notify_one();
     Ok(Reply::ok(
         "address change waiting for confirmation",
@@ -163,13 +144,11 @@ pub async fn request_address_change(app: &App, user: &str, addresses: &[String])
 
 /// `confirm address <userid> <token>`: makes the waiting addresses the account's.
 pub async fn confirm_address(app: &App, user: &str, token: &str) -> Result<Reply> {
-    let mut tx = app.storage.write().await?;
-    let addresses = mail_store::take_pending_addresses(&mut tx, user, token)
+    let addresses = messages::confirm_address_change(&app.storage, user, token)
         .await?
         .ok_or_else(|| {
             Error::Command(format!("no address change of {user} waits for that token"))
         })?;
-    tx.commit().await?;
     Ok(Reply::ok(
         "address changed",
         format!("Addresses changed: {addresses}\n"),

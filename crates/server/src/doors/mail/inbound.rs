@@ -1,45 +1,26 @@
-//! Inbound mail: stored first ([`crate::store::mail`], before the SMTP `250` or `mail-in`'s exit status),
+//! Inbound mail: stored first ([`crate::domain::messages`], before the SMTP `250` or `mail-in`'s exit status),
 //! then processed ([`process`]): filtered, run as a command, answered.
 //!
 //! The From address is never authentication (the password in the command is): the reply to a
 //! command naming an account goes to that account's addresses. Only a sender no account
 //! matches gets an answer at its From address (help, errors), a few per hour.
 
-use crate::doors::command::{self, Command, Request};
+use crate::doors::command::{self, Command, Reply, Request};
 use crate::error::Result;
 use crate::model::Status;
-use crate::store::Storage;
 use crate::App;
 
 use super::outbox::{self, Outgoing};
 use super::parse::{self, Inbound};
 use super::Mail;
-use crate::store::mail::{self as mail_store, InboxRow};
+use crate::domain::messages::{self, InboxRow};
 
-/// Stores a received message (its first `max_bytes`; a longer one is marked truncated and
-/// answered with a refusal). Returns its inbox id. Durable when this returns.
-pub async fn store(
-    storage: &Storage,
-    now_ms: i64,
-    envelope_from: &str,
-    raw: &[u8],
-    max_bytes: usize,
-) -> Result<i64> {
-    let truncated = raw.len() > max_bytes;
-    let kept = &raw[..raw.len().min(max_bytes)];
-    let mut tx = storage.write().await?;
-    let id = mail_store::insert_inbox(&mut tx, now_ms, envelope_from, kept, raw.len(), truncated)
-        .await?;
-    tx.commit().await?;
-    Ok(id)
-}
+/// Stores a received message: the way in of the SMTP listener and of `ataxx mail-in`.
+pub use crate::domain::messages::store_inbound as store;
 
 /// Processes every stored message not yet processed, oldest first.
 pub async fn process(app: &App, mail: &Mail) -> Result<usize> {
-    let rows = {
-        let mut conn = app.storage.read().await?;
-        mail_store::new_inbox(&mut conn, 100).await?
-    };
+    let rows = messages::unprocessed(&app.storage, 100).await?;
     for row in &rows {
         process_one(app, mail, row).await?;
         mail.outgoing.notify_one();
@@ -64,12 +45,16 @@ async fn process_one(app: &App, mail: &Mail, row: &InboxRow) -> Result<()> {
         },
         Some(inbound) => answer(app, mail, row, &inbound, now).await?,
     };
-    let mut tx = app.storage.write().await?;
-    for (addresses, reply) in &outcome.replies {
-        outbox::queue(&mut tx, &mail.config, now, addresses, reply).await?;
-    }
-    mail_store::finish_inbox(&mut tx, row.id, outcome.status, &outcome.note).await?;
-    tx.commit().await?;
+    let sender = outbox::sender(&mail.config, now);
+    messages::finish_inbound(
+        &app.storage,
+        &sender,
+        row.id,
+        outcome.status,
+        &outcome.note,
+        &outcome.replies,
+    )
+    .await?;
     tracing::info!(id = row.id, note = %outcome.note, "mail processed");
     Ok(())
 }
@@ -90,10 +75,7 @@ async fn answer(
     if let Some(why) = &inbound.automatic {
         return Ok(ignored(format!("automatic ({why})")));
     }
-    let recent = {
-        let mut conn = app.storage.read().await?;
-        mail_store::inbox_count_since(&mut conn, from, now - HOUR_MS).await?
-    };
+    let recent = messages::received_since(&app.storage, from, now - HOUR_MS).await?;
     if recent >= mail.config.per_sender_per_hour {
         return Ok(ignored(format!(
             "over {} messages in an hour",
@@ -161,12 +143,7 @@ async fn answer(
         .and_then(Command::userid)
         .map(str::to_ascii_lowercase);
     let account = match &actor {
-        Some(name) => {
-            let mut conn = app.storage.read().await?;
-            mail_store::mail_settings(&mut conn, name)
-                .await?
-                .map(|(addresses, _)| addresses)
-        }
+        Some(name) => messages::addresses_of(&app.storage, name).await?,
         None => None,
     };
     let note = format!(
@@ -176,18 +153,7 @@ async fn answer(
     );
     // Board mails answer a move, a chat, the acceptance that starts or ends a challenge, and a
     // challenge to the players it names: no second copy.
-    let told_by_board_mail = reply.ok
-        && match &parsed {
-            Some(Command::Act { .. } | Command::Chat { .. }) => true,
-            Some(Command::Answer { .. }) => reply.data["status"] != Status::Challenge.as_str(),
-            Some(Command::Challenge { players, .. }) => {
-                let mut conn = app.storage.read().await?;
-                let sender = mail_store::user_by_address(&mut conn, from).await?;
-                sender.is_some_and(|s| players.iter().any(|p| p.eq_ignore_ascii_case(&s)))
-            }
-            _ => false,
-        };
-    if told_by_board_mail {
+    if reply.ok && told_by_board_mail(app, from, &reply, parsed.as_ref()).await? {
         return Ok(Outcome {
             status: "done",
             note,
@@ -215,18 +181,35 @@ async fn answer(
     })
 }
 
+/// Whether the board mail of a command's change tells its sender what the reply would.
+async fn told_by_board_mail(
+    app: &App,
+    from: &str,
+    reply: &Reply,
+    parsed: Option<&Command>,
+) -> Result<bool> {
+    Ok(match parsed {
+        Some(Command::Act { .. } | Command::Chat { .. }) => true,
+        Some(Command::Answer { .. }) => reply.data["status"] != Status::Challenge.as_str(),
+        Some(Command::Challenge { players, .. }) => {
+            let sender = messages::user_by_address(&app.storage, from).await?;
+            sender.is_some_and(|s| players.iter().any(|p| p.eq_ignore_ascii_case(&s)))
+        }
+        _ => false,
+    })
+}
+
 const HOUR_MS: i64 = 3600 * 1000;
 
 /// The From address, unless no account has it and it has had its share of answers this hour.
 async fn stranger_addresses(app: &App, mail: &Mail, from: &str, now: i64) -> Result<Vec<String>> {
-    let mut conn = app.storage.read().await?;
-    if mail_store::user_by_address(&mut conn, from)
+    if messages::user_by_address(&app.storage, from)
         .await?
         .is_some()
     {
         return Ok(vec![from.to_string()]);
     }
-    let sent = mail_store::outbox_count_since(&mut conn, from, now - HOUR_MS).await?;
+    let sent = messages::sent_since(&app.storage, from, now - HOUR_MS).await?;
     Ok(match sent < mail.config.stranger_replies_per_hour {
         true => vec![from.to_string()],
         false => vec![],

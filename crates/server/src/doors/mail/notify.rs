@@ -11,7 +11,7 @@ use crate::App;
 
 use super::outbox::{self, Outgoing};
 use super::Mail;
-use crate::store::mail::{self as mail_store, BoardCursor};
+use crate::domain::messages::{self, BoardCursor, BoardMail};
 
 /// One mail to the board's people: who gets it, and which account setting lets them refuse it.
 struct Notice {
@@ -23,17 +23,11 @@ struct Notice {
 
 /// Composes the mails of every changed board; returns how many mails were queued.
 pub async fn compose(app: &App, mail: &Mail) -> Result<usize> {
-    let changed = {
-        let mut conn = app.storage.read().await?;
-        mail_store::changed_boards(&mut conn).await?
-    };
+    let changed = messages::changed_boards(&app.storage).await?;
     let mut queued = 0;
     for (board, cursor) in changed {
         let view = app.games.view(board).await?;
-        let nagged_ply = {
-            let mut conn = app.storage.read().await?;
-            mail_store::nagged_ply(&mut conn, board).await?
-        };
+        let nagged_ply = messages::nagged_ply(&app.storage, board).await?;
         let now = app.games.now_ms();
         let notice = notice(&view, cursor.as_ref(), nagged_ply, now);
         let next = BoardCursor {
@@ -43,24 +37,18 @@ pub async fn compose(app: &App, mail: &Mail) -> Result<usize> {
             nagged_ply,
             chat_seq: view.chat.last().map_or(0, |c| c.seq),
         };
-        let mut tx = app.storage.write().await?;
-        if let Some(mut notice) = notice {
+        let notice = notice.map(|mut notice| {
             notice.mail.refs = outbox::board_thread(board, &mail.config);
             notice.mail.in_reply_to = notice.mail.refs.clone();
-            for user in &notice.recipients {
-                queued += outbox::queue_to_user(
-                    &mut tx,
-                    &mail.config,
-                    now,
-                    user,
-                    Some(notice.event),
-                    &notice.mail,
-                )
-                .await?;
-            }
-        }
-        mail_store::save_cursor(&mut tx, board, &next).await?;
-        tx.commit().await?;
+            notice
+        });
+        let board_mail = notice.as_ref().map(|notice| BoardMail {
+            mail: &notice.mail,
+            event: notice.event,
+            recipients: &notice.recipients,
+        });
+        let sender = outbox::sender(&mail.config, now);
+        queued += messages::board_mailed(&app.storage, &sender, board, board_mail, &next).await?;
     }
     Ok(queued)
 }

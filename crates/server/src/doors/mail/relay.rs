@@ -14,8 +14,8 @@ use lettre::{AsyncSmtpTransport, AsyncTransport, Message, Tokio1Executor};
 use tokio::sync::watch;
 
 use super::Mail;
+use crate::domain::messages::{self, OutboxRow};
 use crate::error::{Error, Result};
-use crate::store::mail::{self as mail_store, OutboxRow};
 use crate::App;
 
 /// Where outbound mail goes.
@@ -93,13 +93,7 @@ pub async fn run(app: App, mail: Mail, mut stopped: watch::Receiver<bool>) {
 /// A new sender (this process started, or this node became the leader) sends at once what a
 /// dead one had claimed; true once done.
 async fn take_over(app: &App) -> bool {
-    let reclaimed = async {
-        let mut tx = app.storage.write().await?;
-        let n = mail_store::reclaim_sending(&mut tx, app.clock.now_ms()).await?;
-        tx.commit().await?;
-        Ok::<_, Error>(n)
-    };
-    match reclaimed.await {
+    match messages::reclaim_sending(&app.storage, app.clock.now_ms()).await {
         Ok(n) => {
             if n > 0 {
                 tracing::warn!(n, "mail a stopped sender was handing over goes again");
@@ -117,15 +111,10 @@ async fn take_over(app: &App) -> bool {
 /// between the relay's acceptance and the mark leaves it claimed; it is sent again, with the
 /// same Message-ID, by the next sender (see docs/mail.md, "Sent once").
 async fn send_due(app: &App, mail: &Mail, transport: &Transport, retry: Duration) -> Result<()> {
-    let due = {
-        let mut conn = app.storage.read().await?;
-        mail_store::due_outbox(&mut conn, app.clock.now_ms(), 100).await?
-    };
+    let due = messages::due(&app.storage, app.clock.now_ms(), 100).await?;
     for row in due {
         let now = app.clock.now_ms();
-        let mut tx = app.storage.write().await?;
-        let claimed = mail_store::claim_outbox(&mut tx, row.id, now, now + CLAIM_LEASE_MS).await?;
-        tx.commit().await?;
+        let claimed = messages::claim(&app.storage, row.id, now, now + CLAIM_LEASE_MS).await?;
         if !claimed {
             continue;
         }
@@ -134,18 +123,22 @@ async fn send_due(app: &App, mail: &Mail, transport: &Transport, retry: Duration
             Err(err) => Err((err, true)),
         };
         let now = app.clock.now_ms();
-        let mut tx = app.storage.write().await?;
         match sent {
-            Ok(()) => mail_store::mark_sent(&mut tx, row.id, now).await?,
+            Ok(()) => messages::mark_sent(&app.storage, row.id, now).await?,
             Err((err, permanent)) => {
                 let wait = retry.as_millis() as i64 * (1i64 << row.attempts.min(20));
                 let give_up = permanent || now - row.created_ms > GIVE_UP_MS;
                 tracing::warn!(id = row.id, to = %row.recipient, %err, give_up, "mail not sent");
-                mail_store::mark_failed(&mut tx, row.id, &err, now + wait.min(3_600_000), give_up)
-                    .await?;
+                messages::mark_failed(
+                    &app.storage,
+                    row.id,
+                    &err,
+                    now + wait.min(3_600_000),
+                    give_up,
+                )
+                .await?;
             }
         }
-        tx.commit().await?;
     }
     Ok(())
 }

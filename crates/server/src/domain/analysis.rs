@@ -1,0 +1,73 @@
+//! Looking ahead without playing: a board's position after moves not played (`preview`), and
+//! the engine's best move in a position (the browser's analysis).
+
+use std::time::Duration;
+
+use ataxx::Position;
+use engine::eval::HandCrafted;
+use engine::search::{Engine, Report};
+use engine::time::Limits;
+use games::AnyPosition;
+
+use crate::domain::games::{replay, GameView};
+use crate::error::{Error, Result};
+
+/// How long the engine thinks for an analysis request.
+pub const ANALYSIS_TIME: Duration = Duration::from_millis(500);
+
+/// A board's position after moves that were not played.
+pub struct Preview {
+    pub position: Box<dyn AnyPosition>,
+    /// The moves as the game wrote them, with the passes the server would have made
+    /// (`--(Auto)`).
+    pub played: Vec<String>,
+    /// The last move given, as the game wrote it.
+    pub last: Option<String>,
+}
+
+/// Plays `moves` on a copy of the board, passing for a side that cannot move as the server does.
+pub fn preview(view: &GameView, moves: &[String]) -> Result<Preview> {
+    // Replayed, so that the position remembers its past (Ankor's repetitions).
+    let mut position = replay(
+        view.summary
+            .game
+            .parse()
+            .expect("stored boards name a known game"),
+        &view.summary.start_fen,
+        &mut view.moves.clone(),
+    );
+    let (mut played, mut last) = (vec![], None);
+    for text in moves {
+        let text = position.play(text)?.text;
+        last = Some(text.clone());
+        played.push(text);
+        while position.outcome().is_none() && position.legal_moves() == ["0000"] {
+            position.play("0000")?;
+            played.push("--(Auto)".into());
+        }
+    }
+    Ok(Preview {
+        position,
+        played,
+        last,
+    })
+}
+
+/// Searches a position for [`ANALYSIS_TIME`] on a blocking thread.
+pub async fn analyse(position: Position) -> Result<Report> {
+    tokio::task::spawn_blocking(move || {
+        let mut engine = Engine::new(HandCrafted::default(), 16);
+        let limits = Limits {
+            movetime: Some(ANALYSIS_TIME),
+            ..Limits::default()
+        };
+        engine.search(
+            &position,
+            &limits,
+            &std::sync::atomic::AtomicBool::new(false),
+            |_| {},
+        )
+    })
+    .await
+    .map_err(|_| Error::Command("analysis failed".into()))
+}

@@ -1,0 +1,158 @@
+//! The account commands: signing up, passwords and addresses, closing, the stance on challenges,
+//! the mail settings and messages (through [`crate::doors::mail::commands`]), and a test
+//! server's clock.
+
+use serde_json::json;
+
+use super::{Command, Reply, Request};
+use crate::domain::challenge_policy;
+use crate::doors::mail::commands as mail;
+use crate::error::{Error, Result};
+use crate::App;
+
+/// Runs an account command.
+pub(super) async fn run(app: &App, request: &Request, command: &Command) -> Result<Reply> {
+    let accounts = &app.accounts.from_peer(request.peer);
+    Ok(match command {
+        Command::Signup {
+            userid,
+            password,
+            addresses,
+        } => {
+            let user = accounts
+                .signup(userid, password, addresses, request.peer)
+                .await?;
+            Reply::ok(
+                format!("signed up {}", user.name),
+                format!(
+                    "Welcome, {}. Challenge someone with: ataxx challenge {} <userid>\n",
+                    user.name, user.name
+                ),
+                json!({"userid": user.name}),
+            )
+        }
+        Command::ChangePassword {
+            userid,
+            current,
+            new,
+        } => {
+            accounts.change_password(userid, current, new).await?;
+            Reply::ok("password changed", "Password changed.\n", json!({}))
+        }
+        Command::ChangeAddress {
+            userid,
+            password,
+            addresses,
+        } if app.mail.is_some() && !addresses.is_empty() => {
+            let user = accounts.verify(userid, password).await?;
+            mail::request_address_change(app, &user, addresses).await?
+        }
+        Command::ChangeAddress {
+            userid,
+            password,
+            addresses,
+        } => {
+            accounts
+                .change_addresses(userid, password, addresses)
+                .await?;
+            Reply::ok(
+                "address changed",
+                "Addresses changed.\n",
+                json!({"addresses": addresses}),
+            )
+        }
+        Command::Close { userid, password } => close(app, request, userid, password).await?,
+        Command::Policy {
+            userid,
+            password,
+            accept,
+        } => {
+            let user = accounts.verify(userid, password).await?;
+            challenge_policy::set_accepts_challenges(&app.storage, &user, *accept).await?;
+            let what = if *accept { "accepts" } else { "refuses" };
+            Reply::ok(
+                format!("{user} {what} challenges"),
+                format!("{user} now {what} ataxx challenges.\n"),
+                json!({"userid": user, "accepts_challenges": accept}),
+            )
+        }
+        Command::Limit {
+            userid,
+            password,
+            limit,
+        } => {
+            let user = accounts.verify(userid, password).await?;
+            challenge_policy::set_game_limit(&app.storage, &user, *limit).await?;
+            Reply::ok(
+                format!("{user} limit {limit}"),
+                format!("{user} plays at most {limit} ataxx games at once.\n"),
+                json!({"userid": user, "limit": limit}),
+            )
+        }
+        Command::ClockAdvance { seconds } => clock_advance(app, *seconds).await?,
+        _ => mail_command(app, request, command).await?,
+    })
+}
+
+/// The commands that mail: messages, broadcasts, address confirmations, mail settings.
+async fn mail_command(app: &App, request: &Request, command: &Command) -> Result<Reply> {
+    let accounts = &app.accounts.from_peer(request.peer);
+    let body = request.body.as_deref();
+    match command {
+        Command::Message {
+            userid,
+            password,
+            to,
+        } => {
+            let user = accounts.verify(userid, password).await?;
+            mail::message(app, &user, Some(to), body).await
+        }
+        Command::ConfirmAddress { userid, token } => {
+            mail::confirm_address(app, userid, token).await
+        }
+        Command::Broadcast { userid, password } => {
+            let user = accounts.verify(userid, password).await?;
+            mail::message(app, &user, None, body).await
+        }
+        Command::MailEvents {
+            userid,
+            password,
+            events,
+        } => {
+            let user = accounts.verify(userid, password).await?;
+            mail::set_events(app, &user, events).await
+        }
+        _ => unreachable!("run sends every other command elsewhere"),
+    }
+}
+
+/// `signoff`/`delete`: closes the account, then resigns or cancels its games.
+async fn close(app: &App, request: &Request, userid: &str, password: &str) -> Result<Reply> {
+    let name = app
+        .accounts
+        .from_peer(request.peer)
+        .close(userid, password)
+        .await?;
+    let left = app.games.leave_all(&name).await?;
+    Ok(Reply::ok(
+        format!("account {name} closed"),
+        format!(
+            "Account {name} is closed; its games stay on record.\n{}",
+            left.describe()
+        ),
+        json!({"userid": name, "resigned": left.resigned, "cancelled": left.cancelled}),
+    ))
+}
+
+/// `clock advance <seconds>` (test servers): moves the clock, then runs the deadline sweeper.
+async fn clock_advance(app: &App, seconds: i64) -> Result<Reply> {
+    app.clock
+        .advance(seconds.saturating_mul(1000))
+        .map_err(|e| Error::Command(e.to_string()))?;
+    let changed = app.games.sweep().await?;
+    Ok(Reply::ok(
+        "clock advanced",
+        format!("Clock advanced {seconds} s; {changed} boards changed.\n"),
+        json!({"now_ms": app.clock.now_ms(), "changed": changed}),
+    ))
+}

@@ -1,0 +1,275 @@
+//! Splitting a command line into a [`Command`]: words and options, then the account commands
+//! here and a game's commands in [`super::parse_game`].
+
+use games::GameKind;
+
+use super::parse_game::parse_game;
+use super::{Command, Selection, MAX_LINE};
+use crate::error::{Error, Result};
+
+/// The selection a listing word names.
+pub(super) fn selection(word: &str) -> Option<Selection> {
+    Some(match word {
+        "all" => Selection::All,
+        "active" => Selection::Active,
+        "inactive" => Selection::Inactive,
+        "next" => Selection::Next,
+        "open" | "challenges" => Selection::Open,
+        "recent" => Selection::Recent,
+        _ => return None,
+    })
+}
+
+/// The `-name[=value]` or `--name[=value]` options of a line, in order.
+pub(super) type Options = Vec<(String, Option<String>)>;
+
+/// The command words and options of a line.
+struct Words {
+    words: Vec<String>,
+    /// `-name[=value]` game options, in order.
+    options: Options,
+    /// `--name[=value]` framework options, in order.
+    framework: Options,
+}
+
+fn split_option(text: &str) -> (String, Option<String>) {
+    match text.split_once('=') {
+        Some((name, value)) => (name.to_ascii_lowercase(), Some(value.to_string())),
+        None => (text.to_ascii_lowercase(), None),
+    }
+}
+
+/// Splits a line into words, taking out options (`-x`, `--x`, with a letter after the dashes, so
+/// that the move text `--` stays a word) and dropping a lone `**`.
+fn words(line: &str) -> Words {
+    let mut out = Words {
+        words: vec![],
+        options: vec![],
+        framework: vec![],
+    };
+    for (i, word) in line.split_whitespace().enumerate() {
+        let starts_letter = |rest: &str| rest.starts_with(|c: char| c.is_ascii_alphabetic());
+        if i > 0 && word.starts_with("--") && starts_letter(&word[2..]) {
+            out.framework.push(split_option(&word[2..]));
+        } else if i > 0 && word.starts_with('-') && starts_letter(&word[1..]) {
+            out.options.push(split_option(&word[1..]));
+        } else if word != "**" {
+            out.words.push(word.to_string());
+        }
+    }
+    out
+}
+
+/// Whether the line asks for a JSON reply (`--json`).
+pub fn wants_json(line: &str) -> bool {
+    words(line).framework.iter().any(|(name, _)| name == "json")
+}
+
+pub(super) fn usage(text: &str) -> Error {
+    Error::Command(format!("usage: {text}"))
+}
+
+pub(super) fn board_number(word: &str) -> Result<i64> {
+    word.parse::<i64>()
+        .ok()
+        .filter(|n| *n > 0)
+        .ok_or_else(|| Error::Command(format!("{word:?} is not a board number")))
+}
+
+/// `101` or `101#5`.
+pub(super) fn board_and_move(word: &str) -> Result<(i64, Option<usize>)> {
+    match word.split_once('#') {
+        Some((board, n)) => {
+            let n = n
+                .parse::<usize>()
+                .map_err(|_| Error::Command(format!("{word:?}: #N needs a move number")))?;
+            Ok((board_number(board)?, Some(n)))
+        }
+        None => Ok((board_number(word)?, None)),
+    }
+}
+
+/// Abbreviations of spec section 3: a word stands for `full` if it is at least `min` letters of it.
+pub(super) fn abbreviates(word: &str, full: &str, min: usize) -> bool {
+    word.len() >= min && full.starts_with(word)
+}
+
+/// Parses a command line.
+///
+/// ```
+/// use ataxx_server::doors::command::{parse, Command};
+/// use ataxx_server::domain::games::Action;
+/// let cmd = parse("ataxx move 101 alice s3cret c3b5#9").unwrap();
+/// assert_eq!(cmd, Command::Act {
+///     board: 101, userid: "alice".into(), password: "s3cret".into(),
+///     action: Action::Play("c3b5".into()), guard: Some(9),
+/// });
+/// assert!(parse("ataxx move 101 alice").is_err());
+/// ```
+pub fn parse(line: &str) -> Result<Command> {
+    if line.len() > MAX_LINE {
+        return Err(Error::TooLong {
+            what: "a command line",
+            max: MAX_LINE,
+        });
+    }
+    let Words {
+        words,
+        options,
+        framework,
+    } = words(line);
+    let framework: Vec<_> = framework.into_iter().filter(|(n, _)| n != "json").collect();
+    let w: Vec<&str> = words.iter().map(String::as_str).collect();
+    let Some(first) = w.first() else {
+        return Err(Error::Command("empty command; try help".into()));
+    };
+    let first = first.to_ascii_lowercase();
+    let s = |i: usize| w[i].to_string();
+    let rest = |i: usize| {
+        w.get(i..)
+            .unwrap_or(&[])
+            .iter()
+            .map(|s| s.to_string())
+            .collect()
+    };
+    let no_options = |what: &str| -> Result<()> {
+        match options.first().or(framework.first()) {
+            Some((name, _)) => Err(Error::Command(format!("{what} takes no option -{name}"))),
+            None => Ok(()),
+        }
+    };
+    let game = first.parse::<GameKind>().ok();
+    if game.is_none() {
+        no_options(&first)?;
+    }
+    Ok(match first.as_str() {
+        "signup" if w.len() >= 3 => Command::Signup {
+            userid: s(1),
+            password: s(2),
+            addresses: rest(3),
+        },
+        "signup" => return Err(usage("signup <userid> <password> [<address>...]")),
+        "change" => match w.get(1).map(|w| w.to_ascii_lowercase()).as_deref() {
+            Some("password") if w.len() == 5 => Command::ChangePassword {
+                userid: s(2),
+                current: s(3),
+                new: s(4),
+            },
+            Some("address") if w.len() >= 4 => Command::ChangeAddress {
+                userid: s(2),
+                password: s(3),
+                addresses: rest(4),
+            },
+            Some("mail") if w.len() >= 5 => Command::MailEvents {
+                userid: s(2),
+                password: s(3),
+                events: rest(4).into_iter().map(|e: String| e.to_ascii_lowercase()).collect(),
+            },
+            _ => {
+                return Err(usage(
+                    "change password <userid> <current> <new> | change address <userid> <password> [<address>...] | change mail <userid> <password> <event>...|all|none",
+                ))
+            }
+        },
+        "message" if w.len() >= 4 => Command::Message {
+            userid: s(1),
+            password: s(2),
+            to: rest(3).into_iter().map(|t: String| t.to_ascii_lowercase()).collect(),
+        },
+        "message" => return Err(usage("message <userid> <password> <to>... (the mail body is the message)")),
+        "confirm" if w.len() == 4 && w[1].eq_ignore_ascii_case("address") => Command::ConfirmAddress {
+            userid: s(2).to_ascii_lowercase(),
+            token: s(3),
+        },
+        "confirm" => return Err(usage("confirm address <userid> <token> (from the confirmation mail)")),
+        "broadcast" if w.len() == 3 => Command::Broadcast {
+            userid: s(1),
+            password: s(2),
+        },
+        "broadcast" => return Err(usage("broadcast <userid> <password> (the mail body is the message)")),
+        "signoff" | "delete" if w.len() == 3 => Command::Close {
+            userid: s(1),
+            password: s(2),
+        },
+        "signoff" | "delete" => return Err(usage(&format!("{first} <userid> <password>"))),
+        "help" => Command::Help {
+            subjects: rest(1).into_iter().map(|s: String| s.to_ascii_lowercase()).collect(),
+        },
+        "list" => Command::List,
+        "clock" if w.len() == 3 && w[1].eq_ignore_ascii_case("advance") => Command::ClockAdvance {
+            seconds: w[2]
+                .parse()
+                .ok()
+                .filter(|s| *s > 0)
+                .ok_or_else(|| usage("clock advance <seconds>"))?,
+        },
+        _ if game.is_some() => {
+            parse_game(game.expect("a game"), &w[1..], options, framework)?
+        }
+        _ => {
+            return Err(Error::Command(format!(
+                "unknown command {first:?}; commands: signup, change, signoff, delete, help, list, \
+                 <game> <command> with a game of {} (try: help commands)",
+                GameKind::names()
+            )))
+        }
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::domain::games::{Action, Answer};
+
+    #[test]
+    fn options_come_out_anywhere_and_dashes_stay_move_text() {
+        let cmd = parse("ataxx chall -blocks=h alice --nagtime=3 bob **").unwrap();
+        let Command::Challenge { options, players } = cmd else {
+            panic!("not a challenge")
+        };
+        assert_eq!(players, ["alice", "bob"]);
+        assert_eq!(options.blocks_text, "h");
+        assert_eq!(options.nag_days, 3);
+        let cmd = parse("ataxx mvoe 101 alice pw --").unwrap();
+        assert!(matches!(cmd, Command::Act { action: Action::Play(ref m), .. } if m == "--"));
+    }
+
+    #[test]
+    fn refusals_name_what_was_wrong() {
+        let err = parse("ataxx challenge -colour=red alice bob").unwrap_err();
+        assert!(err.to_string().contains("unknown option -colour"), "{err}");
+        assert!(err.to_string().contains("-blocks="), "{err}");
+        let err = parse("ataxx move x101 alice pw c3").unwrap_err();
+        assert!(
+            err.to_string().contains("\"x101\" is not a board number"),
+            "{err}"
+        );
+        let err = parse("ataxx move 101 alice pw c3#x").unwrap_err();
+        assert!(err.to_string().contains("#N"), "{err}");
+        assert!(parse("frobnicate")
+            .unwrap_err()
+            .to_string()
+            .contains("unknown command"));
+        assert!(parse(&"a".repeat(MAX_LINE + 1)).is_err());
+    }
+
+    #[test]
+    fn board_accept_and_policy_accept_are_told_apart_by_their_arguments() {
+        assert!(matches!(
+            parse("ataxx accept 101 bob pw").unwrap(),
+            Command::Answer {
+                board: 101,
+                answer: Answer::Accept,
+                ..
+            }
+        ));
+        assert!(matches!(
+            parse("ataxx reject bob pw").unwrap(),
+            Command::Policy { accept: false, .. }
+        ));
+        assert!(matches!(
+            parse("ataxx show 101#5 102").unwrap(),
+            Command::ShowBoards { ref boards } if boards == &[(101, Some(5)), (102, None)]
+        ));
+    }
+}

@@ -1,0 +1,102 @@
+//! Accounts over HTTP: `POST /api/signup`, `/api/login`, `/api/logout`, `/api/password`.
+
+use std::net::SocketAddr;
+
+use axum::extract::{ConnectInfo, State};
+use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::Json;
+use serde::Deserialize;
+use serde_json::{json, Value};
+
+use super::{authenticated, token, ApiError, ApiResult, Body, HttpState, SESSION_COOKIE};
+use crate::error::Error;
+
+#[derive(Deserialize)]
+pub(super) struct SignupBody {
+    userid: String,
+    password: String,
+    #[serde(default)]
+    addresses: Vec<String>,
+}
+
+pub(super) async fn signup(
+    State(state): State<HttpState>,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    Body(body): Body<SignupBody>,
+) -> ApiResult<(StatusCode, Json<Value>)> {
+    let user = state
+        .app
+        .accounts
+        .signup(
+            &body.userid,
+            &body.password,
+            &body.addresses,
+            Some(peer.ip()),
+        )
+        .await?;
+    Ok((StatusCode::CREATED, Json(json!({"userid": user.name}))))
+}
+
+#[derive(Deserialize)]
+pub(super) struct LoginBody {
+    userid: String,
+    password: String,
+}
+
+pub(super) async fn login(
+    State(state): State<HttpState>,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    Body(body): Body<LoginBody>,
+) -> ApiResult<Response> {
+    let (name, token) = state
+        .app
+        .accounts
+        .from_peer(Some(peer.ip()))
+        .login(&body.userid, &body.password)
+        .await?;
+    let cookie =
+        format!("{SESSION_COOKIE}={token}; Path=/; HttpOnly; SameSite=Strict; Max-Age=2592000");
+    let mut response = Json(json!({"userid": name, "token": token})).into_response();
+    response.headers_mut().insert(
+        header::SET_COOKIE,
+        HeaderValue::from_str(&cookie).expect("hex token is a valid header"),
+    );
+    Ok(response)
+}
+
+pub(super) async fn logout(
+    State(state): State<HttpState>,
+    headers: HeaderMap,
+) -> ApiResult<Response> {
+    let token = token(&headers, None).ok_or(ApiError(Error::Auth))?;
+    state.app.accounts.logout(token).await?;
+    let mut response = Json(json!({})).into_response();
+    response.headers_mut().insert(
+        header::SET_COOKIE,
+        HeaderValue::from_static("ataxx_session=; Path=/; HttpOnly; SameSite=Strict; Max-Age=0"),
+    );
+    Ok(response)
+}
+
+#[derive(Deserialize)]
+pub(super) struct PasswordBody {
+    current: String,
+    new: String,
+}
+
+pub(super) async fn change_password(
+    State(state): State<HttpState>,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    headers: HeaderMap,
+    Body(body): Body<PasswordBody>,
+) -> ApiResult {
+    let name = authenticated(&state, &headers, None).await?;
+    state
+        .app
+        .accounts
+        .from_peer(Some(peer.ip()))
+        .change_password(&name, &body.current, &body.new)
+        .await?;
+    Ok(Json(json!({"userid": name})))
+}

@@ -1,0 +1,207 @@
+//! The event sockets: `/api/games/{board}/ws` (a board's events; a signed-in player may also
+//! move) and `/api/ws` (a user's events). A socket ends when its session does.
+
+use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
+use axum::extract::{Path, Query, State};
+use axum::http::HeaderMap;
+use axum::response::Response;
+use futures_util::{SinkExt, StreamExt};
+use serde::Deserialize;
+use serde_json::json;
+use tokio::sync::broadcast::error::RecvError;
+
+use super::socket_messages::{self, error_message, snapshot};
+use super::{authenticated, token, ApiResult, HttpState, MAX_BODY};
+use crate::error::Error;
+use crate::model::Event;
+
+#[derive(Deserialize)]
+pub(super) struct SocketQuery {
+    pub(super) token: Option<String>,
+    /// The last board version the client has: a snapshot is sent only when it is behind.
+    since: Option<i64>,
+}
+
+pub(super) async fn game_socket(
+    State(state): State<HttpState>,
+    headers: HeaderMap,
+    Path(board): Path<i64>,
+    Query(query): Query<SocketQuery>,
+    upgrade: WebSocketUpgrade,
+) -> ApiResult<Response> {
+    // Anyone may watch; a signed-in player may also move.
+    let revocations = state.app.accounts.revocations();
+    let session = match token(&headers, query.token.as_deref()) {
+        Some(token) => Some(Session {
+            user: authenticated(&state, &headers, query.token.as_deref()).await?,
+            token: token.to_string(),
+            revocations,
+        }),
+        None => None,
+    };
+    let current = state.app.games.summary(board).await?;
+    let events = state.app.hub.board(board);
+    let greeting = match query.since {
+        Some(since) if since >= current.version => None,
+        _ => Some(snapshot(&state.app, board).await?),
+    };
+    Ok(upgrade
+        .max_message_size(MAX_SOCKET_READ)
+        .max_frame_size(MAX_SOCKET_READ)
+        .on_upgrade(move |socket| stream(state, socket, session, Some(board), greeting, events)))
+}
+
+pub(super) async fn user_socket(
+    State(state): State<HttpState>,
+    headers: HeaderMap,
+    Query(query): Query<SocketQuery>,
+    upgrade: WebSocketUpgrade,
+) -> ApiResult<Response> {
+    let revocations = state.app.accounts.revocations();
+    let token = token(&headers, query.token.as_deref())
+        .unwrap_or_default()
+        .to_string();
+    let user = authenticated(&state, &headers, query.token.as_deref()).await?;
+    let events = state.app.hub.user(&user);
+    let greeting = json!({"type": "hello", "user": user}).to_string();
+    // An open page keeps its user's live seeks open.
+    let presence = state.app.seeks.present(&user);
+    let session = Session {
+        user,
+        token,
+        revocations,
+    };
+    Ok(upgrade
+        .max_message_size(MAX_SOCKET_READ)
+        .max_frame_size(MAX_SOCKET_READ)
+        .on_upgrade(move |socket| async move {
+            stream(state, socket, Some(session), None, Some(greeting), events).await;
+            drop(presence);
+        }))
+}
+
+/// What a socket reads at most before it refuses a message: larger than [`MAX_BODY`] so that a
+/// message over the limit is read whole and answered with close code 1009.
+const MAX_SOCKET_READ: usize = 4 * MAX_BODY;
+
+/// The signed-in user of a socket, with the token it was opened with: a logout, a password
+/// change or a closed account ends it.
+struct Session {
+    user: String,
+    token: String,
+    revocations: tokio::sync::broadcast::Receiver<crate::domain::accounts::Revocation>,
+}
+
+impl Session {
+    /// Waits until this session is revoked.
+    async fn ended(&mut self) {
+        loop {
+            match self.revocations.recv().await {
+                Ok(revocation) => {
+                    if crate::Accounts::ends_session(&revocation, &self.user, Some(&self.token)) {
+                        return;
+                    }
+                }
+                Err(RecvError::Lagged(_)) => continue,
+                Err(RecvError::Closed) => std::future::pending::<()>().await,
+            }
+        }
+    }
+}
+
+/// Close code 1008 (policy violation): the session ended.
+fn session_ended_frame() -> Message {
+    Message::Close(Some(axum::extract::ws::CloseFrame {
+        code: 1008,
+        reason: "session ended: signed out, password changed or account closed".into(),
+    }))
+}
+
+/// Close code 1009 (message too big).
+fn too_big_frame() -> Message {
+    Message::Close(Some(axum::extract::ws::CloseFrame {
+        code: 1009,
+        reason: "message over 64 KiB".into(),
+    }))
+}
+
+/// Runs one socket: forwards events, answers client messages, ends on close, shutdown or the
+/// end of its session.
+async fn stream(
+    mut state: HttpState,
+    socket: WebSocket,
+    mut session: Option<Session>,
+    board: Option<i64>,
+    greeting: Option<String>,
+    mut events: tokio::sync::broadcast::Receiver<Event>,
+) {
+    let (mut sink, mut incoming) = socket.split();
+    if let Some(greeting) = greeting {
+        if sink.send(Message::Text(greeting.into())).await.is_err() {
+            return;
+        }
+    }
+    loop {
+        let ended = async {
+            match session.as_mut() {
+                Some(session) => session.ended().await,
+                None => std::future::pending().await,
+            }
+        };
+        let out: Option<String> = tokio::select! {
+            event = events.recv() => match event {
+                Ok(event) => Some(event.json.to_string()),
+                // Fell behind: a board stream gets a fresh snapshot, a user stream is told to resync.
+                Err(RecvError::Lagged(_)) => match board {
+                    Some(board) => snapshot(&state.app, board).await.ok(),
+                    None => Some(json!({"type": "resync"}).to_string()),
+                },
+                Err(RecvError::Closed) => return,
+            },
+            message = incoming.next() => match message {
+                Some(Ok(Message::Text(text))) if text.len() > MAX_BODY => {
+                    let _ = sink.send(too_big_frame()).await;
+                    return;
+                }
+                Some(Ok(Message::Text(text))) => {
+                    // A session revoked a moment ago may not act any more.
+                    if let Some(s) = &session {
+                        if state.app.accounts.token_user(&s.token).await.ok().as_deref() != Some(s.user.as_str()) {
+                            let _ = sink.send(Message::Text(error_message(None, &Error::Auth).into())).await;
+                            let _ = sink.send(session_ended_frame()).await;
+                            return;
+                        }
+                    }
+                    let user = session.as_ref().map(|s| s.user.as_str());
+                    Some(socket_messages::answer(&state.app, user, board, &text).await)
+                }
+                Some(Ok(Message::Binary(bytes))) if bytes.len() > MAX_BODY => {
+                    let _ = sink.send(too_big_frame()).await;
+                    return;
+                }
+                Some(Err(err)) => {
+                    // Over even the read limit: still say why before closing.
+                    if err.to_string().contains("too long") || err.to_string().contains("Space limit") {
+                        let _ = sink.send(too_big_frame()).await;
+                    }
+                    return;
+                }
+                Some(Ok(Message::Close(_))) | None => return,
+                Some(Ok(_)) => None,
+            },
+            _ = ended => {
+                let _ = sink.send(session_ended_frame()).await;
+                return;
+            }
+            _ = state.stopped.changed() => {
+                let _ = sink.send(Message::Close(None)).await;
+                return;
+            }
+        };
+        if let Some(out) = out {
+            if sink.send(Message::Text(out.into())).await.is_err() {
+                return;
+            }
+        }
+    }
+}

@@ -1,0 +1,50 @@
+//! Players over HTTP: `GET /api/me`, `/api/users/{name}`, `/api/standings?game=` and
+//! `/api/bots`, each a profile view of [`crate::domain::profiles`] as JSON.
+
+use axum::extract::{Path, Query, State};
+use axum::http::HeaderMap;
+use axum::Json;
+use games::GameKind;
+use serde::Deserialize;
+use serde_json::json;
+
+use super::{authenticated, bad, ApiResult, HttpState};
+use crate::domain::profiles;
+
+pub(super) async fn me(State(state): State<HttpState>, headers: HeaderMap) -> ApiResult {
+    let name = authenticated(&state, &headers, None).await?;
+    Ok(Json(json!(
+        profiles::user(&state.app.storage, &name).await?
+    )))
+}
+
+pub(super) async fn user(State(state): State<HttpState>, Path(name): Path<String>) -> ApiResult {
+    let name = name.to_ascii_lowercase();
+    Ok(Json(json!(
+        profiles::user(&state.app.storage, &name).await?
+    )))
+}
+
+#[derive(Deserialize)]
+pub(super) struct StandingsQuery {
+    /// A game's name; `ataxx` if left out.
+    game: Option<String>,
+}
+
+pub(super) async fn standings(
+    State(state): State<HttpState>,
+    Query(query): Query<StandingsQuery>,
+) -> ApiResult {
+    let game = match &query.game {
+        Some(name) => name.parse::<GameKind>().map_err(|e| bad(e.to_string()))?,
+        None => GameKind::Ataxx,
+    };
+    let now = state.app.clock.now_ms();
+    Ok(Json(json!(
+        profiles::standings(&state.app.storage, game, now).await?
+    )))
+}
+
+pub(super) async fn bots(State(state): State<HttpState>) -> ApiResult {
+    Ok(Json(json!(profiles::bots(&state.app.storage).await?)))
+}
