@@ -7,8 +7,9 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use anyhow::{bail, Context};
+use ataxx_server::domain::messages;
 use ataxx_server::doors::mail::relay::Transport;
-use ataxx_server::doors::mail::{inbound, MailConfig};
+use ataxx_server::doors::mail::MailConfig;
 use ataxx_server::store::{self, mail as mail_store, Durability, Storage};
 use clap::Args as ClapArgs;
 
@@ -143,7 +144,8 @@ pub fn mail_in(args: MailInArgs) -> anyhow::Result<()> {
             .map(|d| d.as_millis() as i64)
             .unwrap_or(0);
         let sender = args.sender.as_deref().unwrap_or("unknown");
-        let id = inbound::store(&storage, now, sender, &raw, args.max_bytes.max(1024)).await?;
+        let id =
+            messages::store_inbound(&storage, now, sender, &raw, args.max_bytes.max(1024)).await?;
         storage.close().await;
         anyhow::Ok(id)
     });

@@ -9,8 +9,10 @@ use engine::search::{Engine, Report};
 use engine::time::Limits;
 use games::AnyPosition;
 
-use crate::domain::games::{replay, GameView};
+use crate::domain::games::replay;
+
 use crate::error::{Error, Result};
+use crate::model::GameView;
 
 /// How long the engine thinks for an analysis request.
 pub const ANALYSIS_TIME: Duration = Duration::from_millis(500);

@@ -3,13 +3,15 @@
 
 use games::GameKind;
 
-use crate::domain::games::{GameSummary, Games};
+use crate::domain::games::Games;
+
 use crate::error::Result;
+use crate::model::GameSummary;
 use crate::model::Status;
 use crate::store::{self, Storage};
 
 /// The filter a listing of boards takes (who plays, which states, which game, how many).
-pub use crate::model::GameFilter;
+use crate::model::GameFilter;
 
 /// What a `games` or `show <userid>` listing selects (spec section 3), plus `open` (challenges
 /// waiting for acceptance) and `recent` (latest finished games).

@@ -7,7 +7,7 @@ use crate::error::{Error, Result};
 use crate::store::mail as mail_store;
 use crate::store::{Storage, WriteTx};
 
-pub use crate::store::mail::{BoardCursor, InboxRow, OutboxRow};
+use crate::model::{BoardCursor, InboxRow, OutboxRow};
 
 /// A mail to queue (the recipients are given apart).
 #[derive(Clone, Debug, Default)]

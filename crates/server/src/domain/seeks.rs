@@ -14,10 +14,11 @@ use serde::Serialize;
 use serde_json::json;
 
 use crate::domain::clock::Clock;
-use crate::domain::games::{open_board, ChallengeOptions, GameSummary, Games};
+use crate::domain::games::{open_board, ChallengeOptions, Games};
 use crate::domain::publish;
 use crate::error::{Error, Result};
 use crate::events::Publisher;
+use crate::model::GameSummary;
 use crate::store::seeks::{self as seek_store, SeekRow};
 use crate::store::{self, Storage};
 

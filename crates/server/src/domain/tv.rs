@@ -8,8 +8,10 @@ use std::collections::HashMap;
 
 use serde::Serialize;
 
-use crate::domain::games::{GameSummary, Games};
+use crate::domain::games::Games;
+
 use crate::error::Result;
+use crate::model::GameSummary;
 use crate::model::Status;
 use crate::model::{GameFilter, RatingRow};
 use crate::store::{self, Storage};

@@ -5,6 +5,7 @@
 mod chat;
 mod event;
 mod game;
+mod mail;
 mod moves;
 mod rating;
 mod status;
@@ -14,6 +15,7 @@ mod view;
 pub use chat::ChatRow;
 pub use event::{Event, EventKind};
 pub use game::{GameFilter, GameRow, SeatRow};
+pub use mail::{BoardCursor, InboxRow, OutboxRow};
 pub use moves::{MoveRow, QueuedMove};
 pub use rating::{RatingPoint, RatingRow};
 pub use status::{Status, UnknownStatus};

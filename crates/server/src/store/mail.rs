@@ -7,20 +7,7 @@ use base64::Engine;
 use sqlx::{AnyConnection, Row};
 
 use crate::error::{Error, Result};
-use crate::model::Status;
-
-/// A message in the inbox.
-#[derive(Clone, Debug)]
-pub struct InboxRow {
-    pub id: i64,
-    pub received_ms: i64,
-    pub envelope_from: String,
-    pub raw: Vec<u8>,
-    pub size: i64,
-    pub truncated: bool,
-    pub status: String,
-    pub note: String,
-}
+use crate::model::{BoardCursor, InboxRow, OutboxRow};
 
 /// Stores a received message with status `new`; returns its id. The first statement writes (the
 /// id counter), so that on SQLite the transaction starts by writing: `ataxx mail-in`, another
@@ -109,26 +96,6 @@ pub async fn inbox_count_since(
         .await?
         .try_get("n")?,
     )
-}
-
-/// One outbound mail to one recipient.
-#[derive(Clone, Debug, serde::Serialize)]
-pub struct OutboxRow {
-    pub id: i64,
-    pub created_ms: i64,
-    pub recipient: String,
-    /// What it is: reply, board, challenge, chat, nag, end, message, confirm, refusal.
-    pub kind: String,
-    pub subject: String,
-    pub body: String,
-    pub message_id: String,
-    pub in_reply_to: String,
-    pub refs: String,
-    pub status: String,
-    pub attempts: i64,
-    pub next_try_ms: i64,
-    pub last_error: String,
-    pub sent_ms: Option<i64>,
 }
 
 const OUTBOX_COLUMNS: &str = "id, created_ms, recipient, kind, subject, body, message_id, \
@@ -286,16 +253,6 @@ pub async fn outbox_count_since(
     .fetch_one(&mut *conn)
     .await?
     .try_get("n")?)
-}
-
-/// What a board's mails have told so far.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct BoardCursor {
-    pub version: i64,
-    pub plies: i64,
-    pub status: Status,
-    pub nagged_ply: i64,
-    pub chat_seq: i64,
 }
 
 /// Boards changed since their last mail (or never mailed), with their cursor if any.

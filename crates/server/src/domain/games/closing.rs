@@ -4,11 +4,13 @@
 
 use serde::Serialize;
 
+use games::Outcome;
+
+use super::view::{forfeit_outcome, replay, result_text};
 use super::{Change, Games};
-use crate::error::Result;
-use crate::model::EventKind;
-use crate::model::GameFilter;
-use crate::model::Status;
+use crate::domain::ratings;
+use crate::error::{Error, Result};
+use crate::model::{EventKind, GameFilter, GameRow, Status};
 use crate::store;
 
 /// The boards a closed account left.
@@ -78,7 +80,7 @@ impl Games {
                 continue;
             }
             let kind = if game.status == Status::Active && game.plies > 0 {
-                let outcome = super::forfeit_outcome(&*game.position(), seat);
+                let outcome = forfeit_outcome(&*game.position(), seat);
                 Self::finish(&mut tx, &mut game, &outcome, "resignation", now).await?;
                 left.resigned.push(game.board);
                 EventKind::Ended
@@ -102,5 +104,84 @@ impl Games {
         left.cancelled.sort_unstable();
         tracing::info!(%user, resigned = ?left.resigned, cancelled = ?left.cancelled, "account closed: boards left");
         Ok(left)
+    }
+}
+
+impl Games {
+    /// Ends a game and rates it.
+    pub(super) async fn finish(
+        conn: &mut store::Conn,
+        game: &mut GameRow,
+        outcome: &Outcome,
+        termination: &str,
+        now: i64,
+    ) -> Result<()> {
+        // The clock that ran until now keeps the time actually left.
+        if game.status == Status::Active {
+            let elapsed = (now - game.last_move_ms.unwrap_or(now)).max(0);
+            let seat = game.seat_mut(game.position().turn());
+            seat.used_ms += elapsed;
+            if let Some(remaining) = &mut seat.remaining_ms {
+                *remaining = (*remaining - elapsed).max(0);
+            }
+            game.last_move_ms = Some(now);
+        }
+        game.status = Status::Finished;
+        game.result = result_text(outcome);
+        game.termination = termination.into();
+        game.finished_ms = Some(now);
+        game.clear_proposal();
+        game.version += 1;
+        // As on lichess, a game one side never moved in does not count for ratings.
+        if game.rated && termination != "rules" {
+            if let Some(idle) = Self::seat_that_never_moved(conn, game).await? {
+                game.rated = false;
+                game.unrated_reason =
+                    format!("{idle} never moved: the game does not count for ratings");
+            }
+        }
+        ratings::record_result(conn, game, outcome, now).await?;
+        tracing::info!(board = game.board, result = %game.result, termination, "game over");
+        Ok(())
+    }
+
+    /// The first player who has made no move of their own on a board, if any.
+    pub(super) async fn seat_that_never_moved(
+        conn: &mut store::Conn,
+        game: &GameRow,
+    ) -> Result<Option<String>> {
+        let mut moves = store::moves(conn, game.board).await?;
+        replay(game.kind(), &game.start_fen, &mut moves);
+        let idle = (0..game.seats.len())
+            .find(|&seat| !moves.iter().any(|m| !m.auto && usize::from(m.seat) == seat));
+        Ok(idle.map(|seat| game.seats[seat].name.clone()))
+    }
+
+    /// Takes back the last move a player made and the automatic passes after it.
+    pub(super) async fn undo_last(conn: &mut store::Conn, game: &mut GameRow) -> Result<()> {
+        let moves = store::moves(conn, game.board).await?;
+        let Some(last) = moves.iter().rposition(|m| !m.auto) else {
+            return Err(Error::Proposal("there is no move to take back"));
+        };
+        let mut kept = moves[..last].to_vec();
+        let pos = replay(game.kind(), &game.start_fen, &mut kept);
+        // Seat swaps among the moves taken back are undone with them.
+        let mut undone = moves[last..].to_vec();
+        let mut after = pos.clone();
+        for row in &mut undone {
+            if after
+                .play(&row.mv)
+                .expect("stored moves replay")
+                .swaps_seats
+            {
+                game.seats.swap(0, 1);
+            }
+        }
+        store::delete_moves_from(conn, game.board, moves[last].ply).await?;
+        store::clear_queued_moves(conn, game.board).await?;
+        game.plies = moves[last].ply - 1;
+        game.fen = pos.fen();
+        game.nagged_ply = -1;
+        Ok(())
     }
 }

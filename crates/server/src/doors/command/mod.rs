@@ -25,7 +25,7 @@ mod reply;
 mod run;
 mod views;
 
-pub use crate::domain::listings::Selection;
+use crate::domain::listings::Selection;
 pub use parse::{parse, wants_json};
 pub use reply::Reply;
 

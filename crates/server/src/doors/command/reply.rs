@@ -3,9 +3,9 @@
 use serde::Serialize;
 use serde_json::{json, Value};
 
-use crate::domain::games::GameSummary;
 use crate::doors::render::board;
 use crate::error::{Error, Result};
+use crate::model::GameSummary;
 use crate::App;
 
 /// A reply: a subject, the text pbmserv would have mailed, and the same as JSON.

@@ -6,6 +6,7 @@ use std::collections::HashMap;
 use axum::extract::{Path, Query, State};
 use axum::http::{header, HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
+use axum::routing::{post, MethodRouter};
 use axum::Json;
 use games::GameKind;
 use serde::Deserialize;
@@ -13,8 +14,8 @@ use serde_json::{json, Value};
 
 use super::{authenticated, bad, ApiResult, Body, HttpState};
 use crate::domain::games::{Action, Answer, ChallengeOptions};
-use crate::domain::listings::GameFilter;
 use crate::doors::render::{board, export};
+use crate::model::GameFilter;
 use crate::model::Status;
 
 #[derive(Deserialize)]
@@ -171,35 +172,16 @@ pub(super) async fn game_record(
     Ok(([(header::CONTENT_TYPE, "text/plain; charset=utf-8")], text).into_response())
 }
 
-async fn answer(state: HttpState, headers: HeaderMap, board: i64, answer: Answer) -> ApiResult {
-    let me = authenticated(&state, &headers, None).await?;
-    Ok(Json(json!(
-        state.app.games.answer(board, &me, answer).await?
-    )))
-}
-
-pub(super) async fn accept(
-    State(state): State<HttpState>,
-    headers: HeaderMap,
-    Path(board): Path<i64>,
-) -> ApiResult {
-    answer(state, headers, board, Answer::Accept).await
-}
-
-pub(super) async fn decline(
-    State(state): State<HttpState>,
-    headers: HeaderMap,
-    Path(board): Path<i64>,
-) -> ApiResult {
-    answer(state, headers, board, Answer::Decline).await
-}
-
-pub(super) async fn withdraw(
-    State(state): State<HttpState>,
-    headers: HeaderMap,
-    Path(board): Path<i64>,
-) -> ApiResult {
-    answer(state, headers, board, Answer::Withdraw).await
+/// `POST /api/games/{board}/accept` (`decline`, `withdraw`): the signed-in player's answer to a
+/// challenge.
+pub(super) fn answering(answer: Answer) -> MethodRouter<HttpState> {
+    post(
+        move |State(state): State<HttpState>, headers: HeaderMap, Path(board): Path<i64>| async move {
+            let me = authenticated(&state, &headers, None).await?;
+            let summary = state.app.games.answer(board, &me, answer).await?;
+            ApiResult::Ok(Json(json!(summary)))
+        },
+    )
 }
 
 #[derive(Deserialize)]

@@ -15,6 +15,7 @@ use axum::Router;
 use tokio::net::TcpListener;
 use tokio::sync::watch;
 
+use crate::domain::games::Answer;
 use crate::App;
 
 mod accounts;
@@ -83,9 +84,18 @@ fn router(state: HttpState) -> Router {
         .route("/api/games/{board}/text", get(games::game_text))
         .route("/api/games/{board}/pgn", get(games::game_pgn))
         .route("/api/games/{board}/record", get(games::game_record))
-        .route("/api/games/{board}/accept", post(games::accept))
-        .route("/api/games/{board}/decline", post(games::decline))
-        .route("/api/games/{board}/withdraw", post(games::withdraw))
+        .route(
+            "/api/games/{board}/accept",
+            games::answering(Answer::Accept),
+        )
+        .route(
+            "/api/games/{board}/decline",
+            games::answering(Answer::Decline),
+        )
+        .route(
+            "/api/games/{board}/withdraw",
+            games::answering(Answer::Withdraw),
+        )
         .route("/api/games/{board}/move", post(games::play))
         .route("/api/games/{board}/chat", post(games::chat))
         .route("/api/games/{board}/subscribe", post(games::subscribe))

@@ -15,8 +15,8 @@ use tokio::sync::broadcast::error::RecvError;
 
 use super::{authenticated, bad, token, ApiResult, Body, HttpState, SocketQuery, MAX_BODY};
 use crate::domain::games::ChallengeOptions;
-use crate::domain::listings::GameFilter;
 use crate::domain::seeks::{Paired, SeekColor, SeekRequest};
+use crate::model::GameFilter;
 use crate::model::Status;
 
 /// `POST /api/seeks` and `/api/seeks/pair`.

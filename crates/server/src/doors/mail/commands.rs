@@ -6,8 +6,9 @@ use rand::Rng;
 
 use serde_json::json;
 
-use super::outbox::{self, Outgoing};
+use super::outbox;
 use crate::domain::messages;
+use crate::domain::messages::Outgoing;
 use crate::doors::command::Reply;
 use crate::error::{Error, Result};
 use crate::App;

@@ -10,13 +10,12 @@ use crate::error::Result;
 use crate::model::Status;
 use crate::App;
 
-use super::outbox::{self, Outgoing};
+use super::outbox;
 use super::parse::{self, Inbound};
 use super::Mail;
-use crate::domain::messages::{self, InboxRow};
-
-/// Stores a received message: the way in of the SMTP listener and of `ataxx mail-in`.
-pub use crate::domain::messages::store_inbound as store;
+use crate::domain::messages;
+use crate::domain::messages::Outgoing;
+use crate::model::InboxRow;
 
 /// Processes every stored message not yet processed, oldest first.
 pub async fn process(app: &App, mail: &Mail) -> Result<usize> {

@@ -1,7 +1,7 @@
 //! The mail door (pbmserv's own transport, spec section 1): a message's Subject is one command of
 //! the pbmserv language, its plain-text body the comment; replies and board mails go out by mail.
 //!
-//! * [`smtp`]: an SMTP listener (`ataxx serve --smtp`); [`inbound::store`] is also the way in of
+//! * [`smtp`]: an SMTP listener (`ataxx serve --smtp`); [`crate::domain::messages::store_inbound`] is also the way in of
 //!   `ataxx mail-in`, for any MTA that can pipe a message to a program.
 //! * [`inbound`]: stored messages are parsed ([`parse`]), filtered (auto-replies, bounces, size,
 //!   rate) and run through [`crate::doors::command`] like a text-door line.

@@ -3,15 +3,16 @@
 //! mailed. Whatever door changed a board (mail, text, HTTP, a bot, the sweeper), the next round
 //! finds it, and the mails and the new cursor are written in one transaction.
 
-use crate::domain::games::GameView;
 use crate::doors::render::board;
 use crate::error::Result;
+use crate::model::GameView;
 use crate::model::Status;
 use crate::App;
 
-use super::outbox::{self, Outgoing};
+use super::outbox;
 use super::Mail;
-use crate::domain::messages::{self, BoardCursor, BoardMail};
+use crate::domain::messages::{self, BoardMail, Outgoing};
+use crate::model::BoardCursor;
 
 /// One mail to the board's people: who gets it, and which account setting lets them refuse it.
 struct Notice {

@@ -1,11 +1,9 @@
-//! Outbound mail as the door writes it: the [`Outgoing`] mail (queued by
+//! Outbound mail as the door writes it: the [`crate::domain::messages::Outgoing`] mail (queued by
 //! [`crate::domain::messages`] in the transaction of the change it tells of) and the thread a
 //! board's mails share. The relay sends it.
 
 use super::MailConfig;
 use crate::domain::messages::Sender;
-
-pub use crate::domain::messages::Outgoing;
 
 /// The stable thread id of a board: every mail about it names it in `References`.
 pub fn board_thread(board: i64, config: &MailConfig) -> String {

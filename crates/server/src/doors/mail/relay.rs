@@ -14,8 +14,9 @@ use lettre::{AsyncSmtpTransport, AsyncTransport, Message, Tokio1Executor};
 use tokio::sync::watch;
 
 use super::Mail;
-use crate::domain::messages::{self, OutboxRow};
+use crate::domain::messages;
 use crate::error::{Error, Result};
+use crate::model::OutboxRow;
 use crate::App;
 
 /// Where outbound mail goes.

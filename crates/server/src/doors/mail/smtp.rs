@@ -13,7 +13,8 @@ use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::watch;
 use tokio::task::JoinSet;
 
-use super::{inbound, Mail};
+use super::Mail;
+use crate::domain::messages;
 use crate::App;
 
 /// The longest command line (RFC 5321 allows 512 octets; a little slack).
@@ -158,8 +159,14 @@ async fn session(app: App, mail: Mail, stream: TcpStream) {
                     format!("552 message too large: this server takes at most {hard_limit} bytes")
                 } else {
                     let now = app.games.now_ms();
-                    match inbound::store(&app.storage, now, &from, &message, mail.config.max_bytes)
-                        .await
+                    match messages::store_inbound(
+                        &app.storage,
+                        now,
+                        &from,
+                        &message,
+                        mail.config.max_bytes,
+                    )
+                    .await
                     {
                         Ok(id) => {
                             mail.bell.notify_one();

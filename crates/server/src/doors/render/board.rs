@@ -8,9 +8,9 @@ use games::{AnyPosition, GameKind};
 use time::macros::format_description;
 use time::OffsetDateTime;
 
-use crate::domain::games::{GameSummary, GameView};
 use crate::model::MoveRow;
 use crate::model::Status;
+use crate::model::{GameSummary, GameView};
 
 /// `2024-05-01 12:30:00 UTC`.
 pub fn timestamp(ms: i64) -> String {

@@ -4,8 +4,8 @@
 
 use games::GameKind;
 
-use crate::domain::games::GameView;
 use crate::doors::render::board;
+use crate::model::GameView;
 use crate::model::Status;
 
 fn tag(out: &mut String, name: &str, value: &str) {

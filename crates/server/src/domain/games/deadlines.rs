@@ -1,0 +1,103 @@
+//! Deadlines: live flags, total time, correspondence forfeit and nag times, found on a board
+//! and applied, one board at a time or by the background sweeper.
+
+use super::view::forfeit_outcome;
+use super::{Change, Games, DAY_MS};
+use crate::error::Result;
+use crate::model::{EventKind, GameRow, Status};
+use crate::store;
+
+/// A deadline that has passed on a board.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Due {
+    /// The player to move loses on time; or the game is drawn when a draw offer was still
+    /// unanswered at the correspondence forfeit time (spec section 8).
+    Forfeit { draw: bool },
+    /// The player to move gets a reminder.
+    Nag,
+}
+
+impl GameRow {
+    /// The deadline that has passed at `now`, if any: a live flag, the total time, the
+    /// correspondence forfeit time, or (when `remind`) the nag time.
+    pub(super) fn due(&self, now: i64, remind: bool) -> Option<Due> {
+        if self.status != Status::Active {
+            return None;
+        }
+        let turn = self.position().turn();
+        let idle = now - self.last_move_ms.or(self.started_ms).unwrap_or(now);
+        let seat = &self.seats[turn.index()];
+        let (remaining, used) = (seat.remaining_ms, seat.used_ms);
+        let flag_fell = remaining.is_some_and(|remaining| remaining - idle <= 0);
+        let total_spent = self
+            .total_days
+            .is_some_and(|days| used + idle > days * DAY_MS);
+        let correspondence = self.clock_base_ms.is_none();
+        let forfeit = correspondence && idle >= self.forfeit_days * DAY_MS;
+        if flag_fell || total_spent || forfeit {
+            return Some(Due::Forfeit {
+                draw: forfeit && self.proposal == "draw",
+            });
+        }
+        let nag = correspondence && idle >= self.nag_days * DAY_MS && self.nagged_ply != self.plies;
+        (remind && nag).then_some(Due::Nag)
+    }
+}
+
+impl Games {
+    /// Ends a game whose player to move ran out of time (live clock, total time, or the
+    /// correspondence forfeit time), or reminds them at the nag time. Returns the change made.
+    pub(super) async fn apply_deadline(
+        conn: &mut store::Conn,
+        game: &mut GameRow,
+        due: Due,
+        now: i64,
+    ) -> Result<Change> {
+        let pos = game.position();
+        let turn = pos.turn();
+        let kind = match due {
+            Due::Forfeit { draw } => {
+                let (outcome, termination) = match draw {
+                    true => (game.agreed_draw(&*pos), "agreement"),
+                    false => (forfeit_outcome(&*pos, turn), "time forfeit"),
+                };
+                Self::finish(conn, game, &outcome, termination, now).await?;
+                EventKind::Ended
+            }
+            Due::Nag => {
+                game.nagged_ply = game.plies;
+                game.version += 1;
+                let user = game.name_of(turn).to_string();
+                tracing::info!(board = game.board, %user, "nag");
+                EventKind::Nag { user }
+            }
+        };
+        store::update_game(conn, game).await?;
+        Ok(Change {
+            kind,
+            game: game.clone(),
+        })
+    }
+
+    /// Applies every deadline that has passed (the background sweeper calls this).
+    pub async fn sweep(&self) -> Result<usize> {
+        let boards = {
+            let mut conn = self.storage.read().await?;
+            store::open_boards(&mut conn).await?
+        };
+        let mut changed = 0;
+        let now = self.now_ms();
+        // Only boards found due take the write lock, and are checked again under it.
+        for candidate in boards.iter().filter(|g| g.due(now, true).is_some()) {
+            let now = self.now_ms();
+            let mut tx = self.storage.write().await?;
+            let mut game = Self::lock(&mut tx, candidate.board).await?;
+            if let Some(due) = game.due(now, true) {
+                let change = Self::apply_deadline(&mut tx, &mut game, due, now).await?;
+                self.commit(tx, vec![change]).await?;
+                changed += 1;
+            }
+        }
+        Ok(changed)
+    }
+}

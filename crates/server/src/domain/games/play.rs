@@ -1,0 +1,308 @@
+//! Playing: a player's action on a board (a move with its `#N` guard, resignation, proposals
+//! and their answers), the automatic passes after a move, and queued moves.
+
+use games::{AnyPosition, Seat};
+
+use super::proposals::Decision;
+use super::view::{forfeit_outcome, replay};
+use super::{require_status, seat_of, Action, Change, Games, PASS};
+use crate::error::{Error, Result};
+use crate::model::{EventKind, GameRow, GameSummary, MoveRow, Status};
+use crate::store;
+
+impl Games {
+    /// A player's action on a board: a move, resign, or a draw/undo proposal or answer.
+    /// `guard` is the `#N` of the command: the number this move would get. Run again when
+    /// PostgreSQL aborts it in a deadlock (a finishing game locks ratings, see `leave_all`).
+    pub async fn act(
+        &self,
+        board: i64,
+        user: &str,
+        action: &Action,
+        guard: Option<i64>,
+    ) -> Result<GameSummary> {
+        store::retry_conflicts("a player's action", || {
+            self.act_once(board, user, action, guard)
+        })
+        .await
+    }
+
+    async fn act_once(
+        &self,
+        board: i64,
+        user: &str,
+        action: &Action,
+        guard: Option<i64>,
+    ) -> Result<GameSummary> {
+        let now = self.now_ms();
+        let mut tx = self.storage.write().await?;
+        let mut game = Self::lock(&mut tx, board).await?;
+        let seat = seat_of(&game, board, user)?;
+        require_status(&game, Status::Active)?;
+        if let Some(given) = guard {
+            if given != game.plies + 1 {
+                return Err(Error::Guard {
+                    board,
+                    given,
+                    expected: game.plies + 1,
+                });
+            }
+        }
+        // A flag that fell before this command ends the game first.
+        if let Some(due) = game.due(now, false) {
+            let change = Self::apply_deadline(&mut tx, &mut game, due, now).await?;
+            self.commit(tx, vec![change]).await?;
+            return Err(Error::NotInPlay {
+                board,
+                status: format!("finished ({})", game.termination),
+            });
+        }
+        let pos = game.position();
+        let mut changes = Vec::new();
+        match action {
+            Action::Play(text) => {
+                if pos.turn() != seat {
+                    return Err(Error::NotYourTurn {
+                        board,
+                        user: user.to_string(),
+                        to_move: game.name_of(pos.turn()).to_string(),
+                    });
+                }
+                let moves = Self::play_with_passes(&mut tx, &mut game, text, now).await?;
+                changes.push(Change {
+                    kind: EventKind::Moves { moves },
+                    game: game.clone(),
+                });
+                Self::play_queued(&mut tx, &mut game, now, &mut changes).await?;
+            }
+            Action::Resign => {
+                let outcome = forfeit_outcome(&*pos, seat);
+                Self::finish(&mut tx, &mut game, &outcome, "resignation", now).await?;
+            }
+            Action::Propose | Action::Undo => {
+                let kind = if *action == Action::Propose {
+                    "draw"
+                } else {
+                    "undo"
+                };
+                if kind == "undo" && store::moves(&mut tx, board).await?.iter().all(|m| m.auto) {
+                    return Err(Error::Proposal("there is no move to take back"));
+                }
+                game.propose(&*pos, seat, kind)?;
+                game.version += 1;
+                changes.push(Change {
+                    kind: EventKind::Proposal,
+                    game: game.clone(),
+                });
+            }
+            Action::Accept | Action::Reject => {
+                let accept = *action == Action::Accept;
+                let answered =
+                    Self::answer_proposal(&mut tx, &mut game, &*pos, seat, user, accept, now);
+                if let Some(kind) = answered.await? {
+                    changes.push(Change {
+                        kind,
+                        game: game.clone(),
+                    });
+                }
+            }
+        }
+        if game.status == Status::Finished {
+            changes.push(Change {
+                kind: EventKind::Ended,
+                game: game.clone(),
+            });
+        }
+        store::update_game(&mut tx, &mut game).await?;
+        self.commit(tx, changes).await
+    }
+
+    /// Accepts (`accept`) or rejects the pending draw or undo proposal as `user` in `seat`: when
+    /// every deciding seat agreed it is carried out, else the players hear of the answer.
+    /// Returns the event to announce (none for an agreed draw: the game's end says it).
+    async fn answer_proposal(
+        tx: &mut store::Conn,
+        game: &mut GameRow,
+        pos: &dyn AnyPosition,
+        seat: Seat,
+        user: &str,
+        accept: bool,
+        now: i64,
+    ) -> Result<Option<EventKind>> {
+        // Taken first: a rejection clears it, and the offerer is told what was rejected.
+        let proposal = game.proposal.clone();
+        let decision = if accept {
+            game.accept_proposal(pos, seat)?
+        } else {
+            game.reject_proposal(pos, seat)?;
+            Decision::Waiting
+        };
+        if decision == Decision::Agreed {
+            game.clear_proposal();
+        }
+        game.version += 1;
+        Ok(match (decision, proposal.as_str()) {
+            (Decision::Agreed, "draw") => {
+                let outcome = game.agreed_draw(pos);
+                Self::finish(tx, game, &outcome, "agreement", now).await?;
+                None
+            }
+            (Decision::Agreed, _) => {
+                Self::undo_last(tx, game).await?;
+                Some(EventKind::Undone)
+            }
+            (Decision::Waiting, _) if !accept => Some(EventKind::Rejected {
+                proposal,
+                by: user.to_string(),
+            }),
+            (Decision::Waiting, _) => Some(EventKind::Proposal),
+        })
+    }
+
+    /// Plays a legal move given as text, then the forced passes after it (a seat whose only
+    /// legal move is the pass), and ends the game if it is over. Charges the mover's clock. A
+    /// move that exchanges the seats (Ankor's `swap`) exchanges the players' seat rows.
+    async fn play_with_passes(
+        conn: &mut store::Conn,
+        game: &mut GameRow,
+        text: &str,
+        now: i64,
+    ) -> Result<Vec<MoveRow>> {
+        // A game whose FEN forgets history its rules use (Ankor's repetition draw counts
+        // earlier positions) is replayed from the start, so that it ends here exactly when a
+        // replay of its moves says it ends; the others go on from the stored FEN, without
+        // reading every move of the game for each new one.
+        let kind = game.kind();
+        let mut pos = match kind.fen_forgets_history() {
+            true => replay(
+                kind,
+                &game.start_fen,
+                &mut store::moves(conn, game.board).await?,
+            ),
+            false => game.position(),
+        };
+        if pos.legal_moves().iter().all(|mv| mv != PASS) {
+            let mut probe = pos.clone();
+            match probe.play(text) {
+                Ok(played) if played.text == PASS => return Err(Error::PassRefused),
+                Err(games::GameError::Illegal { text, .. }) if text == PASS => {
+                    return Err(Error::PassRefused)
+                }
+                _ => {}
+            }
+        }
+        let mut played = pos.play(text)?;
+        let mover = played.seat;
+        let elapsed = (now - game.last_move_ms.unwrap_or(now)).max(0);
+        let increment = game.clock_increment_ms.unwrap_or(0);
+        let seat = game.seat_mut(mover);
+        seat.used_ms += elapsed;
+        if let Some(remaining) = &mut seat.remaining_ms {
+            *remaining += increment - elapsed;
+        }
+        let mut recorded = Vec::new();
+        let mut auto = false;
+        loop {
+            let row = MoveRow {
+                ply: game.plies + 1,
+                mv: played.text.clone(),
+                auto,
+                flips: i64::from(played.flips),
+                at_ms: now,
+                seat: played.seat.0,
+                fen: pos.fen(),
+            };
+            store::insert_move(conn, game.board, &row).await?;
+            game.plies += 1;
+            recorded.push(row);
+            if played.swaps_seats {
+                game.seats.swap(0, 1);
+            }
+            if pos.outcome().is_some() || pos.legal_moves() != [PASS] {
+                break;
+            }
+            played = pos.play(PASS)?;
+            auto = true;
+        }
+        game.fen = pos.fen();
+        game.last_move_ms = Some(now);
+        game.clear_proposal();
+        game.version += 1;
+        if let Some(outcome) = pos.outcome() {
+            Self::finish(conn, game, &outcome, "rules", now).await?;
+        }
+        Ok(recorded)
+    }
+
+    /// Plays the queued move of the player now to move, and so on while there is one. A queued
+    /// move that is illegal here, or whose guard does not match, is dropped.
+    async fn play_queued(
+        conn: &mut store::Conn,
+        game: &mut GameRow,
+        now: i64,
+        changes: &mut Vec<Change>,
+    ) -> Result<()> {
+        while game.status == Status::Active {
+            let pos = game.position();
+            let player = game.name_of(pos.turn()).to_string();
+            let Some(queued) = store::take_queued_move(conn, game.board, &player).await? else {
+                return Ok(());
+            };
+            let legal = pos.clone().play(&queued.mv).is_ok();
+            if !legal || queued.guard.is_some_and(|n| n != game.plies + 1) {
+                tracing::info!(board = game.board, %player, mv = %queued.mv, "queued move dropped");
+                return Ok(());
+            }
+            let moves = Self::play_with_passes(conn, game, &queued.mv, now).await?;
+            changes.push(Change {
+                kind: EventKind::Moves { moves },
+                game: game.clone(),
+            });
+        }
+        Ok(())
+    }
+
+    /// Stores a move to be played when it becomes `user`'s turn; on their turn it is played at
+    /// once (spec section 3, `queue`). Returns the board and whether the move was stored.
+    pub async fn queue(
+        &self,
+        board: i64,
+        user: &str,
+        text: &str,
+        guard: Option<i64>,
+    ) -> Result<(GameSummary, bool)> {
+        let game = self.row(board).await?;
+        if game.seat_of(user).is_some() && game.to_move() == Some(user) {
+            let game = self
+                .act(board, user, &Action::Play(text.to_string()), guard)
+                .await?;
+            return Ok((game, false));
+        }
+        let mut tx = self.storage.write().await?;
+        let game = Self::lock(&mut tx, board).await?;
+        if game.seat_of(user).is_none() {
+            return Err(Error::NotAPlayer {
+                board,
+                user: user.to_string(),
+            });
+        }
+        if game.status != Status::Active {
+            return Err(Error::NotInPlay {
+                board,
+                status: game.status.to_string(),
+            });
+        }
+        // Checked again when it is played; here only that it reads as a move and is no pass.
+        let mv = text.trim();
+        if mv.is_empty() || mv == PASS || mv == "--" || mv.eq_ignore_ascii_case("pass") {
+            return Err(Error::PassRefused);
+        }
+        let queued = crate::model::QueuedMove {
+            mv: mv.to_string(),
+            guard,
+        };
+        store::queue_move(&mut tx, board, user, &queued).await?;
+        tx.commit().await?;
+        Ok((game.summary(self.now_ms()), true))
+    }
+}
