@@ -8,6 +8,7 @@ use games::Outcome;
 
 use super::view::{forfeit_outcome, replay, result_text};
 use super::{Change, Games};
+use crate::domain::accounts::Accounts;
 use crate::domain::ratings;
 use crate::error::{Error, Result};
 use crate::model::{EventKind, GameFilter, GameRow, Status};
@@ -50,6 +51,19 @@ impl LeftBoards {
 }
 
 impl Games {
+    /// Closes `userid`'s account (`accounts` checks the password) and leaves its open boards
+    /// ([`Games::leave_all`]); returns the account's name and what became of its boards.
+    pub async fn close_account(
+        &self,
+        accounts: &Accounts,
+        userid: &str,
+        password: &str,
+    ) -> Result<(String, LeftBoards)> {
+        let name = accounts.close(userid, password).await?;
+        let left = self.leave_all(&name).await?;
+        Ok((name, left))
+    }
+
     /// Resigns, cancels or withdraws every open board of `user`, whose account was just closed,
     /// in one transaction; the opponents get the usual `ended` or `cancelled` events. It locks
     /// boards and ratings in another order than a game finishing meanwhile, so PostgreSQL may

@@ -3,7 +3,7 @@
 
 use super::view::forfeit_outcome;
 use super::{Change, Games, DAY_MS};
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::model::{EventKind, GameRow, Status};
 use crate::store;
 
@@ -77,6 +77,15 @@ impl Games {
             kind,
             game: game.clone(),
         })
+    }
+
+    /// Moves a test server's clock `ms` forward, then applies the deadlines that passed
+    /// (`clock advance`). Returns how many boards changed.
+    pub async fn advance_clock(&self, ms: i64) -> Result<usize> {
+        self.clock
+            .advance(ms)
+            .map_err(|err| Error::Command(err.to_string()))?;
+        self.sweep().await
     }
 
     /// Applies every deadline that has passed (the background sweeper calls this).

@@ -27,11 +27,11 @@ mod limits;
 mod options;
 mod play;
 mod proposals;
-mod queued;
 mod view;
 pub(crate) use challenge::open_board;
 pub use closing::LeftBoards;
 pub use options::{ChallengeOptions, OPTION_HELP};
+pub use play::Queued;
 pub use view::{replay, result_text};
 
 const DAY_MS: i64 = 24 * 3600 * 1000;

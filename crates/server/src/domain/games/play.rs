@@ -263,35 +263,25 @@ impl Games {
     }
 
     /// Stores a move to be played when it becomes `user`'s turn; on their turn it is played at
-    /// once (spec section 3, `queue`). Returns the board and whether the move was stored.
+    /// once (spec section 3, `queue`).
     pub async fn queue(
         &self,
         board: i64,
         user: &str,
         text: &str,
         guard: Option<i64>,
-    ) -> Result<(GameSummary, bool)> {
+    ) -> Result<Queued> {
         let game = self.row(board).await?;
         if game.seat_of(user).is_some() && game.to_move() == Some(user) {
             let game = self
                 .act(board, user, &Action::Play(text.to_string()), guard)
                 .await?;
-            return Ok((game, false));
+            return Ok(Queued::Played(game));
         }
         let mut tx = self.storage.write().await?;
         let game = Self::lock(&mut tx, board).await?;
-        if game.seat_of(user).is_none() {
-            return Err(Error::NotAPlayer {
-                board,
-                user: user.to_string(),
-            });
-        }
-        if game.status != Status::Active {
-            return Err(Error::NotInPlay {
-                board,
-                status: game.status.to_string(),
-            });
-        }
+        seat_of(&game, board, user)?;
+        require_status(&game, Status::Active)?;
         // Checked again when it is played; here only that it reads as a move and is no pass.
         let mv = text.trim();
         if mv.is_empty() || mv == PASS || mv == "--" || mv.eq_ignore_ascii_case("pass") {
@@ -301,8 +291,23 @@ impl Games {
             mv: mv.to_string(),
             guard,
         };
+        let replaced = store::queued_move_of(&mut tx, board, user).await?;
         store::queue_move(&mut tx, board, user, &queued).await?;
         tx.commit().await?;
-        Ok((game.summary(self.now_ms()), true))
+        Ok(Queued::Stored {
+            game: game.summary(self.now_ms()),
+            replaced,
+        })
     }
+}
+
+/// What `queue` did with a move.
+pub enum Queued {
+    /// It was the player's turn: the move was played.
+    Played(GameSummary),
+    /// Stored for the player's turn, in place of the move queued before, if any.
+    Stored {
+        game: GameSummary,
+        replaced: Option<String>,
+    },
 }

@@ -7,7 +7,7 @@ use serde_json::json;
 use super::{Command, Reply, Request};
 use crate::domain::challenge_policy;
 use crate::doors::mail::commands as mail;
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::App;
 
 /// Runs an account command.
@@ -128,12 +128,8 @@ async fn mail_command(app: &App, request: &Request, command: &Command) -> Result
 
 /// `signoff`/`delete`: closes the account, then resigns or cancels its games.
 async fn close(app: &App, request: &Request, userid: &str, password: &str) -> Result<Reply> {
-    let name = app
-        .accounts
-        .from_peer(request.peer)
-        .close(userid, password)
-        .await?;
-    let left = app.games.leave_all(&name).await?;
+    let accounts = app.accounts.from_peer(request.peer);
+    let (name, left) = app.games.close_account(&accounts, userid, password).await?;
     Ok(Reply::ok(
         format!("account {name} closed"),
         format!(
@@ -146,10 +142,10 @@ async fn close(app: &App, request: &Request, userid: &str, password: &str) -> Re
 
 /// `clock advance <seconds>` (test servers): moves the clock, then runs the deadline sweeper.
 async fn clock_advance(app: &App, seconds: i64) -> Result<Reply> {
-    app.clock
-        .advance(seconds.saturating_mul(1000))
-        .map_err(|e| Error::Command(e.to_string()))?;
-    let changed = app.games.sweep().await?;
+    let changed = app
+        .games
+        .advance_clock(seconds.saturating_mul(1000))
+        .await?;
     Ok(Reply::ok(
         "clock advanced",
         format!("Clock advanced {seconds} s; {changed} boards changed.\n"),

@@ -6,6 +6,7 @@ use serde_json::json;
 
 use super::reply::board_reply;
 use super::{accounts, views, Command, Reply, Request};
+use crate::domain::games::Queued;
 use crate::domain::seeks::{Paired, SeekRequest};
 use crate::error::Result;
 use crate::App;
@@ -116,19 +117,19 @@ async fn play(app: &App, request: &Request, command: &Command) -> Result<Reply> 
 
 /// Runs `queue`: the move is played when it is the user's turn; the reply says what it replaced.
 async fn queue(app: &App, board: i64, user: &str, text: &str, guard: Option<i64>) -> Result<Reply> {
-    let before = app.games.queued_move_of(board, user).await?;
-    let (game, stored) = app.games.queue(board, user, text, guard).await?;
+    let (game, replaced) = match app.games.queue(board, user, text, guard).await? {
+        Queued::Played(game) => return Ok(board_reply(app, game).await),
+        Queued::Stored { game, replaced } => (game, replaced),
+    };
     let mut reply = board_reply(app, game).await;
-    if stored {
-        let replaced = match before {
-            Some(before) => format!(" It replaces the move queued before, {before}."),
-            None => String::new(),
-        };
-        reply.text = format!(
-            "Queued {text} for {user}: played when it is {user}'s turn.{replaced}\n\n{}",
-            reply.text
-        );
-    }
+    let replaced = match replaced {
+        Some(before) => format!(" It replaces the move queued before, {before}."),
+        None => String::new(),
+    };
+    reply.text = format!(
+        "Queued {text} for {user}: played when it is {user}'s turn.{replaced}\n\n{}",
+        reply.text
+    );
     Ok(reply)
 }
 
