@@ -1,6 +1,7 @@
 //! The server's rooms and the way their arrows point (docs/architecture.md), read from the
 //! sources: a module that reaches into a room it must not fails here, naming the file and line.
 
+use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
 use std::path::{Path, PathBuf};
 
@@ -116,6 +117,88 @@ fn the_model_is_plain_data() {
     );
 }
 
+/// A source file's module path (`doors/http/mod.rs` → `doors::http`, `lib.rs` → ``).
+fn module_of(file: &str) -> String {
+    let path = file.trim_end_matches(".rs").replace('/', "::");
+    let path = path.trim_end_matches("::mod").trim_end_matches("lib");
+    path.to_string()
+}
+
+/// The modules each module names through `crate::` or `super::` paths (`use crate::{a, b}`
+/// groups included), each resolved to the longest module that exists; a module's own
+/// ancestors are left out (a child may use its parent's items).
+fn module_graph() -> BTreeMap<String, BTreeSet<String>> {
+    let files = sources(Path::new(""));
+    let modules: BTreeSet<String> = files.iter().map(|(file, _)| module_of(file)).collect();
+    let resolve = |path: &str| -> String {
+        let segments: Vec<&str> = path.split("::").filter(|s| !s.is_empty()).collect();
+        (0..=segments.len())
+            .rev()
+            .map(|n| segments[..n].join("::"))
+            .find(|candidate| modules.contains(candidate))
+            .unwrap_or_default()
+    };
+    let mut graph = BTreeMap::new();
+    for (file, text) in &files {
+        let module = module_of(file);
+        let parent = module.rsplit_once("::").map_or("", |(parent, _)| parent);
+        let code: String = text
+            .lines()
+            .map(|line| line.split("//").next().unwrap_or_default())
+            .collect::<Vec<_>>()
+            .join("\n");
+        let mut named = BTreeSet::new();
+        for (prefix, base) in [("crate::", ""), ("super::", parent)] {
+            for (at, _) in code.match_indices(prefix) {
+                let rest = &code[at + prefix.len()..];
+                let group = rest
+                    .strip_prefix('{')
+                    .map(|g| &g[..g.find('}').unwrap_or(g.len())]);
+                let paths: Vec<&str> = match group {
+                    Some(group) => group.split(',').collect(),
+                    None => vec![rest],
+                };
+                for path in paths {
+                    let path: String = path
+                        .trim()
+                        .chars()
+                        .take_while(|c| c.is_ascii_alphanumeric() || *c == '_' || *c == ':')
+                        .collect();
+                    let full = [base, path.trim_end_matches(':')].join("::");
+                    let target = resolve(&full);
+                    let ancestor = target.is_empty() || module.starts_with(&format!("{target}::"));
+                    if target != module && !ancestor {
+                        named.insert(target);
+                    }
+                }
+            }
+        }
+        graph.insert(module, named);
+    }
+    graph
+}
+
+#[test]
+fn no_module_circle() {
+    let graph = module_graph();
+    // A module reaches itself again only through a circle.
+    let mut circles = vec![];
+    for start in graph.keys() {
+        let mut seen = BTreeSet::new();
+        let mut stack: Vec<&String> = graph[start].iter().collect();
+        while let Some(module) = stack.pop() {
+            if module == start {
+                circles.push(start.clone());
+                break;
+            }
+            if seen.insert(module) {
+                stack.extend(graph.get(module).into_iter().flatten());
+            }
+        }
+    }
+    assert!(circles.is_empty(), "modules on a circle: {circles:?}");
+}
+
 #[test]
 fn the_check_sees_what_it_looks_for() {
     // The checks above pass on an empty tree too: make sure they read the real one.
@@ -123,4 +206,8 @@ fn the_check_sees_what_it_looks_for() {
     assert_eq!(rooms_named("use crate::store::{self, Storage};"), ["store"]);
     assert_eq!(rooms_named("let x = 1; // crate::store"), ["store"]);
     assert!(offences("store", &|code| code.contains("sqlx::")).len() > 10);
+    let graph = module_graph();
+    assert!(graph["doors::http"].contains("doors::web"));
+    assert!(graph["domain::games::play"].contains("store"));
+    assert!(graph["domain::games::play"].contains("domain::games::view"));
 }

@@ -7,5 +7,6 @@ pub mod command;
 pub mod http;
 pub mod mail;
 pub mod render;
+pub mod session_cookie;
 pub mod text;
 mod web;

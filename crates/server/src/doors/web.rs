@@ -20,7 +20,7 @@ use serde::Deserialize;
 use serde_json::{json, Value};
 
 use crate::domain::analysis::{self, ANALYSIS_TIME};
-use crate::doors::http::SESSION_COOKIE;
+use crate::doors::session_cookie::session_token;
 use crate::error::Error;
 use crate::App;
 
@@ -273,15 +273,6 @@ async fn analysis(Query(query): Query<AnalysisQuery>) -> Response {
         "analyser": format!("engine, {} ms, depth {}", ANALYSIS_TIME.as_millis(), report.depth),
     }))
     .into_response()
-}
-
-fn session_token(headers: &HeaderMap) -> Option<&str> {
-    headers
-        .get_all(header::COOKIE)
-        .iter()
-        .filter_map(|v| v.to_str().ok())
-        .flat_map(|v| v.split(';'))
-        .find_map(|pair| pair.trim().strip_prefix(SESSION_COOKIE)?.strip_prefix('='))
 }
 
 /// `POST /api/presence`: marks the signed-in user online and lists who is.

@@ -24,10 +24,12 @@ mod parse_game;
 mod reply;
 mod run;
 mod views;
+mod words;
 
 use crate::domain::listings::Selection;
-pub use parse::{parse, wants_json};
+pub use parse::parse;
 pub use reply::Reply;
+pub use words::wants_json;
 
 /// The longest command line.
 pub const MAX_LINE: usize = 4096;

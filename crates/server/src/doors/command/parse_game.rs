@@ -2,7 +2,7 @@
 
 use games::GameKind;
 
-use super::parse::{abbreviates, board_and_move, board_number, selection, usage, Options};
+use super::words::{abbreviates, board_and_move, board_number, selection, usage, Options};
 use super::{Command, ExportFormat, Selection};
 use crate::domain::games::{Action, Answer, ChallengeOptions};
 use crate::domain::seeks::{SeekColor, SeekRequest, MAX_SEEKS_PER_USER};

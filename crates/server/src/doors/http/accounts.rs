@@ -9,7 +9,8 @@ use axum::Json;
 use serde::Deserialize;
 use serde_json::{json, Value};
 
-use super::{authenticated, token, ApiError, ApiResult, Body, HttpState, SESSION_COOKIE};
+use super::{authenticated, token, ApiError, ApiResult, Body, HttpState};
+use crate::doors::session_cookie::SESSION_COOKIE;
 use crate::error::Error;
 
 #[derive(Deserialize)]

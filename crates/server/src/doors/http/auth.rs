@@ -3,7 +3,8 @@
 
 use axum::http::{header, HeaderMap};
 
-use super::{ApiError, HttpState, SESSION_COOKIE};
+use super::{ApiError, HttpState};
+use crate::doors::session_cookie::session_token;
 use crate::error::Error;
 
 /// The token of a request: `Authorization: Bearer`, the session cookie, or `?token=`.
@@ -14,13 +15,7 @@ pub(super) fn token<'a>(headers: &'a HeaderMap, query: Option<&'a str>) -> Optio
     {
         return value.strip_prefix("Bearer ").map(str::trim);
     }
-    let cookie = headers
-        .get_all(header::COOKIE)
-        .iter()
-        .filter_map(|v| v.to_str().ok())
-        .flat_map(|v| v.split(';'))
-        .find_map(|pair| pair.trim().strip_prefix(SESSION_COOKIE)?.strip_prefix('='));
-    cookie.or(query)
+    session_token(headers).or(query)
 }
 
 pub(super) async fn authenticated(

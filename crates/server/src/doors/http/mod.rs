@@ -38,8 +38,6 @@ use socket::SocketQuery;
 
 /// The largest request body and WebSocket message.
 pub const MAX_BODY: usize = 64 * 1024;
-/// The cookie that carries a browser's session token.
-pub const SESSION_COOKIE: &str = "ataxx_session";
 
 #[derive(Clone)]
 struct HttpState {
