@@ -26,7 +26,18 @@ function toast(message, kind = 'info') {
   box.textContent = message;
   box.className = `show ${kind}`;
   clearTimeout(toast.timer);
-  toast.timer = setTimeout(() => { box.className = ''; }, kind === 'error' ? 6000 : 3000);
+  toast.timer = setTimeout(hideToast, kind === 'error' ? 6000 : 3000);
+}
+
+function hideToast() {
+  clearTimeout(toast.timer);
+  document.getElementById('toast').className = '';
+}
+
+/** An address of the page that leads nowhere (`#/nonsense`, `#/game/abc`), said in words. */
+function mountNoSuchPage(root, path) {
+  root.innerHTML = `<section class="card no-such-game"><h1>No such page</h1>
+    <p>This site has no page <code>#${esc(path)}</code>.</p><p><a href="#/">Go to the front page</a></p></section>`;
 }
 
 function applyStyle() {
@@ -75,6 +86,23 @@ function renderNav() {
     watchUser(null);
     location.hash = '#/login';
   });
+}
+
+/**
+ * The menu button of narrow screens: it opens and closes the navigation under the header, which
+ * closes again on the next page, on Escape and on a click elsewhere.
+ */
+function foldingMenu() {
+  const header = document.querySelector('header.top');
+  const button = document.getElementById('menu-toggle');
+  const show = (open) => {
+    header.classList.toggle('open', open);
+    button.setAttribute('aria-expanded', String(open));
+  };
+  button.addEventListener('click', () => show(!header.classList.contains('open')));
+  window.addEventListener('hashchange', () => show(false));
+  document.addEventListener('keydown', (event) => { if (event.key === 'Escape') show(false); });
+  document.addEventListener('click', (event) => { if (!header.contains(event.target)) show(false); });
 }
 
 /** Someone signed in, by the sign-in form or another page (the front page's quick play). */
@@ -142,18 +170,22 @@ async function route() {
   const path = location.hash.replace(/^#/, '') || '/';
   const [, page, arg] = path.split('/');
   const ctx = { me: session.me, toast, signedIn };
-  if (page === 'game' && arg) unmount = mountGame(root, ctx, Number(arg));
+  // A message of the page before would cover this one (the replay buttons on a phone).
+  hideToast();
+  if (page === 'game' && /^\d+$/.test(arg ?? '')) unmount = mountGame(root, ctx, Number(arg));
   else if (page === 'user' && arg) unmount = mountProfile(root, ctx, decodeURIComponent(arg));
   else if (page === 'leaderboard') unmount = mountLeaderboard(root);
   else if (page === 'tv') unmount = mountTv(root, ctx);
   else if (page === 'seeks') unmount = mountSeeks(root, ctx);
   else if (page === 'login') unmount = mountLogin(root);
+  else if (page) mountNoSuchPage(root, path);
   else if (!session.me) unmount = mountFront(root, ctx);
   else unmount = mountLobby(root, ctx);
 }
 
 async function start() {
   applyStyle();
+  foldingMenu();
   const remembered = localStorage.getItem(SIGNED_IN);
   // The games are asked alongside: the pages read them once routed. A server away now leaves
   // them to the lobby's retries (or the next page's).

@@ -40,10 +40,10 @@ export const gameLayout = (board) => `
           </div>
           <p id="analysis" class="analysis"></p>
         </div>
-        <div class="card"><h3>Moves</h3><div class="moves-box"><table class="moves" id="moves"></table></div></div>
+        <div class="card"><h3>Moves</h3><div class="moves-box" tabindex="0" role="region" aria-label="moves"><table class="moves" id="moves"></table></div></div>
         <div class="card chat">
           <h3>Chat</h3>
-          <ul id="chat"></ul>
+          <ul id="chat" tabindex="0" aria-label="chat messages"></ul>
           <form id="chat-form" autocomplete="off" hidden><input id="chat-input" placeholder="Say something" maxlength="2000" aria-label="chat message"><button type="submit">Send</button></form>
         </div>
       </aside>

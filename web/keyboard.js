@@ -10,6 +10,9 @@ const PIECES = { x: 'x piece', o: 'o piece', r: 'red piece', b: 'blue piece', g:
 /** Makes the board in `container` playable by keys; returns a function that undoes it. */
 export function attachKeyboard(container) {
   let cursor = null;
+  // The cursor shows only while the keys are in use: after a mouse click it would look like a
+  // selection.
+  let keyed = false;
   container.tabIndex = 0;
   container.setAttribute('role', 'application');
   container.setAttribute('aria-roledescription', 'board');
@@ -55,7 +58,7 @@ export function attachKeyboard(container) {
     if (!cursor && document.activeElement === container) cursor = middle(all);
     for (const node of container.querySelectorAll('.kb-cursor')) node.classList.remove('kb-cursor');
     container.dataset.cursor = cursor ?? '';
-    if (!cursor || document.activeElement !== container) return;
+    if (!cursor || !keyed || document.activeElement !== container) return;
     for (const node of all.get(cursor)) node.classList.add('kb-cursor');
   }
 
@@ -103,12 +106,16 @@ export function attachKeyboard(container) {
   const onKey = (event) => {
     if (event.altKey || event.ctrlKey || event.metaKey) return;
     const direction = DIRECTIONS[event.key];
+    const wasKeyed = keyed;
+    if (direction || event.key === 'Enter' || event.key === ' ') keyed = true;
     if (direction) {
-      cursor = step(direction);
+      // The first key shows the cursor where it is; the next ones move it.
+      if (wasKeyed) cursor = step(direction);
+      else cursor ??= middle(cells());
       show();
       say();
     } else if (event.key === 'Enter' || event.key === ' ') {
-      if (!cursor) { cursor = middle(cells()); show(); say(); return event.preventDefault(); }
+      if (!cursor || !wasKeyed) { cursor ??= middle(cells()); show(); say(); return event.preventDefault(); }
       // The top element of the cell (a move target lies over a hole or cube) takes the click.
       const nodes = cells().get(cursor);
       nodes?.at(-1).dispatchEvent(new MouseEvent('click', { bubbles: true }));
@@ -121,10 +128,17 @@ export function attachKeyboard(container) {
     event.stopPropagation();
   };
   const onFocus = () => {
+    // Reached by Tab (focus-visible): the keys are in use; by a click: not until one is pressed.
+    keyed = container.matches(':focus-visible');
     show();
-    say();
+    if (keyed) say();
+  };
+  const onPointer = () => {
+    keyed = false;
+    show();
   };
   container.addEventListener('keydown', onKey);
+  container.addEventListener('pointerdown', onPointer);
   container.addEventListener('focus', onFocus);
   container.addEventListener('blur', show);
   const redraws = new MutationObserver(show);
@@ -132,6 +146,7 @@ export function attachKeyboard(container) {
   return () => {
     redraws.disconnect();
     container.removeEventListener('keydown', onKey);
+    container.removeEventListener('pointerdown', onPointer);
     container.removeEventListener('focus', onFocus);
     container.removeEventListener('blur', show);
     status.remove();

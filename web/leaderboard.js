@@ -3,7 +3,7 @@
 // without an account.
 
 import { api, esc } from './api.js';
-import { loadGames } from './kinds.js';
+import { gameOf, loadGames } from './kinds.js';
 
 const SPEEDS = ['all', 'live', 'correspondence'];
 
@@ -28,8 +28,8 @@ export function mountLeaderboard(root) {
   let game = null; // the default game (the server's first) until one is chosen
   let speed = 'all';
   let alive = true;
-  const choice = (name, values, current) => values.map((v) =>
-    `<button type="button" class="tab ${v === current ? 'active' : ''}" data-${name}="${v}">${v}</button>`).join('');
+  const choice = (name, values, current, label = (v) => v) => values.map((v) =>
+    `<button type="button" class="tab ${v === current ? 'active' : ''}" data-${name}="${v}">${esc(label(v))}</button>`).join('');
   async function render() {
     let games;
     try {
@@ -42,7 +42,7 @@ export function mountLeaderboard(root) {
     game ??= games[0];
     root.innerHTML = `<section class="card">
       <h1>Leaderboard</h1>
-      <div class="tabs" role="group" aria-label="Game">${choice('game', games, game)}</div>
+      <div class="tabs" role="group" aria-label="Game">${choice('game', games, game, (id) => gameOf(id)?.name ?? id)}</div>
       <div class="tabs" role="group" aria-label="Speed">${choice('speed', SPEEDS, speed)}</div>
       <div id="board-list"><p class="muted">Loading…</p></div>
     </section>`;

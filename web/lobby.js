@@ -153,6 +153,7 @@ export function mountLobby(root, { me, toast }) {
     showBlocks();
   };
   form.game.addEventListener('change', showGame);
+  form.game.addEventListener('change', () => preview(form.blocks.value));
   form.querySelectorAll('[name=kind]').forEach((r) => r.addEventListener('change', showGame));
 
   /** The games as the server names them, each with the options of its own (hidden until chosen). */
@@ -190,7 +191,9 @@ export function mountLobby(root, { me, toast }) {
     const error = root.querySelector('#blocks-error');
     const value = text.trim() || '0';
     try {
-      const layout = await api(`/api/layout/${encodeURIComponent(value)}`);
+      // The chosen game's start on that layout: four players in the corners for four-player Ataxx.
+      const game = gameOf(form.game.value)?.layouts ? form.game.value : 'ataxx';
+      const layout = await api(`/api/layout/${encodeURIComponent(value)}?game=${game}`);
       if (ticket !== asked) return;
       error.textContent = '';
       mask = parseInt(layout.mask, 16);

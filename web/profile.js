@@ -53,7 +53,10 @@ export function mountProfile(root, { me }, name) {
         api(`/api/games?player=${encodeURIComponent(name)}&limit=40`),
       ]);
     } catch (err) {
-      root.innerHTML = `<section class="card"><p class="error">${esc(err.message)}</p></section>`;
+      root.innerHTML = err.status === 404
+        ? `<section class="card no-such-game"><h1>No such player</h1>
+            <p>There is no player named ${esc(name)} on this server.</p><p><a href="#/">Go to the front page</a></p></section>`
+        : `<section class="card"><p class="error">${esc(err.message)}</p></section>`;
       return;
     }
     if (closed) return;

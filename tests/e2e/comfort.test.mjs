@@ -154,8 +154,10 @@ async function violations(page) {
   return found;
 }
 
-test('axe-core finds no serious or critical violation on any page, light or dark', async () => {
-  const lee = await person('lee');
+test('axe-core finds no serious or critical violation on any page, light or dark, on a desktop and on phones', async () => {
+  // The longest name allowed and a chat line without a space: what stretches pages most.
+  const leeName = `lee${'e'.repeat(29)}`;
+  const lee = await person(leeName);
   await lee.selectOption('[name=bot]', 'bot-very-easy');
   await lee.click('#challenge-submit');
   await lee.waitForURL(/#\/game\/\d+/);
@@ -163,12 +165,14 @@ test('axe-core finds no serious or critical violation on any page, light or dark
   await waitText(lee, '#status', 'Your move');
   await lee.click('.board rect[data-sq="b6"]');
   await lee.waitForSelector('#moves td.mv');
+  const chat = await lee.request.post(`${BASE}/api/games/${board}/chat`, { data: { text: 'w'.repeat(300) } });
+  assert.ok(chat.ok(), await chat.text());
   const signedOut = await visitor('guest');
   // Every route, signed in and out.
   const pages = [
     [signedOut, '#/'], [signedOut, '#/tv'], [signedOut, '#/seeks'], [lee, '#/seeks'], [lee, '#/tv'],
-    [signedOut, '#/login'], [signedOut, `#/game/${board}`], [signedOut, '#/leaderboard'], [signedOut, '#/user/lee'],
-    [lee, '#/'], [lee, `#/game/${board}`], [lee, '#/leaderboard'], [lee, '#/user/lee'], [lee, '#/user/bot-very-easy'],
+    [signedOut, '#/login'], [signedOut, `#/game/${board}`], [signedOut, '#/leaderboard'], [signedOut, `#/user/${leeName}`],
+    [lee, '#/'], [lee, `#/game/${board}`], [lee, '#/leaderboard'], [lee, `#/user/${leeName}`], [lee, '#/user/bot-very-easy'],
   ];
   const problems = [];
   for (const theme of ['light', 'dark']) {
@@ -178,13 +182,14 @@ test('axe-core finds no serious or critical violation on any page, light or dark
       await page.reload();
       await page.waitForSelector(`body.${theme}`);
     }
-    for (const [page, hash] of pages) {
+    for (const [page, hash, width] of pages.flatMap((p) => [1280, 375, 320].map((w) => [...p, w]))) {
+      await page.setViewportSize({ width, height: width < 800 ? 740 : 860 });
       await page.goto(`${BASE}/${hash}`);
       await page.waitForSelector('#page > *');
       await page.waitForLoadState('networkidle').catch(() => {});
       await page.waitForTimeout(300);
       assert.ok(await page.evaluate((t) => document.body.classList.contains(t), theme));
-      for (const v of await violations(page)) problems.push(`${hash} (${theme}): ${v}`);
+      for (const v of await violations(page)) problems.push(`${hash} (${theme}, ${width} px): ${v}`);
     }
   }
   assert.deepEqual(problems, []);

@@ -16,6 +16,7 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
 use engine::score::is_decisive;
+use games::{GameKind, StartOptions};
 use serde::Deserialize;
 use serde_json::{json, Value};
 
@@ -105,7 +106,51 @@ pub fn routes<S: Clone + Send + Sync + 'static>(app: App) -> Router<S> {
         .route("/api/layout/{text}", get(layout))
         .route("/api/analysis", get(analysis))
         .route("/api/presence", post(presence))
+        .fallback(not_found)
         .with_state(state)
+}
+
+/// Any other address. `/game/N` and `/user/NAME`, the addresses people type after using other
+/// game sites, lead to those pages; an unknown page is said in words, with the way back. Under
+/// `/api` the answer stays a bare 404, which `http::errors` words as JSON.
+async fn not_found(uri: axum::http::Uri) -> Response {
+    let path = uri.path();
+    if path.starts_with("/api") {
+        return StatusCode::NOT_FOUND.into_response();
+    }
+    let mut parts = path.trim_matches('/').split('/');
+    if let (Some(page @ ("game" | "user")), Some(arg), None) =
+        (parts.next(), parts.next(), parts.next())
+    {
+        if !arg.is_empty() {
+            return axum::response::Redirect::to(&format!("/#/{page}/{arg}")).into_response();
+        }
+    }
+    let shown: String = path
+        .chars()
+        .take(200)
+        .map(|c| match c {
+            '<' => "&lt;".to_string(),
+            '>' => "&gt;".to_string(),
+            '&' => "&amp;".to_string(),
+            '"' => "&quot;".to_string(),
+            c => c.to_string(),
+        })
+        .collect();
+    let page = format!(
+        "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\">\
+         <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\
+         <title>No such page</title><link rel=\"stylesheet\" href=\"/static/style.css\"></head>\
+         <body><main><section class=\"card no-such-page\"><h1>No such page</h1>\
+         <p>This server has no page at <code>{shown}</code>.</p>\
+         <p><a href=\"/\">Go to the front page</a></p></section></main></body></html>"
+    );
+    (
+        StatusCode::NOT_FOUND,
+        [(header::CONTENT_TYPE, "text/html; charset=utf-8")],
+        page,
+    )
+        .into_response()
 }
 
 async fn asset(Path(file): Path<String>) -> Response {
@@ -212,9 +257,25 @@ fn svg_to_png(svg: &str) -> Result<Vec<u8>, String> {
 // ---------------------------------------------------------------------------------------------
 // JSON helpers
 
-/// `/api/layout/{code or mask}`: a blocked layout as the challenge form previews it.
-async fn layout(Path(text): Path<String>) -> Response {
+#[derive(Deserialize)]
+struct LayoutQuery {
+    /// The game whose start the preview shows (`ataxx4`: four players in the corners); Ataxx
+    /// when absent.
+    game: Option<String>,
+}
+
+/// `/api/layout/{code or mask}?game=…`: a blocked layout as the challenge form previews it.
+async fn layout(Path(text): Path<String>, Query(query): Query<LayoutQuery>) -> Response {
     let text = text.trim();
+    let kind = match query
+        .game
+        .as_deref()
+        .map(str::parse::<GameKind>)
+        .transpose()
+    {
+        Ok(kind) => kind.unwrap_or(GameKind::Ataxx),
+        Err(err) => return bad_request(format!("game: {err}")),
+    };
     let parsed = if text.starts_with("0x") || text.starts_with("0X") {
         Layout::parse_mask(text).map_err(|e| e.to_string())
     } else {
@@ -222,6 +283,15 @@ async fn layout(Path(text): Path<String>) -> Response {
     };
     match parsed {
         Ok(layout) => {
+            let options = StartOptions {
+                size: Some(7),
+                blocks: Some(layout.mask_text()),
+                ..StartOptions::default()
+            };
+            let start = match kind.start(&options) {
+                Ok(start) => start.fen(),
+                Err(err) => return bad_request(err.to_string()),
+            };
             let blocked: Vec<String> = layout
                 .blocked()
                 .into_iter()
@@ -233,7 +303,7 @@ async fn layout(Path(text): Path<String>) -> Response {
                 "mask": layout.mask_text(),
                 "blocks": layout.blocks(),
                 "blocked": blocked,
-                "fen": layout.start_position().to_string(),
+                "fen": start,
             }))
             .into_response()
         }

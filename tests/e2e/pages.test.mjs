@@ -1,0 +1,92 @@
+// Browser tests of issue #32's page defects: the keyboard cursor only after a key (4), the
+// four-player start in the blocks preview (6), a message that does not outlive its page (8),
+// addresses that lead nowhere said in words (9) and a typed same-cell pair (10).
+
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { BASE, clickSquare, noScriptErrors, person, visitor, waitText } from './common.mjs';
+
+test('the keyboard cursor shows after a key press, not after a mouse click', async () => {
+  const kit = await person('kit-cursor');
+  await kit.selectOption('[name=bot]', 'bot-very-easy');
+  await kit.click('#challenge-submit');
+  await kit.waitForURL(/#\/game\/\d+/);
+  await waitText(kit, '#status', 'Your move');
+  await clickSquare(kit, 'a7');
+  await kit.waitForSelector('.board .square.selected');
+  assert.equal(await kit.evaluate(() => document.activeElement?.id), 'board', 'the click gave the board the focus');
+  assert.equal(await kit.locator('#board .kb-cursor').count(), 0, 'no cursor after a click');
+  await kit.keyboard.press('ArrowRight');
+  assert.equal(await kit.locator('#board .kb-cursor').count(), 1, 'a key shows the cursor');
+  await clickSquare(kit, 'a7');
+  assert.equal(await kit.locator('#board .kb-cursor').count(), 0, 'the next click hides it again');
+  await kit.context().close();
+  noScriptErrors();
+});
+
+test('with four-player Ataxx chosen, the blocks preview shows its four-player start', async () => {
+  const fay = await person('fay-four');
+  await fay.fill('#blocks-input', '0x0100');
+  await fay.waitForSelector('#blocks-board .piece.x');
+  await fay.selectOption('[name=game]', 'ataxx4');
+  for (const colour of ['r', 'b', 'g', 'y']) await fay.waitForSelector(`#blocks-board .piece.${colour}`);
+  assert.equal(await fay.locator('#blocks-board .piece.x').count(), 0, 'no two-player pieces left');
+  assert.ok(await fay.locator('#blocks-board .square.blocked').count() > 0, 'the layout is still drawn');
+  await fay.selectOption('[name=game]', 'ataxx');
+  await fay.waitForSelector('#blocks-board .piece.x');
+  await fay.context().close();
+  noScriptErrors();
+});
+
+test('a message from one page does not stay on the next; a typed a1a1 is told what is wrong with it', async () => {
+  const [tess, tom] = await Promise.all(['tess-toast', 'tom-toast'].map((name) => person(name)));
+  const created = await tess.request.post(`${BASE}/api/games`, { data: { opponents: ['tom-toast'], options: {} } });
+  assert.equal(created.status(), 201, await created.text());
+  const { board } = await created.json();
+  assert.equal((await tom.request.post(`${BASE}/api/games/${board}/accept`)).status(), 200);
+  await tom.goto(`${BASE}/#/game/${board}`);
+  await tom.waitForSelector('.board .piece');
+  await clickSquare(tom, 'a1'); // not tom's move: a message says whose it is
+  await tom.waitForSelector('#toast.show');
+  await tom.goto(`${BASE}/#/leaderboard`);
+  await tom.waitForSelector('#board-list');
+  assert.equal(await tom.locator('#toast.show').count(), 0, 'the message went with its page');
+
+  // A typed same-cell pair is told as the move it was meant to be, not as a pass.
+  await tess.goto(`${BASE}/#/game/${board}`);
+  await tess.waitForSelector('.board .piece');
+  await tess.fill('#move-input', 'a1a1');
+  await tess.press('#move-input', 'Enter');
+  await waitText(tess, '#notice', 'a1a1 starts and ends on the same cell');
+  assert.doesNotMatch(await tess.locator('#notice').textContent(), /pass/);
+  for (const page of [tess, tom]) await page.context().close();
+  noScriptErrors();
+});
+
+test('addresses that lead nowhere get a page that says so', async () => {
+  const guest = await visitor('lost-guest');
+  for (const [hash, words] of [['#/game/abc', 'No such page'], ['#/nonsense', 'No such page'], ['#/user/nobody-here', 'No such player']]) {
+    await guest.goto(`${BASE}/${hash}`);
+    await waitText(guest, '#page', words);
+    assert.doesNotMatch(await guest.locator('#page').textContent(), /NaN/, hash);
+    assert.equal(await guest.locator('#page a[href="#/"]').count(), 1, `${hash} leads back`);
+  }
+  // Addresses typed as on other game sites lead to the page they name.
+  await guest.goto(`${BASE}/game/99999`);
+  await guest.waitForURL(/\/#\/game\/99999$/);
+  await waitText(guest, '#page', 'No such game');
+  await guest.goto(`${BASE}/user/nobody-here`);
+  await waitText(guest, '#page', 'No such player');
+  // Any other address: a 404 page in words, with the way back.
+  const response = await guest.goto(`${BASE}/nope`);
+  assert.equal(response.status(), 404);
+  await waitText(guest, 'h1', 'No such page');
+  assert.match(await guest.locator('main').textContent(), /no page at \/nope/);
+  assert.equal(await guest.locator('a[href="/"]').count(), 1);
+  // The API's own 404 stays JSON.
+  const api = await guest.request.get(`${BASE}/api/nope`);
+  assert.equal(api.status(), 404);
+  assert.equal((await api.json()).error.code, 'not_found');
+  await guest.context().close();
+  noScriptErrors();
+});
