@@ -22,7 +22,7 @@ export function statusText(page) {
         : `Waiting for ${names(waiting)} to accept.`;
     }
     case 'declined': return 'The challenge was declined.';
-    case 'withdrawn': return 'The challenge was withdrawn.';
+    case 'withdrawn': return view.termination === 'aborted' ? `Aborted: ${view.unrated_reason}.` : 'The challenge was withdrawn.';
     case 'finished': {
       const how = TERMINATIONS[view.termination] ?? view.termination;
       // From the reader's side: a player reads their own outcome and pieces first, a
@@ -45,7 +45,11 @@ export function statusText(page) {
       }
       const passed = passers.map((name) => `${name} has no move and passes. `).join('');
       const swapped = view.moves.at(-1)?.move === 'swap' ? 'Swapped: the players exchanged colours. ' : '';
-      return swapped + passed + (view.to_move === me ? 'Your move.' : `${view.to_move} to move.`);
+      // A live game's clocks start with each side's first move, which has a deadline of its own.
+      const firstMove = view.clock?.first_move_by_ms
+        ? ` The clock starts with the first move: without it by ${new Date(view.clock.first_move_by_ms).toLocaleTimeString()} the game is aborted.`
+        : '';
+      return swapped + passed + (view.to_move === me ? 'Your move.' : `${view.to_move} to move.`) + firstMove;
     }
   }
 }

@@ -1,6 +1,7 @@
 // Browser tests of issue #32's page defects: the keyboard cursor only after a key (4), the
 // four-player start in the blocks preview (6), a message that does not outlive its page (8),
-// addresses that lead nowhere said in words (9) and a typed same-cell pair (10).
+// addresses that lead nowhere said in words (9), a typed same-cell pair (10), and live clocks
+// that start with each side's first move (3).
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -88,5 +89,25 @@ test('addresses that lead nowhere get a page that says so', async () => {
   assert.equal(api.status(), 404);
   assert.equal((await api.json()).error.code, 'not_found');
   await guest.context().close();
+  noScriptErrors();
+});
+
+test("a live game's clocks start with each side's first move, and the page says so", async () => {
+  const [ria, rob] = await Promise.all(['ria-clock', 'rob-clock'].map((name) => person(name)));
+  const created = await ria.request.post(`${BASE}/api/games`, { data: { opponents: ['rob-clock'], color: 'x', options: { clock: '3+2' } } });
+  assert.equal(created.status(), 201, await created.text());
+  const { board } = await created.json();
+  assert.equal((await rob.request.post(`${BASE}/api/games/${board}/accept`)).status(), 200);
+  for (const page of [ria, rob]) await page.goto(`${BASE}/#/game/${board}`);
+  await waitText(ria, '#status', 'Your move. The clock starts with the first move');
+  assert.equal(await ria.locator('.clock.running').count(), 0, 'no clock runs before the first move');
+  const play = (page, move) => page.request.post(`${BASE}/api/games/${board}/move`, { data: { move } });
+  assert.ok((await play(ria, 'b6')).ok());
+  await waitText(rob, '#status', 'Your move. The clock starts with the first move');
+  assert.equal(await rob.locator('.clock.running').count(), 0, "rob's clock waits for his first move");
+  assert.ok((await play(rob, 'f6')).ok());
+  await waitText(ria, '#status', /^Your move\.$/);
+  await ria.waitForSelector('.clock.running[data-clock="x"]');
+  for (const page of [ria, rob]) await page.context().close();
   noScriptErrors();
 });

@@ -292,6 +292,10 @@ fn correspondence_and_live_deadlines_with_a_test_clock() {
     for board in [101, 102] {
         door.ok(&format!("ataxx move {board} alice secret1 b6#1"));
     }
+    // A live clock starts with its player's first move (issue #32): bob makes his, then alice
+    // hers, and bob's minute runs.
+    door.ok("ataxx move 102 bob secret2 f6#2");
+    door.ok("ataxx move 102 alice secret1 c5#3");
     // 61 s: bob's live clock (one minute) has fallen; the correspondence game goes on.
     door.ok("clock advance 61");
     let live = door.board(102);
@@ -436,6 +440,11 @@ async fn nobody_acts_in_another_name_and_bad_input_gets_clear_errors() {
     assert!(reply.contains("z9"), "{reply}");
     let reply = door.send("ataxx move 101 alice secret1 pass#1");
     assert!(reply.contains("a pass is never chosen"), "{reply}");
+    let reply = door.send("ataxx move 101 alice secret1 a1a1#1");
+    assert!(
+        reply.starts_with("error: a1a1 starts and ends on the same cell"),
+        "a same-cell pair is told as the move it was meant to be: {reply}"
+    );
     let reply = door.send("ataxx challenge -blocks=q alice bob");
     assert!(
         reply.starts_with("error: invalid challenge: -blocks=q"),

@@ -53,7 +53,7 @@ fn rating(server: &Served, user: &str) -> f64 {
 }
 
 #[test]
-fn a_flag_keeps_the_time_left_and_a_game_one_side_never_moved_in_is_unrated() {
+fn a_live_clock_starts_with_each_first_move_and_a_game_without_one_is_aborted_unrated() {
     let dir = tempfile::tempdir().unwrap();
     let server = Served::start_on(
         &dir.path().join("ataxx.db"),
@@ -63,11 +63,108 @@ fn a_flag_keeps_the_time_left_and_a_game_one_side_never_moved_in_is_unrated() {
     let alice = signup_and_login(&server, "alice", "secret1");
     let bob = signup_and_login(&server, "bob", "secret2");
     let board = start_game(&server, &alice, &bob, "bob", Some("1+0"));
-    assert!(command(&server, "clock advance 20")["ok"]
-        .as_bool()
-        .unwrap());
+    command(&server, "clock advance 20");
+    let (_, game) = api(
+        "GET",
+        &server.url(&format!("/api/games/{board}")),
+        None,
+        None,
+    );
+    assert_eq!(
+        game["clock"]["x_ms"], 60_000,
+        "no clock runs before the first move: {game}"
+    );
+    assert_eq!(game["clock"]["running"], Value::Null, "{game}");
+    assert!(game["clock"]["first_move_by_ms"].is_i64(), "{game}");
+    let (status, game) = act(&server, board, &alice, "b6");
+    assert_eq!(status, 200, "{game}");
+    assert_eq!(
+        game["clock"]["x_ms"], 60_000,
+        "the 20 s before it were not alice's: {game}"
+    );
+    // Bob has 30 s for his first move, counted from alice's.
+    command(&server, "clock advance 25");
+    let (_, game) = api(
+        "GET",
+        &server.url(&format!("/api/games/{board}")),
+        None,
+        None,
+    );
+    assert_eq!(
+        (&game["status"], &game["clock"]["o_ms"]),
+        (&json!("active"), &json!(60_000))
+    );
+    command(&server, "clock advance 10");
+    let game = served::poll(&server, &format!("/api/games/{board}"), 10, |g| {
+        g["status"] != "active"
+    });
+    assert_eq!(
+        (&game["status"], &game["termination"], &game["rated"]),
+        (&json!("withdrawn"), &json!("aborted"), &json!(false)),
+        "{game}"
+    );
+    assert!(
+        game["unrated_reason"]
+            .as_str()
+            .unwrap()
+            .starts_with("bob did not make a first move within 30 seconds"),
+        "{game}"
+    );
+    assert_eq!(
+        (rating(&server, "alice"), rating(&server, "bob")),
+        (1500.0, 1500.0)
+    );
+    // The first mover too: without alice's first move the game is aborted, naming her.
+    let board = start_game(&server, &alice, &bob, "bob", Some("3+2"));
+    command(&server, "clock advance 31");
+    let game = served::poll(&server, &format!("/api/games/{board}"), 10, |g| {
+        g["status"] != "active"
+    });
+    assert_eq!(game["termination"], "aborted", "{game}");
+    assert!(game["unrated_reason"]
+        .as_str()
+        .unwrap()
+        .starts_with("alice did not"));
+    // Once both have moved the clocks run as before (a correspondence game has no such rule).
+    let board = start_game(&server, &alice, &bob, "bob", Some("1+0"));
     assert_eq!(act(&server, board, &alice, "b6").0, 200);
-    // Bob never moves: his minute runs out.
+    assert_eq!(act(&server, board, &bob, "f6").0, 200);
+    command(&server, "clock advance 40");
+    let (_, game) = api(
+        "GET",
+        &server.url(&format!("/api/games/{board}")),
+        None,
+        None,
+    );
+    assert_eq!(
+        (&game["status"], &game["clock"]["running"]),
+        (&json!("active"), &json!("x"))
+    );
+    assert!(game["clock"]["x_ms"].as_i64().unwrap() <= 20_000, "{game}");
+}
+
+#[test]
+fn a_flag_keeps_the_time_left_and_a_game_one_side_never_moved_in_is_unrated() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = Served::start_on(
+        &dir.path().join("ataxx.db"),
+        "127.0.0.1:0",
+        &["--test-clock", "--sweep-ms", "50"],
+    );
+    let alice = signup_and_login(&server, "alice", "secret1");
+    let bob = signup_and_login(&server, "bob", "secret2");
+    // The flag falls in a game of two others, so that alice's and bob's ratings stay 1500 for
+    // the games below. Each clock starts with its player's first move (issue #32): the 20 s
+    // carol waits before it are not hers.
+    let carol = signup_and_login(&server, "carol", "secret3");
+    let dave = signup_and_login(&server, "dave", "secret4");
+    let board = start_game(&server, &carol, &dave, "dave", Some("1+0"));
+    command(&server, "clock advance 20");
+    assert_eq!(act(&server, board, &carol, "b6").0, 200);
+    assert_eq!(act(&server, board, &dave, "f6").0, 200);
+    command(&server, "clock advance 20");
+    assert_eq!(act(&server, board, &carol, "c5").0, 200);
+    // Dave never moves again: his minute runs out.
     command(&server, "clock advance 61");
     let game = served::poll(&server, &format!("/api/games/{board}"), 10, |g| {
         g["status"] == "finished"
@@ -76,21 +173,12 @@ fn a_flag_keeps_the_time_left_and_a_game_one_side_never_moved_in_is_unrated() {
         (&game["result"], &game["termination"]),
         (&json!("1-0"), &json!("time forfeit"))
     );
-    // Alice used 20 s of her minute (and the real milliseconds the requests took); bob's is
+    // Carol used 20 s of her minute (and the real milliseconds the requests took); dave's is
     // spent, not back at 1:00.
-    let alice_left = game["clock"]["x_ms"].as_i64().unwrap();
-    assert!((39_000..=40_000).contains(&alice_left), "{game}");
+    let carol_left = game["clock"]["x_ms"].as_i64().unwrap();
+    assert!((39_000..=40_000).contains(&carol_left), "{game}");
     assert_eq!(game["clock"]["o_ms"], 0, "{game}");
     assert_eq!(game["seats"][1]["clock_ms"], 0);
-    assert_eq!(game["rated"], false);
-    assert_eq!(
-        game["unrated_reason"],
-        "bob never moved: the game does not count for ratings"
-    );
-    assert_eq!(
-        (rating(&server, "alice"), rating(&server, "bob")),
-        (1500.0, 1500.0)
-    );
 
     // A draw agreed after one move is unrated too.
     let board = start_game(&server, &alice, &bob, "bob", None);

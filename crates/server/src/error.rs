@@ -51,6 +51,10 @@ pub enum Error {
     Move(#[from] games::GameError),
     #[error("a pass is never chosen: the server passes for a player who cannot move")]
     PassRefused,
+    /// A same-cell pair such as `a1a1`, which the move reader takes for a pass: told as what
+    /// it is, since whoever typed it meant a move.
+    #[error("{0} starts and ends on the same cell: a clone names only the cell it lands on (d4), a jump the cell it leaves and the one it lands on (c3b5)")]
+    MoveGoesNowhere(String),
     #[error("invalid challenge: {0}")]
     InvalidChallenge(String),
     #[error("{0}")]
@@ -96,7 +100,7 @@ impl Error {
             Error::NotInPlay { .. } => "not_in_play",
             Error::NotAChallenge { .. } => "not_a_challenge",
             Error::Guard { .. } => "stale_move_number",
-            Error::Move(_) => "illegal_move",
+            Error::Move(_) | Error::MoveGoesNowhere(_) => "illegal_move",
             Error::PassRefused => "pass_refused",
             Error::InvalidChallenge(_) => "invalid_challenge",
             Error::Proposal(_) | Error::BotDeclines { .. } => "proposal",

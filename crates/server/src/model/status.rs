@@ -25,7 +25,8 @@ pub enum Status {
     Finished,
     /// A player declined the challenge.
     Declined,
-    /// The challenger withdrew it, or it was closed before anyone moved.
+    /// The challenger withdrew it, or it was closed before anyone moved, or a live game was
+    /// aborted because a player made no first move in time (termination `aborted`).
     Withdrawn,
 }
 

@@ -117,8 +117,11 @@ pub struct LiveClock {
     /// Seat 0's time (`seats[i].clock_ms` has every seat's).
     pub x_ms: i64,
     pub o_ms: i64,
-    /// The letter of the seat whose clock runs, while the game is in play.
+    /// The letter of the seat whose clock runs, while the game is in play and that seat has
+    /// made its first move.
     pub running: Option<String>,
+    /// Before the player to move has made a first move: when the game is aborted without it.
+    pub first_move_by_ms: Option<i64>,
     pub as_of_ms: i64,
 }
 

@@ -131,7 +131,7 @@ impl Games {
         now: i64,
     ) -> Result<()> {
         // The clock that ran until now keeps the time actually left.
-        if game.status == Status::Active {
+        if game.status == Status::Active && !game.awaits_first_move() {
             let elapsed = (now - game.last_move_ms.unwrap_or(now)).max(0);
             let seat = game.seat_mut(game.position().turn());
             seat.used_ms += elapsed;

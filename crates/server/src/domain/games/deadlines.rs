@@ -1,8 +1,8 @@
-//! Deadlines: live flags, total time, correspondence forfeit and nag times, found on a board
-//! and applied, one board at a time or by the background sweeper.
+//! Deadlines: a live game's first moves, live flags, total time, correspondence forfeit and nag
+//! times, found on a board and applied, one board at a time or by the background sweeper.
 
 use super::view::forfeit_outcome;
-use super::{Change, Games, DAY_MS};
+use super::{Change, Games, DAY_MS, FIRST_MOVE_MS};
 use crate::error::{Error, Result};
 use crate::model::{EventKind, GameRow, Status};
 use crate::store;
@@ -15,17 +15,22 @@ pub(super) enum Due {
     Forfeit { draw: bool },
     /// The player to move gets a reminder.
     Nag,
+    /// A live game's player to move has not made a first move in time: the game is aborted.
+    Abort,
 }
 
 impl GameRow {
-    /// The deadline that has passed at `now`, if any: a live flag, the total time, the
-    /// correspondence forfeit time, or (when `remind`) the nag time.
+    /// The deadline that has passed at `now`, if any: a live game's first move, a live flag,
+    /// the total time, the correspondence forfeit time, or (when `remind`) the nag time.
     pub(super) fn due(&self, now: i64, remind: bool) -> Option<Due> {
         if self.status != Status::Active {
             return None;
         }
-        let turn = self.position().turn();
         let idle = now - self.last_move_ms.or(self.started_ms).unwrap_or(now);
+        if self.awaits_first_move() {
+            return (idle >= FIRST_MOVE_MS).then_some(Due::Abort);
+        }
+        let turn = self.position().turn();
         let seat = &self.seats[turn.index()];
         let (remaining, used) = (seat.remaining_ms, seat.used_ms);
         let flag_fell = remaining.is_some_and(|remaining| remaining - idle <= 0);
@@ -62,6 +67,21 @@ impl Games {
                     false => (forfeit_outcome(&*pos, turn), "time forfeit"),
                 };
                 Self::finish(conn, game, &outcome, termination, now).await?;
+                EventKind::Ended
+            }
+            Due::Abort => {
+                let user = game.name_of(turn).to_string();
+                game.status = Status::Withdrawn;
+                game.termination = "aborted".into();
+                game.finished_ms = Some(now);
+                game.rated = false;
+                game.unrated_reason = format!(
+                    "{user} did not make a first move within {} seconds: the game is aborted",
+                    FIRST_MOVE_MS / 1000
+                );
+                game.clear_proposal();
+                game.version += 1;
+                tracing::info!(board = game.board, %user, "aborted: no first move");
                 EventKind::Ended
             }
             Due::Nag => {

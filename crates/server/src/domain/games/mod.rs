@@ -35,6 +35,9 @@ pub use play::Queued;
 pub use view::{replay, result_text};
 
 const DAY_MS: i64 = 24 * 3600 * 1000;
+/// How long a live game waits for each player's first move (as on lichess, a player's clock
+/// starts with their first move); past it the game is aborted, unrated.
+pub const FIRST_MOVE_MS: i64 = 30_000;
 /// The longest chat message.
 pub const MAX_CHAT: usize = 2000;
 /// The text of a pass in every game's notation.

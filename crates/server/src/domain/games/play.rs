@@ -183,17 +183,23 @@ impl Games {
         };
         if pos.legal_moves().iter().all(|mv| mv != PASS) {
             let mut probe = pos.clone();
-            match probe.play(text) {
-                Ok(played) if played.text == PASS => return Err(Error::PassRefused),
-                Err(games::GameError::Illegal { text, .. }) if text == PASS => {
-                    return Err(Error::PassRefused)
-                }
-                _ => {}
+            let read_as_pass = match probe.play(text) {
+                Ok(played) => played.text == PASS,
+                Err(games::GameError::Illegal { text, .. }) => text == PASS,
+                Err(_) => false,
+            };
+            if read_as_pass {
+                return Err(refused_pass(text));
             }
         }
+        // A player's clock starts with their first move: the time before it is not theirs.
+        let clock_ran = !game.awaits_first_move();
         let mut played = pos.play(text)?;
         let mover = played.seat;
-        let elapsed = (now - game.last_move_ms.unwrap_or(now)).max(0);
+        let elapsed = match clock_ran {
+            true => (now - game.last_move_ms.unwrap_or(now)).max(0),
+            false => 0,
+        };
         let increment = game.clock_increment_ms.unwrap_or(0);
         let seat = game.seat_mut(mover);
         seat.used_ms += elapsed;
@@ -310,4 +316,18 @@ pub enum Queued {
         game: GameSummary,
         replaced: Option<String>,
     },
+}
+
+/// Why a move that reads as a pass is refused: a pass spelled out is never the player's to
+/// choose; a same-cell pair (`a1a1`) was meant as a move and is told as one that goes nowhere.
+fn refused_pass(text: &str) -> Error {
+    let text = text.trim();
+    let spelled = ["pass", "null", "--", PASS]
+        .iter()
+        .any(|word| text.eq_ignore_ascii_case(word));
+    if spelled {
+        Error::PassRefused
+    } else {
+        Error::MoveGoesNowhere(text.to_string())
+    }
 }

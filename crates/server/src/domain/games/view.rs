@@ -3,6 +3,8 @@
 
 use games::{AnyPosition, GameKind, Outcome, Seat};
 
+use super::FIRST_MOVE_MS;
+
 use crate::model::{
     Accepted, Correspondence, GameRow, GameSummary, LiveClock, MoveRow, Proposal, SeatRow,
     SeatSummary, Status,
@@ -96,16 +98,25 @@ impl GameRow {
         &mut self.seats[seat.index()]
     }
 
+    /// Whether this is a live game whose player to move has not made a first move yet: that
+    /// player's clock does not run, a first-move deadline does ([`FIRST_MOVE_MS`]).
+    pub(crate) fn awaits_first_move(&self) -> bool {
+        self.status == Status::Active
+            && self.clock_base_ms.is_some()
+            && self.plies < self.seats.len() as i64
+    }
+
     /// The summary at time `now_ms`.
     pub fn summary(&self, now_ms: i64) -> GameSummary {
         let pos = self.position();
         let active = self.status == Status::Active;
+        let ticking = active && !self.awaits_first_move();
         let turn = pos.turn();
         let pieces = pos.piece_counts();
         let clock_ms = |seat: usize| {
             self.clock_base_ms.map(|initial| {
                 let mut ms = self.seats[seat].remaining_ms.unwrap_or(initial);
-                if active && turn.index() == seat {
+                if ticking && turn.index() == seat {
                     ms -= now_ms - self.last_move_ms.unwrap_or(now_ms);
                 }
                 ms
@@ -133,7 +144,10 @@ impl GameRow {
             increment_ms: self.clock_increment_ms.unwrap_or(0),
             x_ms: clock_ms(0).unwrap_or(initial_ms),
             o_ms: clock_ms(1).unwrap_or(initial_ms),
-            running: active.then(|| pos.seat_letter(turn).to_string()),
+            running: ticking.then(|| pos.seat_letter(turn).to_string()),
+            first_move_by_ms: self
+                .awaits_first_move()
+                .then(|| self.last_move_ms.or(self.started_ms).unwrap_or(now_ms) + FIRST_MOVE_MS),
             as_of_ms: now_ms,
         });
         let firsts: Vec<&SeatRow> = self.seats.iter().filter(|s| s.rank == Some(1)).collect();
