@@ -20,6 +20,7 @@ export const gameLayout = (board) => `
       <aside class="side">
         <div class="card status-card">
           <p id="status" class="status"></p>
+          <p id="game-info" class="muted game-info"></p>
           <p id="notice" class="notice" role="status"></p>
           <p id="connection" class="connection"></p>
           <div id="proposal"></div>

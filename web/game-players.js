@@ -1,7 +1,7 @@
 // The game page's player bars: each seat's name, rating change, pieces, rank and clock, me (or
 // seat 0) at the bottom. The clocks count down between the server's updates.
 
-import { esc, formatClock } from './api.js';
+import { api, esc, formatClock } from './api.js';
 import { sounds } from './sound.js';
 
 /** A rank of four at most: 1st to 4th. */
@@ -42,9 +42,24 @@ export class Clocks {
   }
 }
 
+/** Asks each player's rating once, then draws the bars again with them. */
+function loadRatings(page, pos) {
+  page.ratings = {};
+  for (const { name } of page.view.seats) {
+    api(`/api/users/${encodeURIComponent(name)}`).then((user) => {
+      // The rating in this game; a player new to it has the starting one.
+      const rating = user.game === page.view.game ? user.rating_text : user.ratings?.[page.view.game]?.rating_text;
+      if (page.closed) return;
+      page.ratings[name] = rating ?? '1500?';
+      drawPlayers(page, pos);
+    }).catch(() => {}); // a bar without a rating says nothing wrong
+  }
+}
+
 /** Seat rows of the player bars: me (or seat 0) at the bottom, the others above. */
 export function drawPlayers(page, pos) {
   const { view, $ } = page;
+  if (!page.ratings) loadRatings(page, pos);
   const counts = {};
   for (const [, c] of page.kind.cells(pos)) counts[c] = (counts[c] ?? 0) + 1;
   const bottom = page.mine() ?? view.seats[0];
@@ -58,6 +73,7 @@ export function drawPlayers(page, pos) {
     return `<div class="player-bar ${moving ? 'to-move' : ''} ${out ? 'out' : ''}" data-seat="${seat.letter}">
       <span class="dot ${seat.letter}"></span>
       <a class="name" href="#/user/${esc(seat.name)}">${esc(seat.name)}</a>
+      ${page.ratings[seat.name] ? `<span class="muted rating">${esc(page.ratings[seat.name])}</span>` : ''}
       ${change != null ? `<span class="muted">${change >= 0 ? '+' : ''}${Math.round(change)}</span>` : ''}
       ${out ? '<span class="muted out-tag">out</span>' : ''}${rank}${reserve}
       <span class="pieces" data-pieces="${seat.letter}">${counts[seat.letter] ?? 0}</span>

@@ -54,8 +54,46 @@ export function statusText(page) {
   }
 }
 
+const DAY_MS = 24 * 3600 * 1000;
+
+/** "3 days", "5 hours", "under an hour": how long until a correspondence deadline. */
+function until(ms) {
+  if (ms >= 2 * DAY_MS) return `${Math.round(ms / DAY_MS)} days`;
+  const hours = Math.floor(ms / 3600000);
+  return hours >= 1 ? `${hours} hour${hours === 1 ? '' : 's'}` : 'under an hour';
+}
+
+/** The time control: "3+2" (minutes and seconds a move), "12 s+0" below a minute. */
+function timeControl({ initial_ms: initial, increment_ms: increment }) {
+  const base = initial % 60000 === 0 ? `${initial / 60000}` : `${initial / 1000} s`;
+  return `${base}+${increment / 1000}`;
+}
+
+/**
+ * The line under the status: rated or casual, the time control, and in a correspondence game
+ * in play how long the player to move has before the reminder and the forfeit.
+ */
+export function gameInfo(view, now = Date.now()) {
+  const parts = [view.rated ? 'Rated' : 'Casual'];
+  const { correspondence: days } = view;
+  if (view.clock) {
+    parts.push(timeControl(view.clock));
+  } else if (days) {
+    parts.push(`correspondence, ${days.forfeit_days} days a move`);
+    if (view.status === 'active') {
+      const idle = now - (view.last_move_ms ?? view.started_ms ?? now);
+      const reminder = days.nag_days * DAY_MS - idle;
+      const forfeit = days.forfeit_days * DAY_MS - idle;
+      if (!view.reminded && reminder > 0) parts.push(`${view.to_move} is reminded in ${until(reminder)}`);
+      parts.push(`forfeits in ${until(Math.max(0, forfeit))}`);
+    }
+  }
+  return parts.join(' · ');
+}
+
 export function drawStatus(page) {
   const { view, me, $ } = page;
+  $('#game-info').textContent = gameInfo(view);
   const status = $('#status');
   status.textContent = statusText(page);
   status.className = `status ${view.status} ${page.myTurn() ? 'mine' : ''}`;

@@ -135,8 +135,9 @@ export function mountGame(root, { me, toast }, board) {
     const playing = page.mySeat() !== null && view.status === 'active';
     // Finished games and spectators have no use for them: hidden, not greyed out.
     for (const id of ['#resign', '#undo', '#draw']) Object.assign($(id), { hidden: !playing, disabled: !!view.proposal });
-    // Proposals are for two-player games.
-    for (const id of ['#undo', '#draw']) if (view.seats.length > 2) $(id).hidden = true;
+    // Proposals are for two-player games, against someone who may accept them.
+    const declined = view.seats.length > 2 || view.seats.some((s) => s.name !== me && s.declines_proposals);
+    for (const id of ['#undo', '#draw']) if (declined) $(id).hidden = true;
     nextStep.update(view);
     $('#swap').hidden = !page.legal().includes('swap');
     $('#move-form').hidden = !playing;

@@ -1,7 +1,8 @@
 // Browser tests of issue #32's page defects: the keyboard cursor only after a key (4), the
 // four-player start in the blocks preview (6), a message that does not outlive its page (8),
 // addresses that lead nowhere said in words (9), a typed same-cell pair (10), and live clocks
-// that start with each side's first move (3).
+// that start with each side's first move (3), what a game page says of its game (7, 13), and
+// no offers a built-in level always refuses (11).
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -109,5 +110,32 @@ test("a live game's clocks start with each side's first move, and the page says 
   await waitText(ria, '#status', /^Your move\.$/);
   await ria.waitForSelector('.clock.running[data-clock="x"]');
   for (const page of [ria, rob]) await page.context().close();
+  noScriptErrors();
+});
+
+test('the game page says rated or casual, the time control, the ratings and the days left; no offers to a built-in level', async () => {
+  const [cara, cole] = await Promise.all(['cara-info', 'cole-info'].map((name) => person(name)));
+  // A correspondence game between people: its days, and both offers.
+  const created = await cara.request.post(`${BASE}/api/games`, { data: { opponents: ['cole-info'], color: 'x', options: {} } });
+  assert.equal(created.status(), 201, await created.text());
+  const { board } = await created.json();
+  assert.equal((await cole.request.post(`${BASE}/api/games/${board}/accept`)).status(), 200);
+  await cara.goto(`${BASE}/#/game/${board}`);
+  await waitText(cara, '#game-info', /^(Rated|Casual) · correspondence, 21 days a move · cara-info is reminded in 7 days · forfeits in 21 days$/);
+  await waitText(cara, '#bar-top', 'cole-info');
+  await cara.waitForSelector('#bar-top .rating');
+  assert.equal(await cara.locator('#bar-top .rating').textContent(), '1500?');
+  for (const id of ['#resign', '#undo', '#draw']) assert.equal(await cara.locator(id).isVisible(), true, `${id} against a person`);
+  // A live game against a built-in level: its clock, and no offers it would refuse.
+  await cara.goto(`${BASE}/#/`);
+  await cara.selectOption('[name=bot]', 'bot-very-easy');
+  await cara.click('#challenge-submit');
+  await cara.waitForURL(/#\/game\/\d+/);
+  await waitText(cara, '#status', 'Your move');
+  await waitText(cara, '#game-info', /^(Rated|Casual)/);
+  assert.equal(await cara.locator('#resign').isVisible(), true);
+  assert.equal(await cara.locator('#undo').isVisible(), false, 'no undo to propose to bot-very-easy');
+  assert.equal(await cara.locator('#draw').isVisible(), false, 'no draw to offer bot-very-easy');
+  for (const page of [cara, cole]) await page.context().close();
   noScriptErrors();
 });

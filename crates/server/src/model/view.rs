@@ -87,6 +87,10 @@ pub struct SeatSummary {
     /// writes "You win" from its reader's seat).
     pub outcome: Option<String>,
     pub rating_change: Option<f64>,
+    /// A built-in computer level, which declines every draw and undo proposal: pages do not
+    /// offer them against it.
+    #[serde(default)]
+    pub declines_proposals: bool,
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize)]

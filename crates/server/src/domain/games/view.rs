@@ -4,6 +4,7 @@
 use games::{AnyPosition, GameKind, Outcome, Seat};
 
 use super::FIRST_MOVE_MS;
+use crate::domain::accounts::BOT_PREFIX;
 
 use crate::model::{
     Accepted, Correspondence, GameRow, GameSummary, LiveClock, MoveRow, Proposal, SeatRow,
@@ -137,6 +138,7 @@ impl GameRow {
                 rank: seat.rank,
                 outcome: seat_outcome(seat.rank, &self.seats).map(str::to_string),
                 rating_change: seat.rating_change,
+                declines_proposals: seat.name.starts_with(BOT_PREFIX),
             })
             .collect();
         let clock = self.clock_base_ms.map(|initial_ms| LiveClock {
