@@ -154,6 +154,20 @@ fn a_bot_running_ataxx_uai_plays_a_live_and_a_correspondence_game_to_the_end() {
     });
     let reason = declined["chat"][0]["body"].as_str().unwrap();
     assert!(reason.contains("playing 2 games"), "{reason}");
+    // Declined once (its chat line brought the challenge back to the bot, which declined again).
+    std::thread::sleep(Duration::from_millis(1500));
+    let (_, declined) = api(
+        "GET",
+        &server.url(&format!("/api/games/{third}")),
+        None,
+        None,
+    );
+    assert_eq!(declined["chat"].as_array().unwrap().len(), 1, "{declined}");
+    assert!(
+        !bot.log().contains("not an open challenge"),
+        "{}",
+        bot.log()
+    );
 
     let games = play_out(
         &mut server,

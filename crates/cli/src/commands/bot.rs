@@ -181,6 +181,8 @@ impl Bot {
         let mut engine: Option<Engine> = None;
         let mut version = 0;
         let mut moved_at_ply = -1;
+        // A challenge is answered once: the chat line of a refusal brings its summary again.
+        let mut answered = false;
         while let Ok(mut game) = summaries.recv() {
             // Only the newest summary matters.
             while let Ok(newer) = summaries.try_recv() {
@@ -192,7 +194,11 @@ impl Bot {
             }
             version = this_version;
             let outcome = match game["status"].as_str() {
-                Some("challenge") => self.answer(board, &game),
+                Some("challenge") if answered => Ok(()),
+                Some("challenge") => {
+                    answered = true;
+                    self.answer(board, &game)
+                }
                 Some("active") => self.play(board, &game, &mut engine, &mut moved_at_ply),
                 _ => {
                     tracing::info!(
@@ -232,7 +238,8 @@ impl Bot {
             Some("this bot plays casual (unrated) games only".to_string())
         } else if playing >= self.max_games {
             Some(format!(
-                "this bot is playing {playing} games, its most at once; try again later"
+                "this bot is playing {}, its most at once; try again later",
+                games_count(playing)
             ))
         } else {
             None
@@ -333,5 +340,24 @@ impl Bot {
                 Duration::from_millis(self.movetime + 10_000),
             ),
         }
+    }
+}
+
+/// "1 game", "2 games".
+fn games_count(n: usize) -> String {
+    match n {
+        1 => "1 game".to_string(),
+        n => format!("{n} games"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::games_count;
+
+    #[test]
+    fn one_game_is_singular() {
+        assert_eq!(games_count(1), "1 game");
+        assert_eq!(games_count(2), "2 games");
     }
 }
