@@ -83,7 +83,7 @@ export function attachActions(page) {
         : `${result.score >= 0 ? '+' : ''}${result.score.toFixed(1)} pieces for ${result.turn}`;
       out.innerHTML = `Best for ${result.turn}: <strong id="best-move">${esc(result.best)}</strong>, ${esc(score)} <span class="muted">(${esc(result.analyser)})</span>`;
       const mv = moveCells(result.best);
-      page.hint = { from: mv.from, to: mv.to };
+      page.hint = { from: mv.from, to: mv.to, ply: page.shown() };
       page.draw();
     } catch (err) {
       out.textContent = err.message;

@@ -41,7 +41,7 @@ export function mountGame(root, { me, toast }, board) {
     positions: [], // the positions of the game, parsed, from the start
     viewPly: null, // null: follow the game; else the number of moves shown
     selected: null, // the cell of the piece picked
-    hint: null, // the analysis's best move: {from, to}
+    hint: null, // the analysis's best move: {from, to, ply} (the position it was asked for)
     premove: null, // a live game's move chosen before my turn: {text, from, to}
     animation: null, // the move to animate at the next drawing
     kind: null, // the game's descriptor (kinds.js)
@@ -75,7 +75,6 @@ export function mountGame(root, { me, toast }, board) {
       page.kind = kind;
       page.boardView = new kind.Board($('#board'), { onSquare: (sq) => clickSquare(page, sq) });
       $('#move-input').placeholder = `Type a move: ${kind.example}`;
-      $('#analyse').hidden = !kind.analysis;
       // Ankor's cubes are drawn in perspective: upside down they would read wrong.
       $('#flip').hidden = !!kind.cubes;
       for (const link of ['#pgn', '#record']) $(link).download = $(link).download.replace(/^[a-z0-9]+-/, `${view.game}-`);
@@ -94,6 +93,8 @@ export function mountGame(root, { me, toast }, board) {
     if (view.moves.length !== before || view.status !== 'active') page.selected = null;
     page.animation = null;
     if (view.moves.length !== before) notice('');
+    // An analysis is of the position it was asked for: a move or an undo ends it.
+    if (view.moves.length !== before || view.status === 'active') dropAnalysis();
     if (animate && page.viewPly === null && view.moves.length > before) {
       // Animate the last real move (the passes after it change nothing on the board).
       let i = view.moves.length - 1;
@@ -110,10 +111,20 @@ export function mountGame(root, { me, toast }, board) {
     }
   }
 
+  function dropAnalysis() {
+    page.hint = null;
+    $('#analysis').textContent = '';
+  }
+
   function draw() {
-    const { view, kind, selected, hint } = page;
+    const { view, kind, selected } = page;
     if (!view) return;
     const ply = page.shown();
+    // No engine help in a game in play, to its players or its spectators: analysis opens at
+    // the end (the server refuses it too).
+    $('#analyse').hidden = !kind.analysis || view.status === 'active';
+    if (page.hint && page.hint.ply !== ply) dropAnalysis();
+    const { hint } = page;
     const pos = page.positions[ply];
     const last = ply > 0 ? moveCells(view.moves[ply - 1].move) : null;
     const marks = { selected, lastFrom: last?.from, lastTo: last?.to, hintFrom: hint?.from, hintTo: hint?.to };

@@ -163,10 +163,13 @@ test('two people: challenge, accept, live moves, undo, chat, reload, resign, rep
   assert.equal(png.headers()['content-type'], 'image/png');
   assert.equal((await png.body()).subarray(1, 4).toString(), 'PNG');
 
-  // The analysis button answers with a legal move of the side to move in the shown position.
+  // The analysis button answers with a legal move of the side to move in the shown position
+  // (after three moves: the start stands on other boards in play, where no engine may help).
   await alice.click('[data-step=start]');
+  for (let i = 0; i < 3; i++) await alice.click('[data-step=forward]');
+  await waitText(alice, '#ply-label', `3 / ${plies}`);
   await alice.click('#analyse');
-  await waitText(alice, '#analysis', /Best for x: [a-g][1-7]/);
+  await waitText(alice, '#analysis', /Best for o: [a-g][1-7]/);
 
   // The profile shows the rating history plot.
   await alice.goto(`${BASE}/#/user/alice`);

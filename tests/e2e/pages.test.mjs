@@ -2,7 +2,7 @@
 // four-player start in the blocks preview (6), a message that does not outlive its page (8),
 // addresses that lead nowhere said in words (9), a typed same-cell pair (10), and live clocks
 // that start with each side's first move (3), what a game page says of its game (7, 13), and
-// no offers a built-in level always refuses (11).
+// no offers a built-in level always refuses (11), and no engine help in a game in play (1).
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -137,5 +137,36 @@ test('the game page says rated or casual, the time control, the ratings and the 
   assert.equal(await cara.locator('#undo').isVisible(), false, 'no undo to propose to bot-very-easy');
   assert.equal(await cara.locator('#draw').isVisible(), false, 'no draw to offer bot-very-easy');
   for (const page of [cara, cole]) await page.context().close();
+  noScriptErrors();
+});
+
+test('no engine help in a game in play; after it, the analysis lasts as long as its position is shown', async () => {
+  const [ada, ben] = await Promise.all(['ada-fair', 'ben-fair'].map((name) => person(name)));
+  const guest = await visitor('fair-guest');
+  const created = await ada.request.post(`${BASE}/api/games`, { data: { opponents: ['ben-fair'], color: 'x', options: { clock: '3+2' } } });
+  const { board } = await created.json();
+  assert.equal((await ben.request.post(`${BASE}/api/games/${board}/accept`)).status(), 200);
+  const play = (page, move) => page.request.post(`${BASE}/api/games/${board}/move`, { data: { move } });
+  assert.ok((await play(ada, 'b6')).ok());
+  for (const page of [ada, guest]) {
+    await page.goto(`${BASE}/#/game/${board}`);
+    await page.waitForSelector('.board .piece');
+    assert.equal(await page.locator('#analyse').isVisible(), false, 'no Analyse while the game is in play');
+  }
+  // The server refuses it too, whoever asks.
+  const fen = (await (await guest.request.get(`${BASE}/api/games/${board}`)).json()).fen;
+  const refused = await guest.request.get(`${BASE}/api/analysis?fen=${encodeURIComponent(fen)}`);
+  assert.equal(refused.status(), 403);
+  assert.ok((await play(ben, 'f6')).ok());
+  assert.ok((await play(ada, 'resign')).ok());
+  await waitText(guest, '#status', 'by resignation');
+  await guest.click('#analyse');
+  await guest.waitForSelector('#best-move');
+  await guest.waitForSelector('.board .square.hint');
+  await guest.click('.replay [data-step="back"]');
+  await waitText(guest, '#ply-label', '1 / 2');
+  assert.equal(await guest.locator('#analysis').textContent(), '', 'the analysis went with its position');
+  assert.equal(await guest.locator('.board .square.hint').count(), 0, 'and its outline');
+  for (const page of [ada, ben, guest]) await page.context().close();
   noScriptErrors();
 });

@@ -325,3 +325,53 @@ fn leaderboards_rank_established_players_apart_from_provisional_ones_with_trends
         .unwrap()
         .contains("live, correspondence"));
 }
+
+#[test]
+fn no_engine_analysis_of_a_position_on_a_board_in_play_until_the_game_ends() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = Served::start_on(&dir.path().join("ataxx.db"), "127.0.0.1:0", &[]);
+    let alice = signup_and_login(&server, "alice", "secret1");
+    let bob = signup_and_login(&server, "bob", "secret2");
+    let board = start_game(&server, &alice, &bob, "bob", Some("3+2"));
+    assert_eq!(act(&server, board, &alice, "b6").0, 200);
+    let (_, game) = api(
+        "GET",
+        &server.url(&format!("/api/games/{board}")),
+        None,
+        None,
+    );
+    let fen = game["fen"].as_str().unwrap().to_string();
+    let analysis = |fen: &str, token: Option<&str>| {
+        let query: String = url_escape(fen);
+        api(
+            "GET",
+            &server.url(&format!("/api/analysis?fen={query}")),
+            token,
+            None,
+        )
+    };
+    // Nobody gets it: not a player, not a spectator; other move counters change nothing.
+    let fields: Vec<&str> = fen.split(' ').collect();
+    let recounted = format!("{} {} 37 90", fields[0], fields[1]);
+    for (fen, token) in [
+        (&fen, Some(alice.as_str())),
+        (&fen, None),
+        (&recounted, Some(bob.as_str())),
+    ] {
+        let (status, err) = analysis(fen, token);
+        assert_eq!(status, 403, "{fen}: {err}");
+        assert_eq!(err["error"]["code"], "in_play", "{err}");
+    }
+    // A position on no board is analysed; so is this one once the game is over.
+    let (status, report) = analysis("x5o/7/7/7/7/7/o5x x 0 1", None);
+    assert_eq!(status, 200, "{report}");
+    assert_eq!(act(&server, board, &bob, "resign").0, 200);
+    let (status, report) = analysis(&fen, None);
+    assert_eq!(status, 200, "{report}");
+    assert!(report["best"].is_string(), "{report}");
+}
+
+/// A FEN as a query value.
+fn url_escape(text: &str) -> String {
+    text.replace('/', "%2F").replace(' ', "+")
+}

@@ -55,6 +55,11 @@ pub enum Error {
     /// it is, since whoever typed it meant a move.
     #[error("{0} starts and ends on the same cell: a clone names only the cell it lands on (d4), a jump the cell it leaves and the one it lands on (c3b5)")]
     MoveGoesNowhere(String),
+    /// No engine output about a game in play, to anyone (issue #32): it opens when the game ends.
+    #[error(
+        "this position stands on a board in play: the engine's analysis opens when the game ends"
+    )]
+    AnalysisOfGameInPlay,
     #[error("invalid challenge: {0}")]
     InvalidChallenge(String),
     #[error("{0}")]
@@ -103,6 +108,7 @@ impl Error {
             Error::Move(_) | Error::MoveGoesNowhere(_) => "illegal_move",
             Error::PassRefused => "pass_refused",
             Error::InvalidChallenge(_) => "invalid_challenge",
+            Error::AnalysisOfGameInPlay => "in_play",
             Error::Proposal(_) | Error::BotDeclines { .. } => "proposal",
             Error::Command(_) => "bad_command",
             Error::TooLong { .. } => "too_long",

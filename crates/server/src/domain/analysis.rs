@@ -7,12 +7,13 @@ use ataxx::Position;
 use engine::eval::HandCrafted;
 use engine::search::{Engine, Report};
 use engine::time::Limits;
-use games::AnyPosition;
+use games::{AnyPosition, GameKind};
 
 use crate::domain::games::replay;
 
 use crate::error::{Error, Result};
 use crate::model::GameView;
+use crate::store::{self, Storage};
 
 /// How long the engine thinks for an analysis request.
 pub const ANALYSIS_TIME: Duration = Duration::from_millis(500);
@@ -53,6 +54,24 @@ pub fn preview(view: &GameView, moves: &[String]) -> Result<Preview> {
         played,
         last,
     })
+}
+
+/// Refuses a position that stands on a board in play: the engine helps nobody during a game,
+/// neither its players nor its spectators. The board and the side to move are compared, so
+/// other move counters do not get around it.
+pub async fn refuse_positions_in_play(storage: &Storage, position: &Position) -> Result<()> {
+    let fen = position.to_string();
+    let mut fields = fen.split(' ');
+    let prefix = format!(
+        "{} {} ",
+        fields.next().unwrap_or_default(),
+        fields.next().unwrap_or_default()
+    );
+    let mut conn = storage.read().await?;
+    match store::in_play_at(&mut conn, GameKind::Ataxx.name(), &prefix).await? {
+        true => Err(Error::AnalysisOfGameInPlay),
+        false => Ok(()),
+    }
 }
 
 /// Searches a position for [`ANALYSIS_TIME`] on a blocking thread.

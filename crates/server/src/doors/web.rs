@@ -317,11 +317,18 @@ struct AnalysisQuery {
 }
 
 /// `/api/analysis?fen=...`: the best move for the side to move and its score in pieces.
-async fn analysis(Query(query): Query<AnalysisQuery>) -> Response {
+async fn analysis(State(state): State<WebState>, Query(query): Query<AnalysisQuery>) -> Response {
     let pos = match query.fen.parse::<Position>() {
         Ok(pos) => pos,
         Err(err) => return bad_request(format!("fen {:?}: {err}", query.fen)),
     };
+    match analysis::refuse_positions_in_play(&state.app.storage, &pos).await {
+        Ok(()) => {}
+        Err(err @ Error::AnalysisOfGameInPlay) => {
+            return error_response(StatusCode::FORBIDDEN, &err)
+        }
+        Err(err) => return error_response(StatusCode::INTERNAL_SERVER_ERROR, &err),
+    }
     let report = match analysis::analyse(pos).await {
         Ok(report) => report,
         Err(err) => return error_response(StatusCode::INTERNAL_SERVER_ERROR, &err),

@@ -252,6 +252,19 @@ pub async fn open_boards(conn: &mut AnyConnection) -> Result<Vec<GameRow>> {
     games_with_seats(conn, rows).await
 }
 
+/// Whether a board of `game` in play stands at a position whose FEN begins with `prefix` (its
+/// board and side to move, from a canonical FEN: no `%` or `_` in it).
+pub async fn in_play_at(conn: &mut AnyConnection, game: &str, prefix: &str) -> Result<bool> {
+    let row = sqlx::query(
+        "SELECT COUNT(*) AS n FROM games WHERE status = 'active' AND game = $1 AND fen LIKE $2",
+    )
+    .bind(game)
+    .bind(format!("{prefix}%"))
+    .fetch_one(conn)
+    .await?;
+    Ok(row.try_get::<i64, _>("n")? > 0)
+}
+
 pub async fn active_game_count(conn: &mut AnyConnection, name: &str) -> Result<i64> {
     let row = sqlx::query(
         "SELECT COUNT(*) AS n FROM games WHERE status IN ('challenge', 'active') \
