@@ -1,5 +1,5 @@
-// Your turn, wherever you are: the tab title and favicon show how many of your games wait for
-// you and, on a game page, whose move it is; opt-in browser notifications tell of a
+// Your turn, wherever you are: the tab title and favicon show how many of your games and
+// challenges wait for you and, on a game page, whose move it is; opt-in browser notifications tell of a
 // correspondence opponent's move or a new challenge while the page is in the background. One
 // socket on the signed-in user's event stream (/api/ws) feeds them on every page.
 
@@ -47,8 +47,11 @@ export function setPageTitle(title, turn = null, mine = false) {
 async function countWaiting() {
   if (!state.me) { state.waiting = 0; show(); return; }
   try {
-    const games = await api(`/api/games?player=${encodeURIComponent(state.me)}&status=active`);
-    state.waiting = games.filter((game) => game.to_move === state.me).length;
+    // My move in a game, or a challenge to me that waits for my answer.
+    const games = await api(`/api/games?player=${encodeURIComponent(state.me)}&status=active,challenge`);
+    state.waiting = games.filter((game) => (game.status === 'active'
+      ? game.to_move === state.me
+      : game.seats.some((seat) => seat.name === state.me && !seat.accepted))).length;
     show();
   } catch { /* the next event or round tries again */ }
 }

@@ -170,3 +170,18 @@ test('no engine help in a game in play; after it, the analysis lasts as long as 
   for (const page of [ada, ben, guest]) await page.context().close();
   noScriptErrors();
 });
+
+test('an incoming challenge shows in the tab title and the favicon', async () => {
+  const [cy, dee] = await Promise.all(['cy-title', 'dee-title'].map((name) => person(name)));
+  await cy.goto(`${BASE}/#/leaderboard`);
+  await cy.waitForSelector('#board-list');
+  assert.doesNotMatch(await cy.title(), /^\(\d+\)/);
+  const created = await dee.request.post(`${BASE}/api/games`, { data: { opponents: ['cy-title'], options: {} } });
+  const { board } = await created.json();
+  await cy.waitForFunction(() => document.title.startsWith('(1) '));
+  assert.equal(await cy.getAttribute('link[rel="icon"]', 'data-waiting'), '1');
+  assert.equal((await cy.request.post(`${BASE}/api/games/${board}/decline`)).status(), 200);
+  await cy.waitForFunction(() => !document.title.startsWith('('));
+  for (const page of [cy, dee]) await page.context().close();
+  noScriptErrors();
+});
