@@ -10,7 +10,17 @@ export class ApiError extends Error {
   }
 }
 
-export async function api(path, { method = 'GET', body } = {}) {
+/** GETs on their way: two parts of a page asking the same at once share one request. */
+const inFlight = new Map();
+
+export function api(path, options = {}) {
+  if ((options.method ?? 'GET') !== 'GET') return request(path, options);
+  if (!inFlight.has(path)) inFlight.set(path, request(path, options).finally(() => inFlight.delete(path)));
+  // Each caller gets its own copy: one may sort or change what it was given.
+  return inFlight.get(path).then((data) => structuredClone(data));
+}
+
+async function request(path, { method = 'GET', body } = {}) {
   const init = { method, headers: {}, credentials: 'same-origin' };
   if (body !== undefined) {
     init.headers['Content-Type'] = 'application/json';
@@ -37,8 +47,9 @@ const SILENCE_MS = 40000;
 
 /**
  * A WebSocket that reconnects after a lost connection (with growing delays) and tells its
- * owner through onStatus. `url()` is asked again before each connection, so that it can carry
- * the last version seen.
+ * owner through onStatus: `'live'` with `{ again }` true when it is a reconnection (what the
+ * page loaded may have missed events since), `'reconnecting'`. `url()` is asked again before
+ * each connection, so that it can carry the last version seen.
  */
 export class LiveSocket {
   constructor(url, { onMessage, onStatus = () => {} }) {
@@ -47,6 +58,7 @@ export class LiveSocket {
     this.onStatus = onStatus;
     this.delay = 500;
     this.closed = false;
+    this.opened = 0;
     this.connect();
     // A connection can die without a close (a sleeping laptop, a dropped route): ping, and
     // start over when nothing has been heard for a while.
@@ -65,7 +77,8 @@ export class LiveSocket {
     ws.onopen = () => {
       this.delay = 500;
       this.heard = Date.now();
-      this.onStatus('live');
+      this.opened += 1;
+      this.onStatus('live', { again: this.opened > 1 });
     };
     ws.onmessage = (event) => {
       this.heard = Date.now();

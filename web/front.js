@@ -135,11 +135,16 @@ export function mountFront(root, { toast, signedIn }) {
 
   // Games starting and ending change which boards are worth showing.
   let pending;
+  // The greeting of the first connection shows the live boards; the lists were just loaded.
+  // After a reconnection it is a reason to load them again.
+  let greeted = false;
   const lobby = new LiveSocket(() => '/api/lobby/ws', {
     onMessage: (message) => {
       if (!['lobby', 'game_started', 'game_ended', 'resync'].includes(message.type)) return;
+      const lists = message.type !== 'game_started' && (greeted || message.type !== 'lobby');
+      if (message.type === 'lobby') greeted = true;
       clearTimeout(pending);
-      pending = setTimeout(() => { refreshLive(); if (message.type !== 'game_started') refreshLists(); }, 150);
+      pending = setTimeout(() => { refreshLive(); if (lists) refreshLists(); }, 150);
     },
   });
 

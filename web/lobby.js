@@ -380,6 +380,8 @@ export function mountLobby(root, { me, toast }) {
   let pending;
   const socket = new LiveSocket(() => '/api/ws', {
     onMessage: (event) => {
+      // The greeting and the answers to pings change no game.
+      if (event.type === 'hello' || event.type === 'pong') return;
       if (event.type === 'started' && event.game && (event.game.x === me || event.game.o === me)) {
         location.hash = `#/game/${event.board}`;
         return;
@@ -387,7 +389,13 @@ export function mountLobby(root, { me, toast }) {
       clearTimeout(pending);
       pending = setTimeout(refresh, 100);
     },
-    onStatus: (status) => { if (status === 'live') (offline.hidden ? refresh : load)(); },
+    // The first connection finds the lists just loaded; a reconnection, or the server back
+    // after a start without it, loads them again.
+    onStatus: (status, { again } = {}) => {
+      if (status !== 'live') return;
+      if (!offline.hidden) load();
+      else if (again) refresh();
+    },
   });
   return () => {
     closed = true;

@@ -48,7 +48,7 @@ async function countWaiting() {
   if (!state.me) { state.waiting = 0; show(); return; }
   try {
     // My move in a game, or a challenge to me that waits for my answer.
-    const games = await api(`/api/games?player=${encodeURIComponent(state.me)}&status=active,challenge`);
+    const games = await api(`/api/games?player=${encodeURIComponent(state.me)}&status=challenge,active`);
     state.waiting = games.filter((game) => (game.status === 'active'
       ? game.to_move === state.me
       : game.seats.some((seat) => seat.name === state.me && !seat.accepted))).length;
@@ -101,11 +101,13 @@ export function watchUser(me) {
   let pending;
   state.socket = new LiveSocket(() => '/api/ws', {
     onMessage: (event) => {
+      // The greeting and the answers to pings change no game.
+      if (event.type === 'hello' || event.type === 'pong') return;
       notify(event);
       clearTimeout(pending);
       pending = setTimeout(countWaiting, 150);
     },
-    onStatus: (status) => { if (status === 'live') countWaiting(); },
+    onStatus: (status, { again } = {}) => { if (status === 'live' && again) countWaiting(); },
   });
 }
 

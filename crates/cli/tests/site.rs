@@ -375,3 +375,52 @@ fn no_engine_analysis_of_a_position_on_a_board_in_play_until_the_game_ends() {
 fn url_escape(text: &str) -> String {
     text.replace('/', "%2F").replace(' ', "+")
 }
+
+/// A GET over a socket of its own, with extra request headers; the status line and headers
+/// (as sent) and the body's bytes.
+fn raw_get(server: &Served, path: &str, extra: &str) -> (String, Vec<u8>) {
+    use std::io::{Read, Write};
+    let mut stream = std::net::TcpStream::connect(&server.http).unwrap();
+    write!(
+        stream,
+        "GET {path} HTTP/1.1\r\nHost: {}\r\n{extra}Connection: close\r\n\r\n",
+        server.http
+    )
+    .unwrap();
+    let mut bytes = vec![];
+    stream.read_to_end(&mut bytes).unwrap();
+    let split = bytes.windows(4).position(|w| w == b"\r\n\r\n").unwrap();
+    let head = String::from_utf8_lossy(&bytes[..split]).to_string();
+    (head, bytes[split + 4..].to_vec())
+}
+
+#[test]
+fn pages_come_gzipped_with_an_etag_and_a_reload_gets_304_for_what_it_has() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = Served::start_on(&dir.path().join("ataxx.db"), "127.0.0.1:0", &[]);
+    let (head, body) = raw_get(&server, "/static/lobby.js", "Accept-Encoding: gzip\r\n");
+    assert!(head.starts_with("HTTP/1.1 200"), "{head}");
+    assert!(head.contains("content-encoding: gzip"), "{head}");
+    let etag = head
+        .lines()
+        .find_map(|line| line.strip_prefix("etag: "))
+        .expect("an etag")
+        .to_string();
+    // Chunked: the gzip stream starts after the first chunk's size line.
+    let start = body.windows(2).position(|w| w == b"\r\n").unwrap() + 2;
+    assert_eq!(&body[start..start + 2], [0x1f, 0x8b], "a gzip stream");
+    let (plain, _) = raw_get(&server, "/static/lobby.js", "");
+    assert!(!plain.contains("content-encoding"), "{plain}");
+    let (again, body) = raw_get(
+        &server,
+        "/static/lobby.js",
+        &format!("If-None-Match: {etag}\r\n"),
+    );
+    assert!(again.starts_with("HTTP/1.1 304"), "{again}");
+    assert!(body.is_empty());
+    let (front, _) = raw_get(&server, "/", &format!("If-None-Match: {etag}\r\n"));
+    assert!(
+        front.starts_with("HTTP/1.1 200"),
+        "another file, another tag: {front}"
+    );
+}

@@ -1,9 +1,7 @@
-//! The browser door: the pages of `web/` embedded in the binary and served at `/`, board images
-//! for sharing positions (`/board/{game}.svg` and `.png`), and the few JSON helpers the pages
-//! need beyond the game API: a blocked-layout preview, position analysis, and who is online.
-//!
-//! Setting `ATAXX_WEB_DIR` to the `web/` folder serves the pages from disk instead of the
-//! embedded copy, so that they can be edited without rebuilding the server.
+//! The browser door: the pages of `web/` ([`assets`]), board images for sharing positions
+//! (`/board/{game}.svg` and `.png`), the few JSON helpers the pages need beyond the game API (a
+//! blocked-layout preview, position analysis, and who is online), and a page in words for
+//! addresses that lead nowhere.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -25,63 +23,7 @@ use crate::doors::session_cookie::session_token;
 use crate::error::Error;
 use crate::App;
 
-/// A page file of `web/`, embedded.
-struct Asset {
-    file: &'static str,
-    content_type: &'static str,
-    body: &'static str,
-}
-
-macro_rules! asset {
-    ($file:literal, $content_type:expr) => {
-        Asset {
-            file: $file,
-            content_type: $content_type,
-            body: include_str!(concat!("../../../../web/", $file)),
-        }
-    };
-}
-
-const JS: &str = "text/javascript; charset=utf-8";
-
-/// `index.html` is served at `/`, the others at `/static/<file>`.
-const ASSETS: &[Asset] = &[
-    asset!("index.html", "text/html; charset=utf-8"),
-    asset!("style.css", "text/css; charset=utf-8"),
-    asset!("favicon.svg", "image/svg+xml"),
-    asset!("app.js", JS),
-    asset!("api.js", JS),
-    asset!("position.js", JS),
-    asset!("board.js", JS),
-    asset!("hexboard.js", JS),
-    asset!("ankorboard.js", JS),
-    asset!("lobby.js", JS),
-    asset!("game.js", JS),
-    asset!("game-layout.js", JS),
-    asset!("game-players.js", JS),
-    asset!("game-status.js", JS),
-    asset!("game-moves.js", JS),
-    asset!("game-chat.js", JS),
-    asset!("game-input.js", JS),
-    asset!("game-actions.js", JS),
-    asset!("game-live.js", JS),
-    asset!("profile.js", JS),
-    asset!("leaderboard.js", JS),
-    asset!("rematch.js", JS),
-    asset!("premove.js", JS),
-    asset!("notify.js", JS),
-    asset!("sound.js", JS),
-    asset!("keyboard.js", JS),
-    asset!("announce.js", JS),
-    asset!("front.js", JS),
-    asset!("tv.js", JS),
-    asset!("seeks.js", JS),
-    asset!("kinds.js", JS),
-    asset!("kind-ataxx.js", JS),
-    asset!("kind-hexxagon.js", JS),
-    asset!("kind-ataxx4.js", JS),
-    asset!("kind-ankor.js", JS),
-];
+mod assets;
 
 /// How long after its last heartbeat a browser's user still counts as online.
 const ONLINE_FOR: Duration = Duration::from_secs(90);
@@ -100,8 +42,7 @@ pub fn routes<S: Clone + Send + Sync + 'static>(app: App) -> Router<S> {
         seen: Arc::default(),
     };
     Router::new()
-        .route("/", get(|| asset(Path("index.html".to_string()))))
-        .route("/static/{file}", get(asset))
+        .merge(assets::routes())
         .route("/board/{image}", get(board_image))
         .route("/api/layout/{text}", get(layout))
         .route("/api/analysis", get(analysis))
@@ -149,27 +90,6 @@ async fn not_found(uri: axum::http::Uri) -> Response {
         StatusCode::NOT_FOUND,
         [(header::CONTENT_TYPE, "text/html; charset=utf-8")],
         page,
-    )
-        .into_response()
-}
-
-async fn asset(Path(file): Path<String>) -> Response {
-    let Some(asset) = ASSETS.iter().find(|a| a.file == file) else {
-        return StatusCode::NOT_FOUND.into_response();
-    };
-    let body = match std::env::var_os("ATAXX_WEB_DIR") {
-        Some(dir) => match std::fs::read_to_string(std::path::Path::new(&dir).join(asset.file)) {
-            Ok(text) => text,
-            Err(err) => return (StatusCode::NOT_FOUND, format!("{file}: {err}")).into_response(),
-        },
-        None => asset.body.to_string(),
-    };
-    (
-        [
-            (header::CONTENT_TYPE, asset.content_type),
-            (header::CACHE_CONTROL, "no-cache"),
-        ],
-        body,
     )
         .into_response()
 }
@@ -411,29 +331,5 @@ mod tests {
             &png[16..24],
             [side.to_be_bytes(), side.to_be_bytes()].concat()
         );
-    }
-
-    #[test]
-    fn every_page_file_is_embedded_once() {
-        for asset in ASSETS {
-            assert!(!asset.body.is_empty(), "{} is empty", asset.file);
-            assert_eq!(ASSETS.iter().filter(|a| a.file == asset.file).count(), 1);
-        }
-        let index = ASSETS.iter().find(|a| a.file == "index.html").unwrap();
-        for asset in ASSETS.iter().filter(|a| a.file.ends_with(".js")) {
-            let linked = index.body.contains(asset.file)
-                || ASSETS
-                    .iter()
-                    .any(|a| a.body.contains(&format!("'./{}'", asset.file)));
-            assert!(linked, "{} is embedded but nothing loads it", asset.file);
-        }
-        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../web");
-        for entry in std::fs::read_dir(dir).unwrap() {
-            let name = entry.unwrap().file_name().into_string().unwrap();
-            assert!(
-                ASSETS.iter().any(|a| a.file == name),
-                "web/{name} is not embedded: add it to ASSETS"
-            );
-        }
     }
 }
