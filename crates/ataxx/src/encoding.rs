@@ -18,7 +18,7 @@ use std::str::FromStr;
 
 use thiserror::Error;
 
-use crate::{Bitboard, Color, Position, Square};
+use crate::{Bitboard, Color, Counters, Position, Square};
 
 /// Side of the only board the encoding holds.
 const SIZE: u8 = 7;
@@ -114,10 +114,10 @@ impl PackedBoard {
 
     /// The board with x to move and the counters at their start values (0 and 1).
     pub fn to_position(self) -> Position {
-        self.with_state(Color::X, 0, 1)
+        self.with_state(Color::X, Counters::START)
     }
 
-    fn with_state(self, turn: Color, halfmove: u32, fullmove: u32) -> Position {
+    fn with_state(self, turn: Color, counters: Counters) -> Position {
         let mut cells = [Bitboard::EMPTY; 4];
         for (row, pair) in self.0.chunks_exact(2).enumerate() {
             let word = u16::from_le_bytes([pair[0], pair[1]]);
@@ -128,7 +128,7 @@ impl PackedBoard {
             }
         }
         let [_, x, o, blocked] = cells;
-        Position::from_parts(SIZE, x, o, blocked, turn, halfmove, fullmove)
+        Position::from_parts(SIZE, [x, o], blocked, turn, counters)
     }
 }
 
@@ -210,11 +210,11 @@ impl PositionMessage {
     }
 
     pub fn to_position(&self) -> Position {
-        self.board.with_state(
-            self.turn,
-            u32::from(self.halfmove),
-            u32::from(self.fullmove),
-        )
+        let counters = Counters {
+            halfmove: u32::from(self.halfmove),
+            fullmove: u32::from(self.fullmove),
+        };
+        self.board.with_state(self.turn, counters)
     }
 }
 

@@ -5,31 +5,22 @@ use std::str::FromStr;
 
 use thiserror::Error;
 
-use crate::fen_parts::{
-    read_grid, write_rows, CounterError, Counters, Fields, FieldsError, GridError, RankWidthError,
-};
+use crate::fen_parts::{self, read_grid, write_rows, GridError, RankWidthError, Setup};
 use crate::{Bitboard, Color, Position, Square, MAX_SIZE};
 
 /// What was wrong with a FEN, and where.
+pub type FenError = fen_parts::FenError<BoardFieldError>;
+
+/// What was wrong with the board field of a FEN.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
-pub enum FenError {
-    /// No fields, or more than four.
-    #[error(transparent)]
-    Fields(#[from] FieldsError),
+pub enum BoardFieldError {
     #[error("board field has {found} ranks; expected 3 to {max} ranks separated by '/'", max = MAX_SIZE)]
     RankCount { found: usize },
     #[error(transparent)]
     RankWidth(RankWidthError),
     #[error("board field: rank {rank} has {found:?}; expected x, o, - or a digit 1-{size}")]
     BadCell { rank: u8, found: char, size: u8 },
-    #[error("side field is {found:?}; expected x or o")]
-    Side { found: String },
-    #[error(transparent)]
-    Counter(#[from] CounterError),
 }
-
-/// A board of the game, for the message when a FEN has none.
-const EXAMPLE: &str = "x5o/7/7/7/7/7/o5x";
 
 impl FromStr for Position {
     type Err = FenError;
@@ -37,35 +28,34 @@ impl FromStr for Position {
     /// Reads 1–4 FEN fields (missing side = x, clock 0, move 1), the keyword `startpos`, and
     /// upper-case `X`/`O`.
     fn from_str(text: &str) -> Result<Position, FenError> {
-        let Some(fields) = Fields::split(text, EXAMPLE)? else {
+        let Some(setup) = Setup::read(text, "x5o/7/7/7/7/7/o5x", read_board)? else {
             return Ok(Position::startpos());
         };
-        let (size, x, o, blocked) = parse_board(fields.board)?;
-        let turn = fields
-            .side(Color::X, Color::from_char)
-            .map_err(|found| FenError::Side { found })?;
-        let Counters { halfmove, fullmove } = fields.counters()?;
+        let (size, pieces, blocked) = setup.board;
         Ok(Position::from_parts(
-            size, x, o, blocked, turn, halfmove, fullmove,
+            size,
+            pieces,
+            blocked,
+            setup.turn,
+            setup.counters,
         ))
     }
 }
 
-fn parse_board(board: &str) -> Result<(u8, Bitboard, Bitboard, Bitboard), FenError> {
+fn read_board(board: &str) -> Result<(u8, [Bitboard; 2], Bitboard), BoardFieldError> {
     let grid = read_grid::<2>(board, 3..=MAX_SIZE, |c| {
         Color::from_char(c).map(Color::index)
     })
     .map_err(|err| match err {
-        GridError::RankCount { found } => FenError::RankCount { found },
-        GridError::RankWidth(width) => FenError::RankWidth(width),
-        GridError::BadCell { rank, letter, size } => FenError::BadCell {
+        GridError::RankCount { found } => BoardFieldError::RankCount { found },
+        GridError::RankWidth(width) => BoardFieldError::RankWidth(width),
+        GridError::BadCell { rank, letter, size } => BoardFieldError::BadCell {
             rank,
             found: letter.found,
             size,
         },
     })?;
-    let [x, o] = grid.pieces;
-    Ok((grid.size, x, o, grid.blocked))
+    Ok((grid.size, grid.pieces, grid.blocked))
 }
 
 impl Position {
@@ -84,14 +74,12 @@ impl Position {
 impl fmt::Display for Position {
     /// The full four-field FEN.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "{} {} {} {}",
-            self.board_fen(),
-            self.turn(),
-            self.halfmove_clock(),
-            self.fullmove_number()
-        )
+        Setup {
+            board: self.board_fen(),
+            turn: self.turn(),
+            counters: self.counters,
+        }
+        .fmt(f)
     }
 }
 

@@ -3,7 +3,9 @@
 use std::fmt;
 
 use crate::moves::push_moves;
-use crate::{zobrist, Bitboard, Color, IllegalMoveError, Move, MoveList, Square, MAX_SIZE};
+use crate::{
+    zobrist, Bitboard, Color, Counters, IllegalMoveError, Move, MoveList, Square, MAX_SIZE,
+};
 
 /// How a finished game ended.
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
@@ -38,9 +40,6 @@ impl fmt::Display for Outcome {
     }
 }
 
-/// The halfmove clock value at which the game is drawn (spec 1.3).
-pub const HALFMOVE_LIMIT: u32 = 100;
-
 /// A position: pieces, blocked cells, side to move and the two counters.
 ///
 /// Positions are small `Copy` values; searching copies them rather than undoing moves.
@@ -60,8 +59,7 @@ pub struct Position {
     walls: Bitboard,
     size: u8,
     turn: Color,
-    halfmove: u32,
-    fullmove: u32,
+    pub(crate) counters: Counters,
 }
 
 impl Default for Position {
@@ -96,21 +94,18 @@ impl Position {
             walls: !board | blocked,
             size,
             turn: Color::X,
-            halfmove: 0,
-            fullmove: 1,
+            counters: Counters::START,
         })
     }
 
-    /// A position from its parts, as a FEN reader builds it. Cells are given per colour and
-    /// blocked; they must lie on the board and not overlap.
+    /// A position from its parts, as the FEN and encoding readers build it. Cells are given per
+    /// colour and blocked; they must lie on the board and not overlap.
     pub(crate) fn from_parts(
         size: u8,
-        x: Bitboard,
-        o: Bitboard,
+        [x, o]: [Bitboard; 2],
         blocked: Bitboard,
         turn: Color,
-        halfmove: u32,
-        fullmove: u32,
+        counters: Counters,
     ) -> Position {
         debug_assert!((x & o).is_empty() && (x & blocked).is_empty() && (o & blocked).is_empty());
         Position {
@@ -118,8 +113,7 @@ impl Position {
             walls: !Bitboard::board(size) | blocked,
             size,
             turn,
-            halfmove,
-            fullmove,
+            counters,
         }
     }
 
@@ -157,12 +151,12 @@ impl Position {
 
     /// Plies since the last single move (spec 1.4).
     pub fn halfmove_clock(&self) -> u32 {
-        self.halfmove
+        self.counters.halfmove
     }
 
     /// Starts at 1 and grows after each o ply.
     pub fn fullmove_number(&self) -> u32 {
-        self.fullmove
+        self.counters.fullmove
     }
 
     /// What is on a square: `Some(Ok(color))` for a piece, `Some(Err(()))` for a blocked cell,
@@ -192,7 +186,7 @@ impl Position {
         let all = self.pieces[0] | self.pieces[1];
         self.pieces[0].is_empty()
             || self.pieces[1].is_empty()
-            || self.halfmove >= HALFMOVE_LIMIT
+            || self.counters.clock_ran_out()
             || (all.within_two() & self.empty()).is_empty()
     }
 
@@ -248,7 +242,7 @@ impl Position {
     #[inline]
     pub fn count_moves(&self) -> u64 {
         let them = self.pieces(!self.turn);
-        if self.halfmove >= HALFMOVE_LIMIT || them.is_empty() {
+        if self.counters.clock_ran_out() || them.is_empty() {
             return 0;
         }
         let us = self.pieces(self.turn);
@@ -327,11 +321,9 @@ impl Position {
     pub fn play_unchecked(&mut self, mv: Move) {
         let us = self.turn.index();
         let flips = self.flips(mv);
-        self.halfmove += 1;
         match mv {
             Move::Single(to) => {
                 self.pieces[us] |= Bitboard::from_square(to) | flips;
-                self.halfmove = 0;
             }
             Move::Jump { from, to } => {
                 self.pieces[us] ^= Bitboard::from_square(from) | Bitboard::from_square(to) | flips;
@@ -339,9 +331,8 @@ impl Position {
             Move::Pass => {}
         }
         self.pieces[us ^ 1] ^= flips;
-        if self.turn == Color::O {
-            self.fullmove += 1;
-        }
+        self.counters
+            .ply(matches!(mv, Move::Single(_)), self.turn == Color::O);
         self.turn = !self.turn;
     }
 }

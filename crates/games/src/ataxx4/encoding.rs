@@ -17,7 +17,7 @@
 use std::fmt;
 use std::str::FromStr;
 
-use ataxx::{Bitboard, Square};
+use ataxx::{Bitboard, Counters, Square};
 use thiserror::Error;
 
 use super::{Cell, Color, Position};
@@ -138,7 +138,7 @@ impl PackedBoard {
             .into_iter()
             .find(|c| !pieces[c.index()].is_empty())
             .unwrap_or(Color::Red);
-        Position::from_parts(SIZE, pieces, blocked, turn, 0, 1)
+        Position::from_parts(SIZE, pieces, blocked, turn, Counters::START)
     }
 }
 

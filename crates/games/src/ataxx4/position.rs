@@ -3,13 +3,12 @@
 
 use std::fmt;
 
-use ataxx::{Bitboard, Layout, Move, MoveList, ParseMoveError, Square};
+pub use ataxx::HALFMOVE_LIMIT;
+use ataxx::{Bitboard, Counters, Layout, Move, MoveList, ParseMoveError, Square};
 use thiserror::Error;
 
 use super::Color;
 
-/// The halfmove clock value that ends the game.
-pub const HALFMOVE_LIMIT: u32 = 100;
 /// The smallest board side: on 4×4 the corners' pieces would touch at the start.
 pub const MIN_SIZE: u8 = 5;
 /// The largest board side the `ataxx` bitboard layout holds.
@@ -48,8 +47,7 @@ pub struct Position {
     walls: Bitboard,
     size: u8,
     turn: Color,
-    halfmove: u32,
-    fullmove: u32,
+    counters: Counters,
 }
 
 /// A start position that cannot be built.
@@ -149,8 +147,7 @@ impl Position {
             walls: !board | blocked,
             size,
             turn: Color::Red,
-            halfmove: 0,
-            fullmove: 1,
+            counters: Counters::START,
         })
     }
 
@@ -172,16 +169,14 @@ impl Position {
         pieces: [Bitboard; 4],
         blocked: Bitboard,
         turn: Color,
-        halfmove: u32,
-        fullmove: u32,
+        counters: Counters,
     ) -> Position {
         Position {
             pieces,
             walls: !Bitboard::board(size) | blocked,
             size,
             turn,
-            halfmove,
-            fullmove,
+            counters,
         }
     }
 
@@ -221,12 +216,9 @@ impl Position {
         self.turn
     }
 
-    pub fn halfmove_clock(&self) -> u32 {
-        self.halfmove
-    }
-
-    pub fn fullmove_number(&self) -> u32 {
-        self.fullmove
+    /// The halfmove clock and the fullmove number, which counts rounds.
+    pub fn counters(&self) -> Counters {
+        self.counters
     }
 
     /// What `sq` holds, or `None` off the board.
@@ -261,7 +253,7 @@ impl Position {
     /// has reached 100.
     #[inline]
     pub fn is_game_over(&self) -> bool {
-        self.halfmove >= HALFMOVE_LIMIT
+        self.counters.clock_ran_out()
             || self.colors_in_play() <= 1
             || (self.occupied().within_two() & self.empty()).is_empty()
     }
@@ -312,7 +304,7 @@ impl Position {
     /// The number of legal moves, counted without listing them (perft's bulk counting).
     #[inline]
     pub fn count_moves(&self) -> u64 {
-        if self.halfmove >= HALFMOVE_LIMIT || self.colors_in_play() <= 1 {
+        if self.counters.clock_ran_out() || self.colors_in_play() <= 1 {
             return 0;
         }
         let us = self.pieces(self.turn);
@@ -426,11 +418,9 @@ impl Position {
     pub fn play_unchecked(&mut self, mv: Move) -> Bitboard {
         let us = self.turn.index();
         let flips = self.flips(mv);
-        self.halfmove += 1;
         match mv {
             Move::Single(to) => {
                 self.pieces[us] |= Bitboard::from_square(to);
-                self.halfmove = 0;
             }
             Move::Jump { from, to } => {
                 self.pieces[us] ^= Bitboard::from_square(from) | Bitboard::from_square(to);
@@ -443,24 +433,23 @@ impl Position {
             }
             self.pieces[us] |= flips;
         }
-        self.pass_turn();
+        self.pass_turn(matches!(mv, Move::Single(_)));
         flips
     }
 
-    /// Gives the turn to the next colour in play after the mover, skipping colours that are
-    /// out. The mover always has pieces after its move, so the search ends, at the mover
-    /// itself when everyone else is out (the game is then over). The fullmove number counts
-    /// rounds: it goes up whenever the turn does not move forward in the order, i.e. wraps.
+    /// Counts the ply (`single`: it was a single move) and gives the turn to the next colour in
+    /// play after the mover, skipping colours that are out. The mover always has pieces after
+    /// its move, so the search ends, at the mover itself when everyone else is out (the game is
+    /// then over). The fullmove number counts rounds: it goes up whenever the turn does not
+    /// move forward in the order, i.e. wraps.
     #[inline]
-    fn pass_turn(&mut self) {
+    fn pass_turn(&mut self, single: bool) {
         let mover = self.turn;
         let mut next = mover.next();
         while next != mover && self.pieces(next).is_empty() {
             next = next.next();
         }
-        if next.index() <= mover.index() {
-            self.fullmove += 1;
-        }
+        self.counters.ply(single, next.index() <= mover.index());
         self.turn = next;
     }
 }

@@ -2,7 +2,7 @@
 //! passes, game over and the result. The rules are the square game's (`ataxx.md` section 1)
 //! with six neighbours and twelve jump targets per cell.
 
-use ataxx::{Color, Outcome, HALFMOVE_LIMIT};
+use ataxx::{Color, Counters, Outcome};
 
 use super::geometry::{bits, Cell, Geometry, MAX_SIZE};
 use super::moves::Move;
@@ -32,8 +32,7 @@ pub struct Position {
     pieces: [u64; 2],
     blocked: u64,
     turn: Color,
-    halfmove: u32,
-    fullmove: u32,
+    counters: Counters,
 }
 
 /// A move the position does not allow.
@@ -64,8 +63,7 @@ impl Position {
             pieces,
             blocked: 0,
             turn: Color::X,
-            halfmove: 0,
-            fullmove: 1,
+            counters: Counters::START,
         })
     }
 
@@ -109,8 +107,7 @@ impl Position {
         o: u64,
         blocked: u64,
         turn: Color,
-        halfmove: u32,
-        fullmove: u32,
+        counters: Counters,
     ) -> Option<Position> {
         let all = Geometry::of(n)?.all();
         let blocked = blocked & all;
@@ -121,8 +118,7 @@ impl Position {
             pieces: [x, o],
             blocked,
             turn,
-            halfmove,
-            fullmove,
+            counters,
         })
     }
 
@@ -158,14 +154,10 @@ impl Position {
         self.turn
     }
 
-    /// Plies since the last single (passes and jumps count).
-    pub fn halfmove_clock(&self) -> u32 {
-        self.halfmove
-    }
-
-    /// Starts at 1, +1 after each of o's plies.
-    pub fn fullmove_number(&self) -> u32 {
-        self.fullmove
+    /// The halfmove clock (plies since the last single; passes and jumps count) and the
+    /// fullmove number (from 1, +1 after each of o's plies).
+    pub fn counters(&self) -> Counters {
+        self.counters
     }
 
     /// What `cell` holds; `None` if it is not on this board.
@@ -195,7 +187,7 @@ impl Position {
     pub fn is_game_over(&self) -> bool {
         self.pieces[0] == 0
             || self.pieces[1] == 0
-            || self.halfmove >= HALFMOVE_LIMIT
+            || self.counters.clock_ran_out()
             || !self.can_reach(self.pieces[0] | self.pieces[1])
     }
 
@@ -251,7 +243,7 @@ impl Position {
     #[inline]
     pub fn count_moves(&self) -> u64 {
         let (us, them) = (self.pieces[side(self.turn)], self.pieces[side(!self.turn)]);
-        if self.halfmove >= HALFMOVE_LIMIT || us == 0 || them == 0 {
+        if self.counters.clock_ran_out() || us == 0 || them == 0 {
             return 0;
         }
         let g = self.geometry();
@@ -357,22 +349,19 @@ impl Position {
     #[inline]
     pub(crate) fn apply(&mut self, from: Option<usize>, to: Option<usize>) -> u32 {
         let us = side(self.turn);
-        self.halfmove += 1;
         let mut flipped = 0;
         if let Some(to) = to {
             let flips = self.geometry().neighbours(to) & self.pieces[us ^ 1];
             flipped = flips.count_ones();
             self.pieces[us ^ 1] ^= flips;
             self.pieces[us] |= flips | 1 << to;
-            match from {
-                // Only a single resets the clock; a jump's captures do not.
-                None => self.halfmove = 0,
-                Some(from) => self.pieces[us] ^= 1 << from,
+            if let Some(from) = from {
+                self.pieces[us] ^= 1 << from;
             }
         }
-        if self.turn == Color::O {
-            self.fullmove += 1;
-        }
+        // Only a single resets the clock; a jump's captures do not.
+        self.counters
+            .ply(from.is_none() && to.is_some(), self.turn == Color::O);
         self.turn = !self.turn;
         flipped
     }
