@@ -29,10 +29,6 @@ impl Cell for Square {
         naming: "a square must be a file letter a-h then a rank digit 1-8",
     };
 
-    fn from_ascii(ascii: &[u8]) -> Option<Square> {
-        Square::from_ascii(ascii)
-    }
-
     fn distance(self, other: Square) -> u8 {
         Square::distance(self, other)
     }
