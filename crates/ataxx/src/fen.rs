@@ -5,8 +5,8 @@ use std::str::FromStr;
 
 use thiserror::Error;
 
-use crate::fen_parts::{self, read_grid, write_rows, GridError, RankWidthError, Setup};
-use crate::{Bitboard, Color, Position, Square, MAX_SIZE};
+use crate::fen_parts::{self, read_grid, write_grid, GridBoard, GridError, RankWidthError, Setup};
+use crate::{Color, Position, MAX_SIZE};
 
 /// What was wrong with a FEN, and where.
 pub type FenError = fen_parts::FenError<BoardFieldError>;
@@ -31,19 +31,18 @@ impl FromStr for Position {
         let Some(setup) = Setup::read(text, "x5o/7/7/7/7/7/o5x", read_board)? else {
             return Ok(Position::startpos());
         };
-        let (size, pieces, blocked) = setup.board;
+        let GridBoard { grid, pieces } = setup.board;
         Ok(Position::from_parts(
-            size,
+            grid,
             pieces,
-            blocked,
             setup.turn,
             setup.counters,
         ))
     }
 }
 
-fn read_board(board: &str) -> Result<(u8, [Bitboard; 2], Bitboard), BoardFieldError> {
-    let grid = read_grid::<2>(board, 3..=MAX_SIZE, |c| {
+fn read_board(board: &str) -> Result<GridBoard<2>, BoardFieldError> {
+    read_grid(board, 3..=MAX_SIZE, |c| {
         Color::from_char(c).map(Color::index)
     })
     .map_err(|err| match err {
@@ -54,20 +53,16 @@ fn read_board(board: &str) -> Result<(u8, [Bitboard; 2], Bitboard), BoardFieldEr
             found: letter.found,
             size,
         },
-    })?;
-    Ok((grid.size, grid.pieces, grid.blocked))
+    })
 }
 
 impl Position {
     /// The board field alone, e.g. `x5o/7/7/7/7/7/o5x`.
     pub fn board_fen(&self) -> String {
-        write_rows((0..self.size()).rev().map(|rank| {
-            (0..self.size()).map(move |file| {
-                let sq = Square::new(file, rank).expect("on the grid");
-                self.piece_at(sq)
-                    .map(|piece| piece.map_or('-', Color::char))
-            })
-        }))
+        write_grid(self.size(), |sq| {
+            self.piece_at(sq)
+                .map(|piece| piece.map_or('-', Color::char))
+        })
     }
 }
 

@@ -25,7 +25,7 @@ use std::ops::RangeInclusive;
 
 use thiserror::Error;
 
-use crate::{Bitboard, CounterError, Counters, Square};
+use crate::{Bitboard, CounterError, Counters, Grid, Square};
 
 /// A side of a game that FEN names by one letter, read in either case.
 pub trait Side: Copy + PartialEq + 'static {
@@ -269,12 +269,12 @@ pub enum GridError {
     },
 }
 
-/// The sets an n×n board field fills: one per piece letter, and the blocked cells.
+/// What an n×n board field holds: the grid with its blocked cells, and one set of pieces per
+/// piece letter.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Grid<const N: usize> {
-    pub size: u8,
+pub struct GridBoard<const N: usize> {
+    pub grid: Grid,
     pub pieces: [Bitboard; N],
-    pub blocked: Bitboard,
 }
 
 /// Reads the board field of an n×n grid, ranks from the top separated by `/`, `n` in `sizes`:
@@ -283,23 +283,20 @@ pub fn read_grid<const N: usize>(
     board: &str,
     sizes: RangeInclusive<u8>,
     piece: impl Fn(char) -> Option<usize>,
-) -> Result<Grid<N>, GridError> {
+) -> Result<GridBoard<N>, GridError> {
     let ranks: Vec<&str> = board.split('/').collect();
     let size = match u8::try_from(ranks.len()) {
         Ok(size) if sizes.contains(&size) => size,
         _ => return Err(GridError::RankCount { found: ranks.len() }),
     };
-    let mut grid = Grid {
-        size,
-        pieces: [Bitboard::EMPTY; N],
-        blocked: Bitboard::EMPTY,
-    };
+    let mut pieces = [Bitboard::EMPTY; N];
+    let mut blocked = Bitboard::EMPTY;
     for (row, text) in ranks.iter().enumerate() {
         let rank = size - 1 - row as u8;
         let found = read_row(text, size, |file, c| {
             let set = match (c, piece(c)) {
-                ('-', _) => &mut grid.blocked,
-                (_, Some(index)) if index < N => &mut grid.pieces[index],
+                ('-', _) => &mut blocked,
+                (_, Some(index)) if index < N => &mut pieces[index],
                 _ => return false,
             };
             // Past the rank's end nothing is stored; the width check below reports the rank.
@@ -321,7 +318,25 @@ pub fn read_grid<const N: usize>(
             }));
         }
     }
-    Ok(grid)
+    Ok(GridBoard {
+        grid: Grid::new(size, blocked),
+        pieces,
+    })
+}
+
+/// Writes the board field of an n×n grid, ranks from the top: `letter` gives each square's
+/// letter, `None` for an empty one.
+///
+/// ```
+/// use ataxx::fen_parts::write_grid;
+/// let corner = "a1".parse().unwrap();
+/// assert_eq!(write_grid(3, |sq| (sq == corner).then_some('x')), "3/3/x2");
+/// ```
+pub fn write_grid(size: u8, letter: impl Fn(Square) -> Option<char>) -> String {
+    let letter = &letter;
+    write_rows((0..size).rev().map(|rank| {
+        (0..size).map(move |file| letter(Square::new(file, rank).expect("on the grid")))
+    }))
 }
 
 /// Writes a board field: each row as [`write_row`] does, `/` between rows.

@@ -25,6 +25,7 @@ mod encoding;
 mod fen;
 pub mod fen_parts;
 mod game;
+mod grid;
 pub mod hex;
 pub mod move_text;
 mod moves;
@@ -45,6 +46,7 @@ pub use encoding::{
 };
 pub use fen::{BoardFieldError, FenError};
 pub use game::{Adjudication, Game, GameMove, GameResult, Termination, ROSTER};
+pub use grid::Grid;
 pub use move_text::MoveTextError;
 pub use moves::{push_moves, Move, MoveList, ParseMoveError, MAX_MOVES};
 pub use perft::{divide, perft, perft_bulk, MoveTree};

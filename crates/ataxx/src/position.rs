@@ -4,7 +4,7 @@ use std::fmt;
 
 use crate::moves::push_moves;
 use crate::{
-    zobrist, Bitboard, Color, Counters, IllegalMoveError, Move, MoveList, Square, MAX_SIZE,
+    zobrist, Bitboard, Color, Counters, Grid, IllegalMoveError, Move, MoveList, Square, MAX_SIZE,
 };
 
 /// How a finished game ended.
@@ -55,9 +55,7 @@ impl fmt::Display for Outcome {
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
 pub struct Position {
     pieces: [Bitboard; 2],
-    /// Blocked cells plus every cell of the 8×8 grid outside the board.
-    walls: Bitboard,
-    size: u8,
+    grid: Grid,
     turn: Color,
     pub(crate) counters: Counters,
 }
@@ -85,14 +83,13 @@ impl Position {
         let sq = |f, r| Bitboard::from_square(Square::new(f, r).expect("on the grid"));
         let x = sq(0, n) | sq(n, 0);
         let o = sq(n, n) | sq(0, 0);
-        let board = Bitboard::board(size);
-        if !(blocked & !board).is_empty() || !(blocked & (x | o)).is_empty() {
+        let grid = Grid::new(size, blocked);
+        if !(blocked & !grid.cells()).is_empty() || !(blocked & (x | o)).is_empty() {
             return None;
         }
         Some(Position {
             pieces: [x, o],
-            walls: !board | blocked,
-            size,
+            grid,
             turn: Color::X,
             counters: Counters::START,
         })
@@ -101,30 +98,33 @@ impl Position {
     /// A position from its parts, as the FEN and encoding readers build it. Cells are given per
     /// colour and blocked; they must lie on the board and not overlap.
     pub(crate) fn from_parts(
-        size: u8,
+        grid: Grid,
         [x, o]: [Bitboard; 2],
-        blocked: Bitboard,
         turn: Color,
         counters: Counters,
     ) -> Position {
-        debug_assert!((x & o).is_empty() && (x & blocked).is_empty() && (o & blocked).is_empty());
+        debug_assert!((x & o | (x | o) & grid.walls()).is_empty());
         Position {
             pieces: [x, o],
-            walls: !Bitboard::board(size) | blocked,
-            size,
+            grid,
             turn,
             counters,
         }
     }
 
+    /// The board's side and blocked cells.
+    pub fn grid(&self) -> Grid {
+        self.grid
+    }
+
     /// Board side length (7 for standard Ataxx).
     pub fn size(&self) -> u8 {
-        self.size
+        self.grid.size()
     }
 
     /// Every cell of the board, blocked ones included.
     pub fn cells(&self) -> Bitboard {
-        Bitboard::board(self.size)
+        self.grid.cells()
     }
 
     /// The pieces of one side.
@@ -135,13 +135,13 @@ impl Position {
 
     /// Blocked cells of the board.
     pub fn blocked(&self) -> Bitboard {
-        self.walls & self.cells()
+        self.grid.blocked()
     }
 
     /// Cells a piece may move to.
     #[inline(always)]
     pub fn empty(&self) -> Bitboard {
-        !(self.pieces[0] | self.pieces[1] | self.walls)
+        !(self.pieces[0] | self.pieces[1] | self.grid.walls())
     }
 
     #[inline(always)]
@@ -176,7 +176,7 @@ impl Position {
     /// Zobrist hash of pieces, walls and side to move.
     #[inline]
     pub fn hash(&self) -> u64 {
-        zobrist::hash(self.pieces[0], self.pieces[1], self.walls, self.turn)
+        zobrist::hash(self.pieces[0], self.pieces[1], self.grid.walls(), self.turn)
     }
 
     /// Whether the game has ended (spec 1.3): a side without pieces, the halfmove clock at 100,

@@ -4,8 +4,7 @@
 use std::fmt;
 use std::str::FromStr;
 
-use ataxx::fen_parts::{self, read_grid, write_rows, GridError, RankWidthError, Setup};
-use ataxx::{Bitboard, Square};
+use ataxx::fen_parts::{self, read_grid, write_grid, GridBoard, GridError, RankWidthError, Setup};
 use thiserror::Error;
 
 use super::position::{MAX_SIZE, MIN_SIZE};
@@ -60,14 +59,14 @@ impl FromStr for Position {
     /// ```
     fn from_str(text: &str) -> Result<Position, FenError> {
         let Some(Setup {
-            board: (size, pieces, blocked),
+            board: GridBoard { grid, pieces },
             turn,
             counters,
         }) = Setup::read(text, "r5b/7/7/7/7/7/y5g", read_board)?
         else {
             return Ok(Position::startpos());
         };
-        let pos = Position::from_parts(size, pieces, blocked, turn, counters);
+        let pos = Position::from_parts(grid, pieces, turn, counters);
         // Play never hands the move to a colour without pieces; a FEN that does would
         // leave the rules nothing to do but invent a skip the spec does not define.
         if !pos.in_play(turn) && !pos.is_game_over() {
@@ -77,11 +76,9 @@ impl FromStr for Position {
     }
 }
 
-fn read_board(board: &str) -> Result<(u8, [Bitboard; 4], Bitboard), BoardFieldError> {
-    let grid = read_grid::<4>(board, MIN_SIZE..=MAX_SIZE, |c| {
-        Color::from_char(c).map(Color::index)
-    })
-    .map_err(|err| match err {
+fn read_board(board: &str) -> Result<GridBoard<4>, BoardFieldError> {
+    let letter = |c| Color::from_char(c).map(Color::index);
+    read_grid(board, MIN_SIZE..=MAX_SIZE, letter).map_err(|err| match err {
         GridError::RankCount { found } => BoardFieldError::RankCount { found },
         GridError::RankWidth(width) => BoardFieldError::RankWidth(width),
         GridError::BadCell { rank, letter, size } => BoardFieldError::BadCell {
@@ -90,22 +87,17 @@ fn read_board(board: &str) -> Result<(u8, [Bitboard; 4], Bitboard), BoardFieldEr
             found: letter.found,
             size,
         },
-    })?;
-    Ok((grid.size, grid.pieces, grid.blocked))
+    })
 }
 
 impl Position {
     /// The board field alone, e.g. `r5b/7/7/7/7/7/y5g`.
     pub fn board_fen(&self) -> String {
-        write_rows((0..self.size()).rev().map(|rank| {
-            (0..self.size()).map(move |file| {
-                match self.cell(Square::new(file, rank).expect("on the grid")) {
-                    Some(Cell::Empty) | None => None,
-                    Some(Cell::Blocked) => Some('-'),
-                    Some(Cell::Piece(color)) => Some(color.char()),
-                }
-            })
-        }))
+        write_grid(self.grid().size(), |sq| match self.cell(sq)? {
+            Cell::Empty => None,
+            Cell::Blocked => Some('-'),
+            Cell::Piece(color) => Some(color.char()),
+        })
     }
 }
 

@@ -4,7 +4,7 @@
 use std::fmt;
 
 pub use ataxx::HALFMOVE_LIMIT;
-use ataxx::{Bitboard, Counters, Layout, Move, MoveList, ParseMoveError, Square};
+use ataxx::{Bitboard, Counters, Grid, Layout, Move, MoveList, ParseMoveError, Square};
 use thiserror::Error;
 
 use super::Color;
@@ -42,10 +42,7 @@ pub enum Cell {
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
 pub struct Position {
     pieces: [Bitboard; 4],
-    /// Blocked cells plus every cell of the 8×8 grid outside the board, so that "empty" is one
-    /// complement and no move ever leaves the board.
-    walls: Bitboard,
-    size: u8,
+    grid: Grid,
     turn: Color,
     counters: Counters,
 }
@@ -134,8 +131,8 @@ impl Position {
         if !(MIN_SIZE..=MAX_SIZE).contains(&size) {
             return Err(StartError::Size { size });
         }
-        let board = Bitboard::board(size);
-        if let Some(square) = (blocked & !board).first() {
+        let grid = Grid::new(size, blocked);
+        if let Some(square) = (blocked & !grid.cells()).first() {
             return Err(StartError::OffBoard { square, size });
         }
         let corners = start_corners(size);
@@ -144,8 +141,7 @@ impl Position {
         }
         Ok(Position {
             pieces: corners.map(Bitboard::from_square),
-            walls: !board | blocked,
-            size,
+            grid,
             turn: Color::Red,
             counters: Counters::START,
         })
@@ -165,29 +161,22 @@ impl Position {
     /// A position from its parts, as the FEN and encoding readers build it after their checks:
     /// cells on the board, no cell twice, the colour to move in play unless the game is over.
     pub(crate) fn from_parts(
-        size: u8,
+        grid: Grid,
         pieces: [Bitboard; 4],
-        blocked: Bitboard,
         turn: Color,
         counters: Counters,
     ) -> Position {
         Position {
             pieces,
-            walls: !Bitboard::board(size) | blocked,
-            size,
+            grid,
             turn,
             counters,
         }
     }
 
-    /// The side of the board.
-    pub fn size(&self) -> u8 {
-        self.size
-    }
-
-    /// Every cell of the board, blocked ones included.
-    pub fn cells(&self) -> Bitboard {
-        Bitboard::board(self.size)
+    /// The board's side and blocked cells.
+    pub fn grid(&self) -> Grid {
+        self.grid
     }
 
     pub fn pieces(&self, color: Color) -> Bitboard {
@@ -200,15 +189,10 @@ impl Position {
         self.pieces[0] | self.pieces[1] | self.pieces[2] | self.pieces[3]
     }
 
-    /// The blocked cells of the board.
-    pub fn blocked(&self) -> Bitboard {
-        self.walls & self.cells()
-    }
-
     /// Cells a move may fill.
     #[inline(always)]
     pub fn empty(&self) -> Bitboard {
-        !(self.occupied() | self.walls)
+        !(self.occupied() | self.grid.walls())
     }
 
     /// The colour to move.
@@ -223,10 +207,10 @@ impl Position {
 
     /// What `sq` holds, or `None` off the board.
     pub fn cell(&self, sq: Square) -> Option<Cell> {
-        if !self.cells().contains(sq) {
+        if !self.grid.cells().contains(sq) {
             return None;
         }
-        if self.walls.contains(sq) {
+        if self.grid.walls().contains(sq) {
             return Some(Cell::Blocked);
         }
         Some(
@@ -331,12 +315,12 @@ impl Position {
         let color = self.turn;
         let us = self.pieces(color);
         let on_board = |square: Square| {
-            if self.cells().contains(square) {
+            if self.grid.cells().contains(square) {
                 Ok(())
             } else {
                 Err(Illegal::OffBoard {
                     square,
-                    size: self.size,
+                    size: self.grid.size(),
                 })
             }
         };
