@@ -180,6 +180,34 @@ pub struct IllegalMoveError<C: Cell> {
     pub reason: &'static str,
 }
 
+impl<C: Cell> IllegalMoveError<C> {
+    /// `mv` back where the rules allow it (`verdict` is `Ok`), else the error that names the
+    /// position by its FEN (`position`'s `Display`) and gives the rules' reason.
+    ///
+    /// ```
+    /// use ataxx::{IllegalMoveError, Position};
+    /// let pos = Position::startpos();
+    /// let mv = "d4".parse().unwrap();
+    /// let err = IllegalMoveError::check(mv, &pos, Err("no own piece is next to the destination"));
+    /// assert_eq!(
+    ///     err.unwrap_err().to_string(),
+    ///     "illegal move d4 in x5o/7/7/7/7/7/o5x x 0 1: no own piece is next to the destination"
+    /// );
+    /// assert_eq!(IllegalMoveError::check(mv, &pos, Ok(())), Ok(mv));
+    /// ```
+    pub fn check(
+        mv: Move<C>,
+        position: &impl fmt::Display,
+        verdict: Result<(), &'static str>,
+    ) -> Result<Move<C>, IllegalMoveError<C>> {
+        verdict.map(|()| mv).map_err(|reason| IllegalMoveError {
+            mv,
+            fen: position.to_string(),
+            reason,
+        })
+    }
+}
+
 /// Move text that could not be read, or names a move the position does not allow.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum MoveError<C: Cell> {

@@ -26,6 +26,21 @@ impl Outcome {
         }
     }
 
+    /// The result by piece count: the side with more pieces wins, equal counts draw.
+    ///
+    /// ```
+    /// use ataxx::{Color, Outcome};
+    /// assert_eq!(Outcome::by_count(3, 0), Outcome::Win(Color::X));
+    /// assert_eq!(Outcome::by_count(4, 4), Outcome::Draw);
+    /// ```
+    pub fn by_count(x: u32, o: u32) -> Outcome {
+        match x.cmp(&o) {
+            std::cmp::Ordering::Greater => Outcome::Win(Color::X),
+            std::cmp::Ordering::Less => Outcome::Win(Color::O),
+            std::cmp::Ordering::Equal => Outcome::Draw,
+        }
+    }
+
     pub const fn winner(self) -> Option<Color> {
         match self {
             Outcome::Win(c) => Some(c),
@@ -202,12 +217,10 @@ impl Position {
         if !counted {
             return Some(Outcome::Draw);
         }
-        let (x, o) = (self.pieces[0].count(), self.pieces[1].count());
-        Some(match x.cmp(&o) {
-            std::cmp::Ordering::Greater => Outcome::Win(Color::X),
-            std::cmp::Ordering::Less => Outcome::Win(Color::O),
-            std::cmp::Ordering::Equal => Outcome::Draw,
-        })
+        Some(Outcome::by_count(
+            self.pieces[0].count(),
+            self.pieces[1].count(),
+        ))
     }
 
     /// Cells the side to move can fill with a single move.
@@ -285,11 +298,7 @@ impl Position {
 
     /// Plays `mv` after checking that it is legal.
     pub fn play(&mut self, mv: Move) -> Result<(), IllegalMoveError> {
-        self.check_legal(mv).map_err(|reason| IllegalMoveError {
-            mv,
-            fen: self.to_string(),
-            reason,
-        })?;
+        IllegalMoveError::check(mv, self, self.check_legal(mv))?;
         self.play_unchecked(mv);
         Ok(())
     }
@@ -298,12 +307,7 @@ impl Position {
     /// names the origin of a single (`b2b3`) need not name an own piece, as cuteataxx allows.
     pub fn parse_move(&self, text: &str) -> Result<Move, crate::MoveError> {
         let mv = Move::parse_tolerant(text)?;
-        self.check_legal(mv).map_err(|reason| IllegalMoveError {
-            mv,
-            fen: self.to_string(),
-            reason,
-        })?;
-        Ok(mv)
+        Ok(IllegalMoveError::check(mv, self, self.check_legal(mv))?)
     }
 
     /// The enemy pieces `mv` would flip.

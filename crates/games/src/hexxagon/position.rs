@@ -203,12 +203,8 @@ impl Position {
         if !counted {
             return Some(Outcome::Draw);
         }
-        let (x, o) = (self.pieces[0].count_ones(), self.pieces[1].count_ones());
-        Some(match x.cmp(&o) {
-            std::cmp::Ordering::Greater => Outcome::Win(Color::X),
-            std::cmp::Ordering::Less => Outcome::Win(Color::O),
-            std::cmp::Ordering::Equal => Outcome::Draw,
-        })
+        let [x, o] = self.pieces.map(u64::count_ones);
+        Some(Outcome::by_count(x, o))
     }
 
     /// Whether the only legal move is a pass.
@@ -299,11 +295,7 @@ impl Position {
 
     /// Plays `mv` after checking that it is legal; returns the number of pieces it flipped.
     pub fn play(&mut self, mv: Move) -> Result<u32, IllegalMoveError> {
-        self.check_legal(mv).map_err(|reason| IllegalMoveError {
-            mv,
-            fen: self.to_string(),
-            reason,
-        })?;
+        IllegalMoveError::check(mv, self, self.check_legal(mv))?;
         Ok(self.play_unchecked(mv))
     }
 
@@ -312,12 +304,7 @@ impl Position {
     /// board.
     pub fn parse_move(&self, text: &str) -> Result<Move, MoveError> {
         let mv = Move::parse_tolerant(text)?;
-        self.check_legal(mv).map_err(|reason| IllegalMoveError {
-            mv,
-            fen: self.to_string(),
-            reason,
-        })?;
-        Ok(mv)
+        Ok(IllegalMoveError::check(mv, self, self.check_legal(mv))?)
     }
 
     /// The enemy pieces `mv` would flip (as a cell mask).
