@@ -48,7 +48,7 @@ pub use fen::{BoardFieldError, FenError};
 pub use game::{Adjudication, Game, GameMove, GameResult, Termination, ROSTER};
 pub use grid::Grid;
 pub use move_text::MoveTextError;
-pub use moves::{push_moves, Move, MoveList, ParseMoveError, MAX_MOVES};
+pub use moves::{count_with_pass, push_moves, Move, MoveList, ParseMoveError, MAX_MOVES};
 pub use perft::{divide, perft, perft_bulk, MoveTree};
 pub use position::{Outcome, Position};
 pub use square::{ParseSquareError, Square, MAX_SIZE};

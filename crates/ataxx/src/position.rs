@@ -2,9 +2,10 @@
 
 use std::fmt;
 
-use crate::moves::push_moves;
+use crate::moves::{count_with_pass, push_moves};
 use crate::{
-    zobrist, Bitboard, Color, Counters, Grid, IllegalMoveError, Move, MoveList, Square, MAX_SIZE,
+    zobrist, Bitboard, Color, Counters, Grid, IllegalMoveError, Move, MoveList, MoveTree, Square,
+    MAX_SIZE,
 };
 
 /// How a finished game ended.
@@ -246,9 +247,7 @@ impl Position {
 
     /// Every legal move (see [`Position::generate_moves`]).
     pub fn legal_moves(&self) -> MoveList {
-        let mut moves = MoveList::new();
-        self.generate_moves(&mut moves);
-        moves
+        MoveTree::legal_moves(self)
     }
 
     /// The number of legal moves, counted without listing them (perft's bulk counting).
@@ -262,11 +261,9 @@ impl Position {
         let empty = self.empty();
         let singles = (us.neighbours() & empty).count();
         let jumps = us.count_jumps_to(empty);
-        match singles + jumps {
-            0 if us.is_empty() || (them.within_two() & empty).is_empty() => 0,
-            0 => 1,
-            n => u64::from(n),
-        }
+        count_with_pass(singles + jumps, || {
+            !us.is_empty() && !(them.within_two() & empty).is_empty()
+        })
     }
 
     /// Whether `mv` is legal here.

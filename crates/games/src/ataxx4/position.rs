@@ -280,9 +280,7 @@ impl Position {
 
     /// Every legal move (see [`Position::generate_moves`]).
     pub fn legal_moves(&self) -> MoveList {
-        let mut moves = MoveList::new();
-        self.generate_moves(&mut moves);
-        moves
+        ataxx::MoveTree::legal_moves(self)
     }
 
     /// The number of legal moves, counted without listing them (perft's bulk counting).
@@ -294,12 +292,8 @@ impl Position {
         let us = self.pieces(self.turn);
         let empty = self.empty();
         let n = (us.neighbours() & empty).count() + us.count_jumps_to(empty);
-        match n {
-            // Stuck: a pass, unless nobody can move (then the game is over).
-            0 if (self.occupied().within_two() & empty).is_empty() => 0,
-            0 => 1,
-            n => u64::from(n),
-        }
+        // Stuck: a pass, unless nobody can move (then the game is over).
+        ataxx::count_with_pass(n, || !(self.occupied().within_two() & empty).is_empty())
     }
 
     /// Whether `mv` is legal here.

@@ -246,10 +246,7 @@ impl Position {
         let empty = self.empty();
         let singles = (g.neighbours_of_set(us) & empty).count_ones();
         let jumps: u32 = bits(us).map(|i| (g.jumps(i) & empty).count_ones()).sum();
-        match singles + jumps {
-            0 if self.can_reach(them) => 1,
-            n => u64::from(n),
-        }
+        ataxx::count_with_pass(singles + jumps, || self.can_reach(them))
     }
 
     /// Whether `mv` is legal here.
@@ -368,10 +365,6 @@ impl Position {
 mod tests {
     use super::*;
 
-    fn pos(fen: &str) -> Position {
-        fen.parse().unwrap()
-    }
-
     #[test]
     fn start_positions_match_the_spec() {
         assert_eq!(
@@ -405,7 +398,7 @@ mod tests {
     #[test]
     fn forced_pass_and_game_over() {
         // x's lone piece on a1 is walled in by o pieces two deep; o can still move.
-        let stuck = pos("5/6/7/8/9/8/ooo4/ooo3/xoo2 x 0 1");
+        let stuck: Position = "5/6/7/8/9/8/ooo4/ooo3/xoo2 x 0 1".parse().unwrap();
         assert!(stuck.must_pass());
         assert_eq!(stuck.legal_moves(), vec![Move::Pass]);
         assert_eq!(stuck.count_moves(), 1);
@@ -414,12 +407,12 @@ mod tests {
         let err = Position::startpos().play(Move::Pass).unwrap_err();
         assert_eq!(err.reason, "a pass is legal only when no other move exists");
         // A full board is over and counted.
-        let done = pos("xxx/xxxx/xxooo/oooo/ooo x 0 1");
+        let done: Position = "xxx/xxxx/xxooo/oooo/ooo x 0 1".parse().unwrap();
         assert!(done.is_game_over());
         assert_eq!(done.outcome(), Some(Outcome::Win(Color::O)));
         assert!(done.legal_moves().is_empty());
         // The clock ends it as a draw while both can move.
-        let clock = pos("x3o/6/7/8/o7x/8/7/6/x3o x 100 1");
+        let clock: Position = "x3o/6/7/8/o7x/8/7/6/x3o x 100 1".parse().unwrap();
         assert_eq!(clock.outcome(), Some(Outcome::Draw));
         assert_eq!(clock.count_moves(), 0);
     }
