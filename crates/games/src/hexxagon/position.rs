@@ -258,10 +258,10 @@ impl Position {
         if self.is_game_over() {
             return Err("the game is over");
         }
+        let us = self.pieces[side(self.turn)];
+        let empty = self.empty();
         let g = self.geometry();
         let on_board = |cell: Cell| g.index(cell).ok_or("the cell is not on this board");
-        let empty = self.empty();
-        let us = self.pieces[side(self.turn)];
         match mv {
             Move::Pass if self.must_pass() => Ok(()),
             Move::Pass => Err("a pass is legal only when no other move exists"),
