@@ -82,7 +82,10 @@ pub fn perft_bulk<P: MoveTree>(pos: &P, depth: u32) -> u64 {
 /// The sum of `count` over the children of `pos`, in move-generation order.
 #[inline(always)]
 fn sum_over_children<P: MoveTree>(pos: &P, mut count: impl FnMut(&P) -> u64) -> u64 {
-    pos.legal_moves()
+    // Listed in place: a returned list (`legal_moves`) is copied, 2 KiB a node.
+    let mut moves = MoveList::new();
+    pos.generate_moves(&mut moves);
+    moves
         .iter()
         .map(|&mv| {
             let mut child = *pos;

@@ -325,15 +325,18 @@ impl Position {
         match mv {
             Move::Single(to) => {
                 self.pieces[us] |= Bitboard::from_square(to) | flips;
+                self.counters.after_single();
             }
             Move::Jump { from, to } => {
                 self.pieces[us] ^= Bitboard::from_square(from) | Bitboard::from_square(to) | flips;
+                self.counters.after_jump_or_pass();
             }
-            Move::Pass => {}
+            Move::Pass => self.counters.after_jump_or_pass(),
         }
         self.pieces[us ^ 1] ^= flips;
-        self.counters
-            .ply(matches!(mv, Move::Single(_)), self.turn == Color::O);
+        if self.turn == Color::O {
+            self.counters.after_round();
+        }
         self.turn = !self.turn;
     }
 }

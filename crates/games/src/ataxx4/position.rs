@@ -399,11 +399,13 @@ impl Position {
         match mv {
             Move::Single(to) => {
                 self.pieces[us] |= Bitboard::from_square(to);
+                self.counters.after_single();
             }
             Move::Jump { from, to } => {
                 self.pieces[us] ^= Bitboard::from_square(from) | Bitboard::from_square(to);
+                self.counters.after_jump_or_pass();
             }
-            Move::Pass => {}
+            Move::Pass => self.counters.after_jump_or_pass(),
         }
         if !flips.is_empty() {
             for pieces in &mut self.pieces {
@@ -411,23 +413,24 @@ impl Position {
             }
             self.pieces[us] |= flips;
         }
-        self.pass_turn(matches!(mv, Move::Single(_)));
+        self.pass_turn();
         flips
     }
 
-    /// Counts the ply (`single`: it was a single move) and gives the turn to the next colour in
-    /// play after the mover, skipping colours that are out. The mover always has pieces after
-    /// its move, so the search ends, at the mover itself when everyone else is out (the game is
-    /// then over). The fullmove number counts rounds: it goes up whenever the turn does not
-    /// move forward in the order, i.e. wraps.
+    /// Gives the turn to the next colour in play after the mover, skipping colours that are
+    /// out. The mover always has pieces after its move, so the search ends, at the mover
+    /// itself when everyone else is out (the game is then over). The fullmove number counts
+    /// rounds: it goes up whenever the turn does not move forward in the order, i.e. wraps.
     #[inline]
-    fn pass_turn(&mut self, single: bool) {
+    fn pass_turn(&mut self) {
         let mover = self.turn;
         let mut next = mover.next();
         while next != mover && self.pieces(next).is_empty() {
             next = next.next();
         }
-        self.counters.ply(single, next.index() <= mover.index());
+        if next.index() <= mover.index() {
+            self.counters.after_round();
+        }
         self.turn = next;
     }
 }

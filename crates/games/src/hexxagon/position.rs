@@ -334,18 +334,21 @@ impl Position {
     pub(crate) fn apply(&mut self, from: Option<usize>, to: Option<usize>) -> u32 {
         let us = side(self.turn);
         let mut flipped = 0;
+        self.counters.after_jump_or_pass();
         if let Some(to) = to {
             let flips = self.geometry().neighbours(to) & self.pieces[us ^ 1];
             flipped = flips.count_ones();
             self.pieces[us ^ 1] ^= flips;
             self.pieces[us] |= flips | 1 << to;
-            if let Some(from) = from {
-                self.pieces[us] ^= 1 << from;
+            match from {
+                // Only a single resets the clock; a jump's captures do not.
+                None => self.counters.after_single(),
+                Some(from) => self.pieces[us] ^= 1 << from,
             }
         }
-        // Only a single resets the clock; a jump's captures do not.
-        self.counters
-            .ply(from.is_none() && to.is_some(), self.turn == Color::O);
+        if self.turn == Color::O {
+            self.counters.after_round();
+        }
         self.turn = !self.turn;
         flipped
     }
