@@ -3,6 +3,8 @@
 use std::fmt;
 use std::ops::Not;
 
+use crate::fen_parts::{letter_index, Side};
+
 /// A side: `X` moves first (libataxx's "black", starting on a7 and g1), `O` second.
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
 pub enum Color {
@@ -14,20 +16,19 @@ impl Color {
     /// Both sides, first player first.
     pub const ALL: [Color; 2] = [Color::X, Color::O];
 
+    /// The FEN letters of [`Color::ALL`].
+    const LETTERS: [char; 2] = ['x', 'o'];
+
     /// `'x'` or `'o'`, as in FEN.
     pub const fn char(self) -> char {
-        match self {
-            Color::X => 'x',
-            Color::O => 'o',
-        }
+        Color::LETTERS[self as usize]
     }
 
     /// The side named by a FEN letter (either case).
     pub const fn from_char(c: char) -> Option<Color> {
-        match c {
-            'x' | 'X' => Some(Color::X),
-            'o' | 'O' => Some(Color::O),
-            _ => None,
+        match letter_index(&Color::LETTERS, c) {
+            Some(index) => Some(Color::ALL[index]),
+            None => None,
         }
     }
 
@@ -35,6 +36,11 @@ impl Color {
     pub(crate) const fn index(self) -> usize {
         self as usize
     }
+}
+
+impl Side for Color {
+    const SIDES: &'static [Color] = &Color::ALL;
+    const LETTERS: &'static [char] = &Color::LETTERS;
 }
 
 impl Not for Color {

@@ -13,12 +13,10 @@
 //! assert_eq!(message.to_string().parse::<PositionMessage>().unwrap().to_position(), pos);
 //! ```
 
-use std::fmt;
-use std::str::FromStr;
-
 use thiserror::Error;
 
-use crate::{Bitboard, Color, Position, Square};
+use crate::hex::BadGroup;
+use crate::{Bitboard, Color, Counters, Grid, Position, Square};
 
 /// Side of the only board the encoding holds.
 const SIZE: u8 = 7;
@@ -56,8 +54,8 @@ pub enum DecodeError {
     Side { found: u8 },
     #[error("fullmove number (bytes 17-18) is 0; it starts at 1")]
     Fullmove,
-    #[error("{group:?} is not hex bytes: expected pairs of digits 0-9, a-f, with spaces allowed only between bytes")]
-    Hex { group: String },
+    #[error(transparent)]
+    Hex(#[from] BadGroup),
 }
 
 /// The cells of a 7×7 position in 14 bytes: 2 bits per cell (0 empty, 1 x, 2 o, 3 blocked), one
@@ -114,10 +112,10 @@ impl PackedBoard {
 
     /// The board with x to move and the counters at their start values (0 and 1).
     pub fn to_position(self) -> Position {
-        self.with_state(Color::X, 0, 1)
+        self.with_state(Color::X, Counters::START)
     }
 
-    fn with_state(self, turn: Color, halfmove: u32, fullmove: u32) -> Position {
+    fn with_state(self, turn: Color, counters: Counters) -> Position {
         let mut cells = [Bitboard::EMPTY; 4];
         for (row, pair) in self.0.chunks_exact(2).enumerate() {
             let word = u16::from_le_bytes([pair[0], pair[1]]);
@@ -128,7 +126,7 @@ impl PackedBoard {
             }
         }
         let [_, x, o, blocked] = cells;
-        Position::from_parts(SIZE, x, o, blocked, turn, halfmove, fullmove)
+        Position::from_parts(Grid::new(SIZE, blocked), [x, o], turn, counters)
     }
 }
 
@@ -210,50 +208,17 @@ impl PositionMessage {
     }
 
     pub fn to_position(&self) -> Position {
-        self.board.with_state(
-            self.turn,
-            u32::from(self.halfmove),
-            u32::from(self.fullmove),
-        )
+        let counters = Counters {
+            halfmove: u32::from(self.halfmove),
+            fullmove: u32::from(self.fullmove),
+        };
+        self.board.with_state(self.turn, counters)
     }
 }
 
-/// Reads hex bytes ([`crate::hex::read`]).
-fn parse_hex(text: &str) -> Result<Vec<u8>, DecodeError> {
-    crate::hex::read(text).map_err(|bad| DecodeError::Hex { group: bad.0 })
-}
-
-impl fmt::Display for PackedBoard {
-    /// 28 lower-case hex digits.
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&crate::hex::write(&self.0))
-    }
-}
-
-impl FromStr for PackedBoard {
-    type Err = DecodeError;
-
-    /// 28 hex digits, in either case, spaces allowed between bytes.
-    fn from_str(text: &str) -> Result<PackedBoard, DecodeError> {
-        PackedBoard::from_bytes(&parse_hex(text)?)
-    }
-}
-
-impl fmt::Display for PositionMessage {
-    /// 38 lower-case hex digits.
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&crate::hex::write(&self.to_bytes()))
-    }
-}
-
-impl FromStr for PositionMessage {
-    type Err = DecodeError;
-
-    /// 38 hex digits, in either case, spaces allowed between bytes.
-    fn from_str(text: &str) -> Result<PositionMessage, DecodeError> {
-        PositionMessage::from_bytes(&parse_hex(text)?)
-    }
-}
+// As text, 28 and 38 lower-case hex digits, read in either case with spaces between bytes.
+crate::impl_hex_text!(PackedBoard, bytes, DecodeError);
+crate::impl_hex_text!(PositionMessage, to_bytes, DecodeError);
 
 #[cfg(test)]
 mod tests {

@@ -5,31 +5,22 @@ use std::str::FromStr;
 
 use thiserror::Error;
 
-use crate::fen_parts::{
-    read_grid, write_rows, CounterError, Counters, Fields, FieldsError, GridError, RankWidthError,
-};
-use crate::{Bitboard, Color, Position, Square, MAX_SIZE};
+use crate::fen_parts::{self, read_grid, write_grid, GridBoard, GridError, RankWidthError, Setup};
+use crate::{Color, Position, MAX_SIZE};
 
 /// What was wrong with a FEN, and where.
+pub type FenError = fen_parts::FenError<BoardFieldError>;
+
+/// What was wrong with the board field of a FEN.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
-pub enum FenError {
-    /// No fields, or more than four.
-    #[error(transparent)]
-    Fields(#[from] FieldsError),
+pub enum BoardFieldError {
     #[error("board field has {found} ranks; expected 3 to {max} ranks separated by '/'", max = MAX_SIZE)]
     RankCount { found: usize },
     #[error(transparent)]
     RankWidth(RankWidthError),
     #[error("board field: rank {rank} has {found:?}; expected x, o, - or a digit 1-{size}")]
     BadCell { rank: u8, found: char, size: u8 },
-    #[error("side field is {found:?}; expected x or o")]
-    Side { found: String },
-    #[error(transparent)]
-    Counter(#[from] CounterError),
 }
-
-/// A board of the game, for the message when a FEN has none.
-const EXAMPLE: &str = "x5o/7/7/7/7/7/o5x";
 
 impl FromStr for Position {
     type Err = FenError;
@@ -37,61 +28,53 @@ impl FromStr for Position {
     /// Reads 1–4 FEN fields (missing side = x, clock 0, move 1), the keyword `startpos`, and
     /// upper-case `X`/`O`.
     fn from_str(text: &str) -> Result<Position, FenError> {
-        let Some(fields) = Fields::split(text, EXAMPLE)? else {
+        let Some(setup) = Setup::read(text, "x5o/7/7/7/7/7/o5x", read_board)? else {
             return Ok(Position::startpos());
         };
-        let (size, x, o, blocked) = parse_board(fields.board)?;
-        let turn = fields
-            .side(Color::X, Color::from_char)
-            .map_err(|found| FenError::Side { found })?;
-        let Counters { halfmove, fullmove } = fields.counters()?;
+        let GridBoard { grid, pieces } = setup.board;
         Ok(Position::from_parts(
-            size, x, o, blocked, turn, halfmove, fullmove,
+            grid,
+            pieces,
+            setup.turn,
+            setup.counters,
         ))
     }
 }
 
-fn parse_board(board: &str) -> Result<(u8, Bitboard, Bitboard, Bitboard), FenError> {
-    let grid = read_grid::<2>(board, 3..=MAX_SIZE, |c| {
+fn read_board(board: &str) -> Result<GridBoard<2>, BoardFieldError> {
+    read_grid(board, 3..=MAX_SIZE, |c| {
         Color::from_char(c).map(Color::index)
     })
     .map_err(|err| match err {
-        GridError::RankCount { found } => FenError::RankCount { found },
-        GridError::RankWidth(width) => FenError::RankWidth(width),
-        GridError::BadCell { rank, letter, size } => FenError::BadCell {
+        GridError::RankCount { found } => BoardFieldError::RankCount { found },
+        GridError::RankWidth(width) => BoardFieldError::RankWidth(width),
+        GridError::BadCell { rank, letter, size } => BoardFieldError::BadCell {
             rank,
             found: letter.found,
             size,
         },
-    })?;
-    let [x, o] = grid.pieces;
-    Ok((grid.size, x, o, grid.blocked))
+    })
 }
 
 impl Position {
     /// The board field alone, e.g. `x5o/7/7/7/7/7/o5x`.
     pub fn board_fen(&self) -> String {
-        write_rows((0..self.size()).rev().map(|rank| {
-            (0..self.size()).map(move |file| {
-                let sq = Square::new(file, rank).expect("on the grid");
-                self.piece_at(sq)
-                    .map(|piece| piece.map_or('-', Color::char))
-            })
-        }))
+        write_grid(self.size(), |sq| {
+            self.piece_at(sq)
+                .map(|piece| piece.map_or('-', Color::char))
+        })
     }
 }
 
 impl fmt::Display for Position {
     /// The full four-field FEN.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "{} {} {} {}",
-            self.board_fen(),
-            self.turn(),
-            self.halfmove_clock(),
-            self.fullmove_number()
-        )
+        Setup {
+            board: self.board_fen(),
+            turn: self.turn(),
+            counters: self.counters,
+        }
+        .fmt(f)
     }
 }
 

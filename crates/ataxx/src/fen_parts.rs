@@ -1,23 +1,156 @@
 //! The parts of a FEN that every game drawn in rows shares (square Ataxx, Hexxagon,
-//! four-player Ataxx): the four fields, rows read and written with digits for runs of empty
-//! cells, the square grid of ranks, and the two move counters that end the text. Each game
-//! supplies its letters and words its own errors.
+//! four-player Ataxx): the four fields, the side to move named by one letter, rows read and
+//! written with digits for runs of empty cells, the square grid of ranks, and the two move
+//! counters ([`Counters`]) that end the text. Each game supplies its board and letters and
+//! words its own errors.
 //!
 //! ```
-//! use ataxx::fen_parts::{write_row, Counters};
+//! use ataxx::fen_parts::{write_row, Setup};
+//! use ataxx::Color;
 //! let mut row = String::new();
 //! write_row(&mut row, [Some('x'), None, None, Some('-'), None]);
 //! assert_eq!(row, "x2-1");
-//! let counters = Counters::read(Some("3"), None).unwrap();
-//! assert_eq!((counters.halfmove, counters.fullmove), (3, 1));
-//! assert!(Counters::read(Some("-1"), None).is_err());
+//! // Any board field will do here; a game reads its board and says what is wrong with it.
+//! let board = |field: &str| Ok::<_, std::convert::Infallible>(field.to_string());
+//! let read = |text: &str| Setup::<String, Color>::read(text, "x5o", board);
+//! let setup = read("x5o/7 O 3").unwrap().unwrap();
+//! assert_eq!((setup.board.as_str(), setup.turn, setup.counters.halfmove), ("x5o/7", Color::O, 3));
+//! assert_eq!(setup.to_string(), "x5o/7 o 3 1");
+//! assert_eq!(read("startpos").unwrap(), None);
+//! assert_eq!(read("x5o w").unwrap_err().to_string(), "side field is \"w\"; expected x or o");
 //! ```
 
+use std::fmt;
 use std::ops::RangeInclusive;
 
 use thiserror::Error;
 
-use crate::{Bitboard, Square};
+use crate::{Bitboard, CounterError, Counters, Grid, Square};
+
+/// A side of a game that FEN names by one letter, read in either case.
+pub trait Side: Copy + PartialEq + 'static {
+    /// Every side in turn order; the first moves where a FEN has no side field.
+    const SIDES: &'static [Self];
+    /// The lower-case letter of each side of [`Side::SIDES`], in the same order.
+    const LETTERS: &'static [char];
+
+    /// The side's letter.
+    fn letter(self) -> char {
+        let index = Self::SIDES.iter().position(|side| *side == self);
+        Self::LETTERS[index.expect("every side is in SIDES")]
+    }
+
+    /// The side a letter names (either case).
+    fn from_letter(letter: char) -> Option<Self> {
+        letter_index(Self::LETTERS, letter).map(|index| Self::SIDES[index])
+    }
+}
+
+/// Where `letter` (either case) stands in `letters` (lower case): the reader behind each
+/// game's `Color::from_char`, usable in `const` code.
+///
+/// ```
+/// use ataxx::fen_parts::letter_index;
+/// assert_eq!(letter_index(&['r', 'b', 'g', 'y'], 'G'), Some(2));
+/// assert_eq!(letter_index(&['x', 'o'], 'r'), None);
+/// ```
+pub const fn letter_index(letters: &[char], letter: char) -> Option<usize> {
+    let lower = letter.to_ascii_lowercase();
+    let mut index = 0;
+    while index < letters.len() {
+        if letters[index] == lower {
+            return Some(index);
+        }
+        index += 1;
+    }
+    None
+}
+
+/// A side field that is not one letter of a side.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+#[error("side field is {found:?}; expected {expected}")]
+pub struct SideError {
+    pub found: String,
+    /// The game's letters, `x or o`.
+    pub expected: String,
+}
+
+impl SideError {
+    fn new<S: Side>(found: &str) -> SideError {
+        let letters: Vec<String> = S::LETTERS.iter().map(char::to_string).collect();
+        let expected = match letters.split_last() {
+            Some((last, [])) => last.clone(),
+            Some((last, rest)) => format!("{} or {last}", rest.join(", ")),
+            None => String::new(),
+        };
+        SideError {
+            found: found.to_string(),
+            expected,
+        }
+    }
+}
+
+/// A FEN in its parts: the game's board, the side to move and the counters. [`Setup::read`]
+/// reads one; `Display` writes the four fields, the board by its own `Display`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Setup<B, S> {
+    pub board: B,
+    pub turn: S,
+    pub counters: Counters,
+}
+
+/// What was wrong with a FEN, and where: the fields every game shares, or the board field,
+/// which the game's own error `B` describes.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum FenError<B> {
+    /// No fields, or more than four.
+    #[error(transparent)]
+    Fields(#[from] FieldsError),
+    #[error(transparent)]
+    Board(B),
+    #[error(transparent)]
+    Side(#[from] SideError),
+    #[error(transparent)]
+    Counter(#[from] CounterError),
+}
+
+impl<B, S: Side> Setup<B, S> {
+    /// Reads 1–4 FEN fields (a missing side is the first of [`Side::SIDES`], clock 0, move 1);
+    /// `None` for the keyword `startpos`. The board field goes to `read_board` first, so that a
+    /// bad board is reported before a bad side or counter; `example`, a board of the game, is
+    /// for the message when there is no field at all.
+    pub fn read<E>(
+        text: &str,
+        example: &'static str,
+        read_board: impl FnOnce(&str) -> Result<B, E>,
+    ) -> Result<Option<Self>, FenError<E>> {
+        let Some(fields) = Fields::split(text, example)? else {
+            return Ok(None);
+        };
+        let board = read_board(fields.board).map_err(FenError::Board)?;
+        let turn = fields.side()?;
+        let counters = fields.counters()?;
+        Ok(Some(Setup {
+            board,
+            turn,
+            counters,
+        }))
+    }
+}
+
+impl<B: fmt::Display, S: Side> fmt::Display for Setup<B, S> {
+    /// The full four-field FEN.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{} {} {} {}",
+            self.board,
+            self.turn.letter(),
+            self.counters.halfmove,
+            self.counters.fullmove
+        )
+    }
+}
 
 /// The fields of a FEN, `board [side [halfmove [fullmove]]]`, split at white space.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -59,20 +192,16 @@ impl<'a> Fields<'a> {
         }
     }
 
-    /// The side field, one letter (either case) that `from_letter` reads, or `default` where
-    /// the field is missing; an error gives the field back.
-    pub fn side<C>(
-        &self,
-        default: C,
-        from_letter: impl Fn(char) -> Option<C>,
-    ) -> Result<C, String> {
+    /// The side field, one letter of a side (either case), or the first side where the field
+    /// is missing.
+    pub fn side<S: Side>(&self) -> Result<S, SideError> {
         let Some(field) = self.side else {
-            return Ok(default);
+            return Ok(S::SIDES[0]);
         };
         let mut chars = field.chars();
-        match (chars.next().and_then(from_letter), chars.next()) {
+        match (chars.next().and_then(S::from_letter), chars.next()) {
             (Some(side), None) => Ok(side),
-            _ => Err(field.to_string()),
+            _ => Err(SideError::new::<S>(field)),
         }
     }
 
@@ -140,12 +269,12 @@ pub enum GridError {
     },
 }
 
-/// The sets an n×n board field fills: one per piece letter, and the blocked cells.
+/// What an n×n board field holds: the grid with its blocked cells, and one set of pieces per
+/// piece letter.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Grid<const N: usize> {
-    pub size: u8,
+pub struct GridBoard<const N: usize> {
+    pub grid: Grid,
     pub pieces: [Bitboard; N],
-    pub blocked: Bitboard,
 }
 
 /// Reads the board field of an n×n grid, ranks from the top separated by `/`, `n` in `sizes`:
@@ -154,23 +283,20 @@ pub fn read_grid<const N: usize>(
     board: &str,
     sizes: RangeInclusive<u8>,
     piece: impl Fn(char) -> Option<usize>,
-) -> Result<Grid<N>, GridError> {
+) -> Result<GridBoard<N>, GridError> {
     let ranks: Vec<&str> = board.split('/').collect();
     let size = match u8::try_from(ranks.len()) {
         Ok(size) if sizes.contains(&size) => size,
         _ => return Err(GridError::RankCount { found: ranks.len() }),
     };
-    let mut grid = Grid {
-        size,
-        pieces: [Bitboard::EMPTY; N],
-        blocked: Bitboard::EMPTY,
-    };
+    let mut pieces = [Bitboard::EMPTY; N];
+    let mut blocked = Bitboard::EMPTY;
     for (row, text) in ranks.iter().enumerate() {
         let rank = size - 1 - row as u8;
         let found = read_row(text, size, |file, c| {
             let set = match (c, piece(c)) {
-                ('-', _) => &mut grid.blocked,
-                (_, Some(index)) if index < N => &mut grid.pieces[index],
+                ('-', _) => &mut blocked,
+                (_, Some(index)) if index < N => &mut pieces[index],
                 _ => return false,
             };
             // Past the rank's end nothing is stored; the width check below reports the rank.
@@ -192,7 +318,25 @@ pub fn read_grid<const N: usize>(
             }));
         }
     }
-    Ok(grid)
+    Ok(GridBoard {
+        grid: Grid::new(size, blocked),
+        pieces,
+    })
+}
+
+/// Writes the board field of an n×n grid, ranks from the top: `letter` gives each square's
+/// letter, `None` for an empty one.
+///
+/// ```
+/// use ataxx::fen_parts::write_grid;
+/// let corner = "a1".parse().unwrap();
+/// assert_eq!(write_grid(3, |sq| (sq == corner).then_some('x')), "3/3/x2");
+/// ```
+pub fn write_grid(size: u8, letter: impl Fn(Square) -> Option<char>) -> String {
+    let letter = &letter;
+    write_rows((0..size).rev().map(|rank| {
+        (0..size).map(move |file| letter(Square::new(file, rank).expect("on the grid")))
+    }))
 }
 
 /// Writes a board field: each row as [`write_row`] does, `/` between rows.
@@ -226,42 +370,5 @@ pub fn write_row(out: &mut String, cells: impl IntoIterator<Item = Option<char>>
     }
     if run > 0 {
         out.push_str(&run.to_string());
-    }
-}
-
-/// The halfmove clock and fullmove number, the third and fourth FEN fields.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Counters {
-    pub halfmove: u32,
-    pub fullmove: u32,
-}
-
-/// A move counter field that is not a whole number in range.
-#[derive(Debug, Clone, PartialEq, Eq, Error)]
-pub enum CounterError {
-    #[error("halfmove clock field is {found:?}; expected a whole number 0 or more")]
-    Halfmove { found: String },
-    #[error("fullmove number field is {found:?}; expected a whole number 1 or more")]
-    Fullmove { found: String },
-}
-
-impl Counters {
-    /// Reads the two fields where present; a missing clock is 0 and a missing move number 1.
-    pub fn read(halfmove: Option<&str>, fullmove: Option<&str>) -> Result<Counters, CounterError> {
-        let number = |field: Option<&str>, min: u32| match field {
-            None => Some(min),
-            // Digits only: `+3` and ` 3` are not counters, though `u32::from_str` takes them.
-            Some(s) if s.bytes().all(|b| b.is_ascii_digit()) => {
-                s.parse::<u32>().ok().filter(|n| *n >= min)
-            }
-            Some(_) => None,
-        };
-        let halfmove = number(halfmove, 0).ok_or_else(|| CounterError::Halfmove {
-            found: halfmove.unwrap_or_default().to_string(),
-        })?;
-        let fullmove = number(fullmove, 1).ok_or_else(|| CounterError::Fullmove {
-            found: fullmove.unwrap_or_default().to_string(),
-        })?;
-        Ok(Counters { halfmove, fullmove })
     }
 }

@@ -19,11 +19,13 @@
 mod bitboard;
 mod blocks;
 mod color;
+mod counters;
 mod diagram;
 mod encoding;
 mod fen;
 pub mod fen_parts;
 mod game;
+mod grid;
 pub mod hex;
 pub mod move_text;
 mod moves;
@@ -37,16 +39,18 @@ mod zobrist;
 pub use bitboard::Bitboard;
 pub use blocks::{Layout, LayoutFromBoardError, MaskError, ParseCodeError};
 pub use color::Color;
+pub use counters::{CounterError, Counters, HALFMOVE_LIMIT};
 pub use diagram::{grid_diagram, DiagramStyle};
 pub use encoding::{
     DecodeError, EncodeError, PackedBoard, PositionMessage, BOARD_BYTES, MESSAGE_BYTES,
 };
-pub use fen::FenError;
+pub use fen::{BoardFieldError, FenError};
 pub use game::{Adjudication, Game, GameMove, GameResult, Termination, ROSTER};
+pub use grid::Grid;
 pub use move_text::MoveTextError;
-pub use moves::{push_moves, Move, MoveList, ParseMoveError, MAX_MOVES};
+pub use moves::{count_with_pass, push_moves, Move, MoveList, ParseMoveError, MAX_MOVES};
 pub use perft::{divide, perft, perft_bulk, MoveTree};
-pub use position::{Outcome, Position, HALFMOVE_LIMIT};
+pub use position::{Outcome, Position};
 pub use square::{ParseSquareError, Square, MAX_SIZE};
 
 /// A move that the position does not allow.

@@ -17,14 +17,21 @@ use std::str::FromStr;
 
 use thiserror::Error;
 
-/// A board cell that moves name with two ASCII bytes (`d4`).
-pub trait Cell: Copy + fmt::Display {
+/// A board cell that moves name with two ASCII bytes (`d4`), read by its `FromStr` from
+/// exactly its two lower-case bytes and written by its `Display`.
+pub trait Cell: Copy + fmt::Display + FromStr {
     /// How the game's errors speak of its cells.
     const WORDS: CellWords;
-    /// Reads a cell from exactly its two lower-case bytes.
-    fn from_ascii(ascii: &[u8]) -> Option<Self>;
     /// Steps between two cells: 1 for a single move, 2 for a jump.
     fn distance(self, other: Self) -> u8;
+}
+
+/// Reads a cell from its two bytes.
+fn read_cell<C: Cell>(ascii: &[u8]) -> Result<C, MoveTextError> {
+    std::str::from_utf8(ascii)
+        .ok()
+        .and_then(|name| name.parse().ok())
+        .ok_or(MoveTextError::Cell)
 }
 
 /// How move-text errors speak of a game's cells.
@@ -173,6 +180,34 @@ pub struct IllegalMoveError<C: Cell> {
     pub reason: &'static str,
 }
 
+impl<C: Cell> IllegalMoveError<C> {
+    /// `mv` back where the rules allow it (`verdict` is `Ok`), else the error that names the
+    /// position by its FEN (`position`'s `Display`) and gives the rules' reason.
+    ///
+    /// ```
+    /// use ataxx::{IllegalMoveError, Position};
+    /// let pos = Position::startpos();
+    /// let mv = "d4".parse().unwrap();
+    /// let err = IllegalMoveError::check(mv, &pos, Err("no own piece is next to the destination"));
+    /// assert_eq!(
+    ///     err.unwrap_err().to_string(),
+    ///     "illegal move d4 in x5o/7/7/7/7/7/o5x x 0 1: no own piece is next to the destination"
+    /// );
+    /// assert_eq!(IllegalMoveError::check(mv, &pos, Ok(())), Ok(mv));
+    /// ```
+    pub fn check(
+        mv: Move<C>,
+        position: &impl fmt::Display,
+        verdict: Result<(), &'static str>,
+    ) -> Result<Move<C>, IllegalMoveError<C>> {
+        verdict.map(|()| mv).map_err(|reason| IllegalMoveError {
+            mv,
+            fen: position.to_string(),
+            reason,
+        })
+    }
+}
+
 /// Move text that could not be read, or names a move the position does not allow.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum MoveError<C: Cell> {
@@ -185,12 +220,11 @@ pub enum MoveError<C: Cell> {
 /// The strict reader of libataxx and python-ataxx: `d4`, `c3b5` or `0000`, lower case.
 fn read_strict<C: Cell>(text: &str) -> Result<Move<C>, MoveTextError> {
     let b = text.as_bytes();
-    let cell = |ascii| C::from_ascii(ascii).ok_or(MoveTextError::Cell);
     match b.len() {
         _ if text == "0000" => Ok(Move::Pass),
-        2 => cell(b).map(Move::Single),
+        2 => read_cell(b).map(Move::Single),
         4 => {
-            let (from, to) = (cell(&b[..2])?, cell(&b[2..])?);
+            let (from, to) = (read_cell(&b[..2])?, read_cell(&b[2..])?);
             match C::distance(from, to) {
                 2 => Ok(Move::Jump { from, to }),
                 0 | 1 => Err(MoveTextError::NotStrict),
@@ -220,11 +254,11 @@ fn read_tolerant<C: Cell>(text: &str) -> Result<Move<C>, MoveTextError> {
         5 if b[2] == b'-' || b[2] == b'^' => (&b[..2], Some(&b[3..])),
         _ => return Err(MoveTextError::Shape),
     };
-    let first = C::from_ascii(first).ok_or(MoveTextError::Cell)?;
+    let first = read_cell(first)?;
     let Some(second) = second else {
         return Ok(Move::Single(first));
     };
-    let second = C::from_ascii(second).ok_or(MoveTextError::Cell)?;
+    let second: C = read_cell(second)?;
     match C::distance(first, second) {
         0 => Ok(Move::Pass),
         1 => Ok(Move::Single(second)),

@@ -29,10 +29,6 @@ impl Cell for Square {
         naming: "a square must be a file letter a-h then a rank digit 1-8",
     };
 
-    fn from_ascii(ascii: &[u8]) -> Option<Square> {
-        Square::from_ascii(ascii)
-    }
-
     fn distance(self, other: Square) -> u8 {
         Square::distance(self, other)
     }
@@ -61,6 +57,24 @@ pub fn push_moves(us: Bitboard, empty: Bitboard, moves: &mut MoveList) {
     }
     if moves.len() == before {
         moves.push(Move::Pass);
+    }
+}
+
+/// How many moves a side with pieces has when it has `moves` singles and jumps: those, or when
+/// it has none a lone pass if the game goes on (`game_goes_on`: another side can still move),
+/// else none, the game being over. Every Ataxx-like game's bulk count ends here.
+///
+/// ```
+/// use ataxx::count_with_pass;
+/// assert_eq!(count_with_pass(16, || unreachable!()), 16);
+/// assert_eq!(count_with_pass(0, || true), 1);
+/// assert_eq!(count_with_pass(0, || false), 0);
+/// ```
+#[inline(always)]
+pub fn count_with_pass(moves: u32, game_goes_on: impl FnOnce() -> bool) -> u64 {
+    match moves {
+        0 if game_goes_on() => 1,
+        n => u64::from(n),
     }
 }
 

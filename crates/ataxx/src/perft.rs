@@ -1,6 +1,6 @@
 //! Perft: counting the leaves of the legal-move tree (spec section 4).
 
-use crate::{Bitboard, Move, MoveList, Position, HALFMOVE_LIMIT};
+use crate::{count_with_pass, Bitboard, Move, MoveList, Position, HALFMOVE_LIMIT};
 
 /// Leaves of the move tree `depth` plies deep, counted in bulk at the last ply.
 ///
@@ -27,6 +27,14 @@ pub trait MoveTree: Copy {
     fn play_unchecked(&mut self, mv: Move);
     /// How many moves [`MoveTree::generate_moves`] would list, counted without listing them.
     fn count_moves(&self) -> u64;
+
+    /// Every legal move, as [`MoveTree::generate_moves`] lists them.
+    #[inline(always)]
+    fn legal_moves(&self) -> MoveList {
+        let mut moves = MoveList::new();
+        self.generate_moves(&mut moves);
+        moves
+    }
 }
 
 /// Implements [`MoveTree`] for a type by its inherent `generate_moves`, `play_unchecked` and
@@ -74,6 +82,7 @@ pub fn perft_bulk<P: MoveTree>(pos: &P, depth: u32) -> u64 {
 /// The sum of `count` over the children of `pos`, in move-generation order.
 #[inline(always)]
 fn sum_over_children<P: MoveTree>(pos: &P, mut count: impl FnMut(&P) -> u64) -> u64 {
+    // Listed in place: a returned list (`legal_moves`) is copied, 2 KiB a node.
     let mut moves = MoveList::new();
     pos.generate_moves(&mut moves);
     moves
@@ -147,11 +156,9 @@ fn child_move_count(
     if halfmove >= HALFMOVE_LIMIT || mover.is_empty() {
         return 0;
     }
-    match (mover.neighbours() & empty).count() + jumps {
-        0 if (other.within_two() & empty).is_empty() => 0,
-        0 => 1,
-        n => u64::from(n),
-    }
+    count_with_pass((mover.neighbours() & empty).count() + jumps, || {
+        !(other.within_two() & empty).is_empty()
+    })
 }
 
 /// Perft below each legal move (a "divide"), in move-generation order.

@@ -2,8 +2,11 @@
 
 use std::fmt;
 
-use crate::moves::push_moves;
-use crate::{zobrist, Bitboard, Color, IllegalMoveError, Move, MoveList, Square, MAX_SIZE};
+use crate::moves::{count_with_pass, push_moves};
+use crate::{
+    zobrist, Bitboard, Color, Counters, Grid, IllegalMoveError, Move, MoveList, MoveTree, Square,
+    MAX_SIZE,
+};
 
 /// How a finished game ended.
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
@@ -24,6 +27,21 @@ impl Outcome {
         }
     }
 
+    /// The result by piece count: the side with more pieces wins, equal counts draw.
+    ///
+    /// ```
+    /// use ataxx::{Color, Outcome};
+    /// assert_eq!(Outcome::by_count(3, 0), Outcome::Win(Color::X));
+    /// assert_eq!(Outcome::by_count(4, 4), Outcome::Draw);
+    /// ```
+    pub fn by_count(x: u32, o: u32) -> Outcome {
+        match x.cmp(&o) {
+            std::cmp::Ordering::Greater => Outcome::Win(Color::X),
+            std::cmp::Ordering::Less => Outcome::Win(Color::O),
+            std::cmp::Ordering::Equal => Outcome::Draw,
+        }
+    }
+
     pub const fn winner(self) -> Option<Color> {
         match self {
             Outcome::Win(c) => Some(c),
@@ -37,9 +55,6 @@ impl fmt::Display for Outcome {
         f.write_str(self.pgn())
     }
 }
-
-/// The halfmove clock value at which the game is drawn (spec 1.3).
-pub const HALFMOVE_LIMIT: u32 = 100;
 
 /// A position: pieces, blocked cells, side to move and the two counters.
 ///
@@ -56,12 +71,9 @@ pub const HALFMOVE_LIMIT: u32 = 100;
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
 pub struct Position {
     pieces: [Bitboard; 2],
-    /// Blocked cells plus every cell of the 8×8 grid outside the board.
-    walls: Bitboard,
-    size: u8,
+    grid: Grid,
     turn: Color,
-    halfmove: u32,
-    fullmove: u32,
+    pub(crate) counters: Counters,
 }
 
 impl Default for Position {
@@ -87,50 +99,48 @@ impl Position {
         let sq = |f, r| Bitboard::from_square(Square::new(f, r).expect("on the grid"));
         let x = sq(0, n) | sq(n, 0);
         let o = sq(n, n) | sq(0, 0);
-        let board = Bitboard::board(size);
-        if !(blocked & !board).is_empty() || !(blocked & (x | o)).is_empty() {
+        let grid = Grid::new(size, blocked);
+        if !(blocked & !grid.cells()).is_empty() || !(blocked & (x | o)).is_empty() {
             return None;
         }
         Some(Position {
             pieces: [x, o],
-            walls: !board | blocked,
-            size,
+            grid,
             turn: Color::X,
-            halfmove: 0,
-            fullmove: 1,
+            counters: Counters::START,
         })
     }
 
-    /// A position from its parts, as a FEN reader builds it. Cells are given per colour and
-    /// blocked; they must lie on the board and not overlap.
+    /// A position from its parts, as the FEN and encoding readers build it. Cells are given per
+    /// colour and blocked; they must lie on the board and not overlap.
     pub(crate) fn from_parts(
-        size: u8,
-        x: Bitboard,
-        o: Bitboard,
-        blocked: Bitboard,
+        grid: Grid,
+        [x, o]: [Bitboard; 2],
         turn: Color,
-        halfmove: u32,
-        fullmove: u32,
+        counters: Counters,
     ) -> Position {
-        debug_assert!((x & o).is_empty() && (x & blocked).is_empty() && (o & blocked).is_empty());
+        debug_assert!((x & o | (x | o) & grid.walls()).is_empty());
         Position {
             pieces: [x, o],
-            walls: !Bitboard::board(size) | blocked,
-            size,
+            grid,
             turn,
-            halfmove,
-            fullmove,
+            counters,
         }
+    }
+
+    /// The board's side and blocked cells.
+    pub fn grid(&self) -> Grid {
+        self.grid
     }
 
     /// Board side length (7 for standard Ataxx).
     pub fn size(&self) -> u8 {
-        self.size
+        self.grid.size()
     }
 
     /// Every cell of the board, blocked ones included.
     pub fn cells(&self) -> Bitboard {
-        Bitboard::board(self.size)
+        self.grid.cells()
     }
 
     /// The pieces of one side.
@@ -141,13 +151,13 @@ impl Position {
 
     /// Blocked cells of the board.
     pub fn blocked(&self) -> Bitboard {
-        self.walls & self.cells()
+        self.grid.blocked()
     }
 
     /// Cells a piece may move to.
     #[inline(always)]
     pub fn empty(&self) -> Bitboard {
-        !(self.pieces[0] | self.pieces[1] | self.walls)
+        !(self.pieces[0] | self.pieces[1] | self.grid.walls())
     }
 
     #[inline(always)]
@@ -157,12 +167,12 @@ impl Position {
 
     /// Plies since the last single move (spec 1.4).
     pub fn halfmove_clock(&self) -> u32 {
-        self.halfmove
+        self.counters.halfmove
     }
 
     /// Starts at 1 and grows after each o ply.
     pub fn fullmove_number(&self) -> u32 {
-        self.fullmove
+        self.counters.fullmove
     }
 
     /// What is on a square: `Some(Ok(color))` for a piece, `Some(Err(()))` for a blocked cell,
@@ -182,7 +192,7 @@ impl Position {
     /// Zobrist hash of pieces, walls and side to move.
     #[inline]
     pub fn hash(&self) -> u64 {
-        zobrist::hash(self.pieces[0], self.pieces[1], self.walls, self.turn)
+        zobrist::hash(self.pieces[0], self.pieces[1], self.grid.walls(), self.turn)
     }
 
     /// Whether the game has ended (spec 1.3): a side without pieces, the halfmove clock at 100,
@@ -192,7 +202,7 @@ impl Position {
         let all = self.pieces[0] | self.pieces[1];
         self.pieces[0].is_empty()
             || self.pieces[1].is_empty()
-            || self.halfmove >= HALFMOVE_LIMIT
+            || self.counters.clock_ran_out()
             || (all.within_two() & self.empty()).is_empty()
     }
 
@@ -208,12 +218,10 @@ impl Position {
         if !counted {
             return Some(Outcome::Draw);
         }
-        let (x, o) = (self.pieces[0].count(), self.pieces[1].count());
-        Some(match x.cmp(&o) {
-            std::cmp::Ordering::Greater => Outcome::Win(Color::X),
-            std::cmp::Ordering::Less => Outcome::Win(Color::O),
-            std::cmp::Ordering::Equal => Outcome::Draw,
-        })
+        Some(Outcome::by_count(
+            self.pieces[0].count(),
+            self.pieces[1].count(),
+        ))
     }
 
     /// Cells the side to move can fill with a single move.
@@ -239,27 +247,23 @@ impl Position {
 
     /// Every legal move (see [`Position::generate_moves`]).
     pub fn legal_moves(&self) -> MoveList {
-        let mut moves = MoveList::new();
-        self.generate_moves(&mut moves);
-        moves
+        MoveTree::legal_moves(self)
     }
 
     /// The number of legal moves, counted without listing them (perft's bulk counting).
     #[inline]
     pub fn count_moves(&self) -> u64 {
         let them = self.pieces(!self.turn);
-        if self.halfmove >= HALFMOVE_LIMIT || them.is_empty() {
+        if self.counters.clock_ran_out() || them.is_empty() {
             return 0;
         }
         let us = self.pieces(self.turn);
         let empty = self.empty();
         let singles = (us.neighbours() & empty).count();
         let jumps = us.count_jumps_to(empty);
-        match singles + jumps {
-            0 if us.is_empty() || (them.within_two() & empty).is_empty() => 0,
-            0 => 1,
-            n => u64::from(n),
-        }
+        count_with_pass(singles + jumps, || {
+            !us.is_empty() && !(them.within_two() & empty).is_empty()
+        })
     }
 
     /// Whether `mv` is legal here.
@@ -291,11 +295,7 @@ impl Position {
 
     /// Plays `mv` after checking that it is legal.
     pub fn play(&mut self, mv: Move) -> Result<(), IllegalMoveError> {
-        self.check_legal(mv).map_err(|reason| IllegalMoveError {
-            mv,
-            fen: self.to_string(),
-            reason,
-        })?;
+        IllegalMoveError::check(mv, self, self.check_legal(mv))?;
         self.play_unchecked(mv);
         Ok(())
     }
@@ -304,12 +304,7 @@ impl Position {
     /// names the origin of a single (`b2b3`) need not name an own piece, as cuteataxx allows.
     pub fn parse_move(&self, text: &str) -> Result<Move, crate::MoveError> {
         let mv = Move::parse_tolerant(text)?;
-        self.check_legal(mv).map_err(|reason| IllegalMoveError {
-            mv,
-            fen: self.to_string(),
-            reason,
-        })?;
-        Ok(mv)
+        Ok(IllegalMoveError::check(mv, self, self.check_legal(mv))?)
     }
 
     /// The enemy pieces `mv` would flip.
@@ -327,20 +322,20 @@ impl Position {
     pub fn play_unchecked(&mut self, mv: Move) {
         let us = self.turn.index();
         let flips = self.flips(mv);
-        self.halfmove += 1;
         match mv {
             Move::Single(to) => {
                 self.pieces[us] |= Bitboard::from_square(to) | flips;
-                self.halfmove = 0;
+                self.counters.after_single();
             }
             Move::Jump { from, to } => {
                 self.pieces[us] ^= Bitboard::from_square(from) | Bitboard::from_square(to) | flips;
+                self.counters.after_jump_or_pass();
             }
-            Move::Pass => {}
+            Move::Pass => self.counters.after_jump_or_pass(),
         }
         self.pieces[us ^ 1] ^= flips;
         if self.turn == Color::O {
-            self.fullmove += 1;
+            self.counters.after_round();
         }
         self.turn = !self.turn;
     }

@@ -1,27 +1,23 @@
-//! Perft through the seam: Hexxagon's bulk counter (and square Ataxx's for comparison).
+//! Perft through the seam: Hexxagon's bulk counter, in the harness of square Ataxx's perft bench.
 
-use criterion::{black_box, criterion_group, criterion_main, Criterion, Throughput};
+#[path = "../../ataxx/benches/harness/mod.rs"]
+mod harness;
+
+use criterion::{criterion_group, criterion_main, Criterion};
 use games::hexxagon::{perft, Position};
 
 fn hexxagon_perft(c: &mut Criterion) {
-    let mut group = c.benchmark_group("hexxagon-perft");
-    group.sample_size(10);
-    for (name, fen, depth, nodes) in [
-        ("startpos-4", "x3o/6/7/8/o7x/8/7/6/x3o x 0 1", 4, 492_714u64),
-        ("startpos-5", "x3o/6/7/8/o7x/8/7/6/x3o x 0 1", 5, 16_906_239),
-        (
-            "classic-4",
-            "x3o/6/7/4-3/o2-4x/4-3/7/6/x3o x 0 1",
-            4,
-            476_406,
-        ),
-    ] {
-        let pos: Position = fen.parse().unwrap();
-        assert_eq!(perft(&pos, depth), nodes, "{name}");
-        group.throughput(Throughput::Elements(nodes));
-        group.bench_function(name, |b| b.iter(|| perft(black_box(&pos), depth)));
-    }
-    group.finish();
+    let start = "x3o/6/7/8/o7x/8/7/6/x3o x 0 1";
+    let classic = "x3o/6/7/4-3/o2-4x/4-3/7/6/x3o x 0 1";
+    harness::bench_perft::<Position>(
+        c,
+        "hexxagon-perft",
+        &[
+            ("startpos-4", start, 4, 492_714, perft),
+            ("startpos-5", start, 5, 16_906_239, perft),
+            ("classic-4", classic, 4, 476_406, perft),
+        ],
+    );
 }
 
 criterion_group!(benches, hexxagon_perft);

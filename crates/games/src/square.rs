@@ -2,7 +2,7 @@
 
 use std::fmt::Write;
 
-use ataxx::{Bitboard, Color, DiagramStyle, Move, Position, Square};
+use ataxx::{Bitboard, Color, DiagramStyle, Grid, Move, Position, Square};
 
 use crate::{two_sides, GameError, GameKind, Outcome, Rules, Seat, StartOptions};
 
@@ -102,9 +102,7 @@ const LAST_MOVE: &str = "#f2b134";
 fn board_svg(pos: &Position, last: Option<Move>) -> String {
     grid_svg(
         GridPicture {
-            size: pos.size(),
-            cells: pos.cells(),
-            blocked: pos.blocked(),
+            grid: pos.grid(),
             outline: LAST_MOVE,
             pieces: &[
                 (pos.pieces(Color::X), "#d1343e", "#7d1a21"),
@@ -118,9 +116,7 @@ fn board_svg(pos: &Position, last: Option<Move>) -> String {
 /// What a picture of a square grid shows: the board's cells and blocks, the last move's
 /// outline colour, and each set of pieces with its fill and outline.
 pub(crate) struct GridPicture<'a> {
-    pub size: u8,
-    pub cells: Bitboard,
-    pub blocked: Bitboard,
+    pub grid: Grid,
     pub outline: &'a str,
     pub pieces: &'a [(Bitboard, &'a str, &'a str)],
 }
@@ -128,7 +124,7 @@ pub(crate) struct GridPicture<'a> {
 /// An SVG picture of a square grid (square Ataxx, four-player Ataxx), the last move's cells
 /// (origin and destination of a jump, destination of a single) outlined.
 pub(crate) fn grid_svg(picture: GridPicture<'_>, last: Option<Move>) -> String {
-    let n = u32::from(picture.size);
+    let n = u32::from(picture.grid.size());
     let side = n * CELL;
     let mut svg = format!(
         "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 {side} {side}\" width=\"{side}\" height=\"{side}\">\
@@ -139,10 +135,10 @@ pub(crate) fn grid_svg(picture: GridPicture<'_>, last: Option<Move>) -> String {
         let y = (n - 1 - u32::from(sq.rank())) * CELL;
         (x, y)
     };
-    for sq in picture.cells {
+    for sq in picture.grid.cells() {
         let (x, y) = origin(sq);
         let fill = match () {
-            _ if picture.blocked.contains(sq) => "#5b4636",
+            _ if picture.grid.blocked().contains(sq) => "#5b4636",
             _ if (sq.file() + sq.rank()) % 2 == 0 => "#c9d6c3",
             _ => "#dde6d6",
         };
@@ -160,7 +156,7 @@ pub(crate) fn grid_svg(picture: GridPicture<'_>, last: Option<Move>) -> String {
     for sq in marked
         .into_iter()
         .flatten()
-        .filter(|sq| picture.cells.contains(*sq))
+        .filter(|sq| picture.grid.cells().contains(*sq))
     {
         let (x, y) = origin(sq);
         let _ = write!(

@@ -3,6 +3,7 @@
 use std::fmt;
 use std::str::FromStr;
 
+use ataxx::fen_parts::{letter_index, Side};
 use thiserror::Error;
 
 /// A player's colour. The order of the variants is the turn order: red moves first, then blue,
@@ -31,14 +32,12 @@ impl Color {
     /// All four in turn order.
     pub const ALL: [Color; 4] = [Color::Red, Color::Blue, Color::Green, Color::Yellow];
 
+    /// The FEN letters of [`Color::ALL`].
+    const LETTERS: [char; 4] = ['r', 'b', 'g', 'y'];
+
     /// The FEN letter: `r`, `b`, `g` or `y`.
     pub const fn char(self) -> char {
-        match self {
-            Color::Red => 'r',
-            Color::Blue => 'b',
-            Color::Green => 'g',
-            Color::Yellow => 'y',
-        }
+        Color::LETTERS[self.index()]
     }
 
     /// The colour's name in words, for messages.
@@ -53,12 +52,9 @@ impl Color {
 
     /// The colour a FEN letter names (either case).
     pub const fn from_char(c: char) -> Option<Color> {
-        match c {
-            'r' | 'R' => Some(Color::Red),
-            'b' | 'B' => Some(Color::Blue),
-            'g' | 'G' => Some(Color::Green),
-            'y' | 'Y' => Some(Color::Yellow),
-            _ => None,
+        match letter_index(&Color::LETTERS, c) {
+            Some(index) => Some(Color::from_index(index)),
+            None => None,
         }
     }
 
@@ -79,6 +75,11 @@ impl Color {
     pub const fn next(self) -> Color {
         Color::from_index(self.index() + 1)
     }
+}
+
+impl Side for Color {
+    const SIDES: &'static [Color] = &Color::ALL;
+    const LETTERS: &'static [char] = &Color::LETTERS;
 }
 
 impl fmt::Display for Color {

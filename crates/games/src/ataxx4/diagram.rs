@@ -17,7 +17,7 @@ impl Position {
     /// );
     /// ```
     pub fn diagram(&self) -> String {
-        grid_diagram(self.size(), |sq| match self.cell(sq) {
+        grid_diagram(self.grid().size(), |sq| match self.cell(sq) {
             Some(Cell::Piece(color)) => color.char(),
             Some(Cell::Blocked) => '-',
             Some(Cell::Empty) | None => '.',

@@ -14,10 +14,8 @@
 //! assert_eq!(packed.to_string().parse::<PackedBoard>().unwrap().to_position(), pos);
 //! ```
 
-use std::fmt;
-use std::str::FromStr;
-
-use ataxx::{Bitboard, Square};
+use ataxx::hex::BadGroup;
+use ataxx::{Bitboard, Counters, Grid, Square};
 use thiserror::Error;
 
 use super::{Cell, Color, Position};
@@ -54,8 +52,8 @@ pub enum DecodeError {
         "the 5 bits after the last cell (bits 3-7 of byte 18) are {value:#07b}; they must be 0"
     )]
     Padding { value: u8 },
-    #[error("{group:?} is not hex bytes: expected pairs of digits 0-9, a-f, with spaces allowed only between bytes")]
-    Hex { group: String },
+    #[error(transparent)]
+    Hex(#[from] BadGroup),
 }
 
 /// A 7×7 four-player board in 19 bytes.
@@ -70,8 +68,9 @@ fn square(i: usize) -> Square {
 impl PackedBoard {
     /// Packs a position's cells (the colour to move and the counters are left out).
     pub fn from_position(pos: &Position) -> Result<PackedBoard, EncodeError> {
-        if pos.size() != SIZE {
-            return Err(EncodeError::Size { size: pos.size() });
+        let size = pos.grid().size();
+        if size != SIZE {
+            return Err(EncodeError::Size { size });
         }
         let mut bytes = [0u8; PACKED_BYTES];
         for i in 0..CELLS {
@@ -138,30 +137,12 @@ impl PackedBoard {
             .into_iter()
             .find(|c| !pieces[c.index()].is_empty())
             .unwrap_or(Color::Red);
-        Position::from_parts(SIZE, pieces, blocked, turn, 0, 1)
+        Position::from_parts(Grid::new(SIZE, blocked), pieces, turn, Counters::START)
     }
 }
 
-/// Reads hex bytes ([`ataxx::hex::read`]).
-fn parse_hex(text: &str) -> Result<Vec<u8>, DecodeError> {
-    ataxx::hex::read(text).map_err(|bad| DecodeError::Hex { group: bad.0 })
-}
-
-impl fmt::Display for PackedBoard {
-    /// 38 lower-case hex digits.
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&ataxx::hex::write(&self.0))
-    }
-}
-
-impl FromStr for PackedBoard {
-    type Err = DecodeError;
-
-    /// 38 hex digits, in either case, spaces allowed between bytes.
-    fn from_str(text: &str) -> Result<PackedBoard, DecodeError> {
-        PackedBoard::from_bytes(&parse_hex(text)?)
-    }
-}
+// As text, 38 lower-case hex digits, read in either case with spaces between bytes.
+ataxx::impl_hex_text!(PackedBoard, bytes, DecodeError);
 
 #[cfg(test)]
 mod tests {

@@ -4,10 +4,7 @@
 use std::fmt;
 use std::str::FromStr;
 
-use ataxx::fen_parts::{
-    read_grid, write_rows, CounterError, Counters, Fields, FieldsError, GridError, RankWidthError,
-};
-use ataxx::{Bitboard, Square};
+use ataxx::fen_parts::{self, read_grid, write_grid, GridBoard, GridError, RankWidthError, Setup};
 use thiserror::Error;
 
 use super::position::{MAX_SIZE, MIN_SIZE};
@@ -16,9 +13,16 @@ use super::{Cell, Color, Position};
 /// What was wrong with a four-player FEN, and where.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum FenError {
-    /// No fields, or more than four.
+    /// A field, the board's included, does not read.
     #[error(transparent)]
-    Fields(#[from] FieldsError),
+    Fields(#[from] fen_parts::FenError<BoardFieldError>),
+    #[error("side field is {}, but {} has no pieces and the game is not over: a colour that is out never has the move", .side.char(), .side.name())]
+    SideOut { side: Color },
+}
+
+/// What was wrong with the board field of a four-player FEN.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum BoardFieldError {
     #[error("board field has {found} ranks; four-player boards have {MIN_SIZE} to {MAX_SIZE} ranks separated by '/'")]
     RankCount { found: usize },
     #[error(transparent)]
@@ -30,12 +34,6 @@ pub enum FenError {
         found: char,
         size: u8,
     },
-    #[error("side field is {found:?}; expected r, b, g or y")]
-    Side { found: String },
-    #[error("side field is {}, but {} has no pieces and the game is not over: a colour that is out never has the move", .side.char(), .side.name())]
-    SideOut { side: Color },
-    #[error(transparent)]
-    Counter(#[from] CounterError),
 }
 
 /// Points a two-player FEN's user at the right letters.
@@ -45,9 +43,6 @@ fn two_player_hint(found: char) -> &'static str {
         _ => "",
     }
 }
-
-/// A board of the game, for the message when a FEN has none.
-const EXAMPLE: &str = "r5b/7/7/7/7/7/y5g";
 
 impl FromStr for Position {
     type Err = FenError;
@@ -63,15 +58,15 @@ impl FromStr for Position {
     /// assert!(err.to_string().contains("rank 1, character 3 is 'x'"), "{err}");
     /// ```
     fn from_str(text: &str) -> Result<Position, FenError> {
-        let Some(fields) = Fields::split(text, EXAMPLE)? else {
+        let Some(Setup {
+            board: GridBoard { grid, pieces },
+            turn,
+            counters,
+        }) = Setup::read(text, "r5b/7/7/7/7/7/y5g", read_board)?
+        else {
             return Ok(Position::startpos());
         };
-        let (size, pieces, blocked) = parse_board(fields.board)?;
-        let turn = fields
-            .side(Color::Red, Color::from_char)
-            .map_err(|found| FenError::Side { found })?;
-        let Counters { halfmove, fullmove } = fields.counters()?;
-        let pos = Position::from_parts(size, pieces, blocked, turn, halfmove, fullmove);
+        let pos = Position::from_parts(grid, pieces, turn, counters);
         // Play never hands the move to a colour without pieces; a FEN that does would
         // leave the rules nothing to do but invent a skip the spec does not define.
         if !pos.in_play(turn) && !pos.is_game_over() {
@@ -81,49 +76,40 @@ impl FromStr for Position {
     }
 }
 
-fn parse_board(board: &str) -> Result<(u8, [Bitboard; 4], Bitboard), FenError> {
-    let grid = read_grid::<4>(board, MIN_SIZE..=MAX_SIZE, |c| {
-        Color::from_char(c).map(Color::index)
-    })
-    .map_err(|err| match err {
-        GridError::RankCount { found } => FenError::RankCount { found },
-        GridError::RankWidth(width) => FenError::RankWidth(width),
-        GridError::BadCell { rank, letter, size } => FenError::BadCell {
+fn read_board(board: &str) -> Result<GridBoard<4>, BoardFieldError> {
+    let letter = |c| Color::from_char(c).map(Color::index);
+    read_grid(board, MIN_SIZE..=MAX_SIZE, letter).map_err(|err| match err {
+        GridError::RankCount { found } => BoardFieldError::RankCount { found },
+        GridError::RankWidth(width) => BoardFieldError::RankWidth(width),
+        GridError::BadCell { rank, letter, size } => BoardFieldError::BadCell {
             rank,
             position: letter.position,
             found: letter.found,
             size,
         },
-    })?;
-    Ok((grid.size, grid.pieces, grid.blocked))
+    })
 }
 
 impl Position {
     /// The board field alone, e.g. `r5b/7/7/7/7/7/y5g`.
     pub fn board_fen(&self) -> String {
-        write_rows((0..self.size()).rev().map(|rank| {
-            (0..self.size()).map(move |file| {
-                match self.cell(Square::new(file, rank).expect("on the grid")) {
-                    Some(Cell::Empty) | None => None,
-                    Some(Cell::Blocked) => Some('-'),
-                    Some(Cell::Piece(color)) => Some(color.char()),
-                }
-            })
-        }))
+        write_grid(self.grid().size(), |sq| match self.cell(sq)? {
+            Cell::Empty => None,
+            Cell::Blocked => Some('-'),
+            Cell::Piece(color) => Some(color.char()),
+        })
     }
 }
 
 impl fmt::Display for Position {
     /// The full four-field FEN.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "{} {} {} {}",
-            self.board_fen(),
-            self.turn(),
-            self.halfmove_clock(),
-            self.fullmove_number()
-        )
+        Setup {
+            board: self.board_fen(),
+            turn: self.turn(),
+            counters: self.counters(),
+        }
+        .fmt(f)
     }
 }
 

@@ -33,7 +33,7 @@ mod svg;
 
 pub use color::{Color, ParseColorError};
 pub use encoding::{DecodeError, EncodeError, PackedBoard, PACKED_BYTES};
-pub use fen::FenError;
+pub use fen::{BoardFieldError, FenError};
 pub use perft::perft;
 pub use position::{
     start_corners, Cell, Illegal, IllegalMoveError, MoveError, Position, StartError, DEFAULT_SIZE,

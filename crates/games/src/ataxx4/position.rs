@@ -3,13 +3,12 @@
 
 use std::fmt;
 
-use ataxx::{Bitboard, Layout, Move, MoveList, ParseMoveError, Square};
+pub use ataxx::HALFMOVE_LIMIT;
+use ataxx::{Bitboard, Counters, Grid, Layout, Move, MoveList, ParseMoveError, Square};
 use thiserror::Error;
 
 use super::Color;
 
-/// The halfmove clock value that ends the game.
-pub const HALFMOVE_LIMIT: u32 = 100;
 /// The smallest board side: on 4×4 the corners' pieces would touch at the start.
 pub const MIN_SIZE: u8 = 5;
 /// The largest board side the `ataxx` bitboard layout holds.
@@ -43,13 +42,9 @@ pub enum Cell {
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
 pub struct Position {
     pieces: [Bitboard; 4],
-    /// Blocked cells plus every cell of the 8×8 grid outside the board, so that "empty" is one
-    /// complement and no move ever leaves the board.
-    walls: Bitboard,
-    size: u8,
+    grid: Grid,
     turn: Color,
-    halfmove: u32,
-    fullmove: u32,
+    counters: Counters,
 }
 
 /// A start position that cannot be built.
@@ -136,8 +131,8 @@ impl Position {
         if !(MIN_SIZE..=MAX_SIZE).contains(&size) {
             return Err(StartError::Size { size });
         }
-        let board = Bitboard::board(size);
-        if let Some(square) = (blocked & !board).first() {
+        let grid = Grid::new(size, blocked);
+        if let Some(square) = (blocked & !grid.cells()).first() {
             return Err(StartError::OffBoard { square, size });
         }
         let corners = start_corners(size);
@@ -146,11 +141,9 @@ impl Position {
         }
         Ok(Position {
             pieces: corners.map(Bitboard::from_square),
-            walls: !board | blocked,
-            size,
+            grid,
             turn: Color::Red,
-            halfmove: 0,
-            fullmove: 1,
+            counters: Counters::START,
         })
     }
 
@@ -168,31 +161,22 @@ impl Position {
     /// A position from its parts, as the FEN and encoding readers build it after their checks:
     /// cells on the board, no cell twice, the colour to move in play unless the game is over.
     pub(crate) fn from_parts(
-        size: u8,
+        grid: Grid,
         pieces: [Bitboard; 4],
-        blocked: Bitboard,
         turn: Color,
-        halfmove: u32,
-        fullmove: u32,
+        counters: Counters,
     ) -> Position {
         Position {
             pieces,
-            walls: !Bitboard::board(size) | blocked,
-            size,
+            grid,
             turn,
-            halfmove,
-            fullmove,
+            counters,
         }
     }
 
-    /// The side of the board.
-    pub fn size(&self) -> u8 {
-        self.size
-    }
-
-    /// Every cell of the board, blocked ones included.
-    pub fn cells(&self) -> Bitboard {
-        Bitboard::board(self.size)
+    /// The board's side and blocked cells.
+    pub fn grid(&self) -> Grid {
+        self.grid
     }
 
     pub fn pieces(&self, color: Color) -> Bitboard {
@@ -205,15 +189,10 @@ impl Position {
         self.pieces[0] | self.pieces[1] | self.pieces[2] | self.pieces[3]
     }
 
-    /// The blocked cells of the board.
-    pub fn blocked(&self) -> Bitboard {
-        self.walls & self.cells()
-    }
-
     /// Cells a move may fill.
     #[inline(always)]
     pub fn empty(&self) -> Bitboard {
-        !(self.occupied() | self.walls)
+        !(self.occupied() | self.grid.walls())
     }
 
     /// The colour to move.
@@ -221,20 +200,17 @@ impl Position {
         self.turn
     }
 
-    pub fn halfmove_clock(&self) -> u32 {
-        self.halfmove
-    }
-
-    pub fn fullmove_number(&self) -> u32 {
-        self.fullmove
+    /// The halfmove clock and the fullmove number, which counts rounds.
+    pub fn counters(&self) -> Counters {
+        self.counters
     }
 
     /// What `sq` holds, or `None` off the board.
     pub fn cell(&self, sq: Square) -> Option<Cell> {
-        if !self.cells().contains(sq) {
+        if !self.grid.cells().contains(sq) {
             return None;
         }
-        if self.walls.contains(sq) {
+        if self.grid.walls().contains(sq) {
             return Some(Cell::Blocked);
         }
         Some(
@@ -261,7 +237,7 @@ impl Position {
     /// has reached 100.
     #[inline]
     pub fn is_game_over(&self) -> bool {
-        self.halfmove >= HALFMOVE_LIMIT
+        self.counters.clock_ran_out()
             || self.colors_in_play() <= 1
             || (self.occupied().within_two() & self.empty()).is_empty()
     }
@@ -304,26 +280,20 @@ impl Position {
 
     /// Every legal move (see [`Position::generate_moves`]).
     pub fn legal_moves(&self) -> MoveList {
-        let mut moves = MoveList::new();
-        self.generate_moves(&mut moves);
-        moves
+        ataxx::MoveTree::legal_moves(self)
     }
 
     /// The number of legal moves, counted without listing them (perft's bulk counting).
     #[inline]
     pub fn count_moves(&self) -> u64 {
-        if self.halfmove >= HALFMOVE_LIMIT || self.colors_in_play() <= 1 {
+        if self.counters.clock_ran_out() || self.colors_in_play() <= 1 {
             return 0;
         }
         let us = self.pieces(self.turn);
         let empty = self.empty();
         let n = (us.neighbours() & empty).count() + us.count_jumps_to(empty);
-        match n {
-            // Stuck: a pass, unless nobody can move (then the game is over).
-            0 if (self.occupied().within_two() & empty).is_empty() => 0,
-            0 => 1,
-            n => u64::from(n),
-        }
+        // Stuck: a pass, unless nobody can move (then the game is over).
+        ataxx::count_with_pass(n, || !(self.occupied().within_two() & empty).is_empty())
     }
 
     /// Whether `mv` is legal here.
@@ -339,12 +309,12 @@ impl Position {
         let color = self.turn;
         let us = self.pieces(color);
         let on_board = |square: Square| {
-            if self.cells().contains(square) {
+            if self.grid.cells().contains(square) {
                 Ok(())
             } else {
                 Err(Illegal::OffBoard {
                     square,
-                    size: self.size,
+                    size: self.grid.size(),
                 })
             }
         };
@@ -426,16 +396,16 @@ impl Position {
     pub fn play_unchecked(&mut self, mv: Move) -> Bitboard {
         let us = self.turn.index();
         let flips = self.flips(mv);
-        self.halfmove += 1;
         match mv {
             Move::Single(to) => {
                 self.pieces[us] |= Bitboard::from_square(to);
-                self.halfmove = 0;
+                self.counters.after_single();
             }
             Move::Jump { from, to } => {
                 self.pieces[us] ^= Bitboard::from_square(from) | Bitboard::from_square(to);
+                self.counters.after_jump_or_pass();
             }
-            Move::Pass => {}
+            Move::Pass => self.counters.after_jump_or_pass(),
         }
         if !flips.is_empty() {
             for pieces in &mut self.pieces {
@@ -459,7 +429,7 @@ impl Position {
             next = next.next();
         }
         if next.index() <= mover.index() {
-            self.fullmove += 1;
+            self.counters.after_round();
         }
         self.turn = next;
     }

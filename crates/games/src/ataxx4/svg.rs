@@ -31,9 +31,7 @@ impl Position {
     pub fn svg(&self, last: Option<Move>) -> String {
         grid_svg(
             GridPicture {
-                size: self.size(),
-                cells: self.cells(),
-                blocked: self.blocked(),
+                grid: self.grid(),
                 outline: LAST_MOVE,
                 pieces: &PIECE_COLOURS
                     .map(|(color, fill, stroke)| (self.pieces(color), fill, stroke)),

@@ -5,20 +5,19 @@
 use std::fmt;
 use std::str::FromStr;
 
-use ataxx::fen_parts::{read_row, write_rows, CounterError, Counters, Fields, FieldsError};
-use ataxx::Color;
+use ataxx::fen_parts::{self, read_row, write_rows, Setup};
 use thiserror::Error;
 
 use super::geometry::{Geometry, MAX_SIZE, MIN_SIZE};
 use super::position::{CellState, Position};
 
-/// What was wrong with a Hexxagon FEN, and where. Rows are named by their number in cell labels
-/// (row 1 is the bottom, y = 0, the last FEN row).
+/// What was wrong with a Hexxagon FEN, and where.
+pub type FenError = fen_parts::FenError<BoardFieldError>;
+
+/// What was wrong with the board field of a Hexxagon FEN. Rows are named by their number in
+/// cell labels (row 1 is the bottom, y = 0, the last FEN row).
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
-pub enum FenError {
-    /// No fields, or more than four.
-    #[error(transparent)]
-    Fields(#[from] FieldsError),
+pub enum BoardFieldError {
     #[error("board field has {found} rows; a hexagon with n cells a side (n = {MIN_SIZE} to {MAX_SIZE}) has 2n-1 rows: 5, 7 or 9, separated by '/'")]
     RowCount { found: usize },
     #[error("board field: row {row} (FEN row {fen_row} from the top) covers {found} cells; expected {expected} (row lengths of the n = {n} hexagon run {lengths})")]
@@ -36,14 +35,7 @@ pub enum FenError {
         fen_row: usize,
         found: char,
     },
-    #[error("side field is {found:?}; expected x or o")]
-    Side { found: String },
-    #[error(transparent)]
-    Counter(#[from] CounterError),
 }
-
-/// A board of the game, for the message when a FEN has none.
-const EXAMPLE: &str = "x3o/6/7/8/o7x/8/7/6/x3o";
 
 impl FromStr for Position {
     type Err = FenError;
@@ -59,17 +51,13 @@ impl FromStr for Position {
     /// assert!(err.to_string().contains("row 2 (FEN row 8 from the top) covers 5 cells; expected 6"));
     /// ```
     fn from_str(text: &str) -> Result<Position, FenError> {
-        let Some(fields) = Fields::split(text, EXAMPLE)? else {
+        let Some(setup) = Setup::read(text, "x3o/6/7/8/o7x/8/7/6/x3o", read_board)? else {
             return Ok(Position::startpos());
         };
-        let (n, x, o, blocked) = parse_board(fields.board)?;
-        let turn = fields
-            .side(Color::X, Color::from_char)
-            .map_err(|found| FenError::Side { found })?;
-        let Counters { halfmove, fullmove } = fields.counters()?;
+        let (n, [x, o], blocked) = setup.board;
         Ok(
-            Position::from_parts(n, x, o, blocked, turn, halfmove, fullmove)
-                .expect("parse_board returns a supported size"),
+            Position::from_parts(n, x, o, blocked, setup.turn, setup.counters)
+                .expect("read_board returns a supported size"),
         )
     }
 }
@@ -83,12 +71,12 @@ fn lengths(g: &Geometry) -> String {
         .join(", ")
 }
 
-fn parse_board(board: &str) -> Result<(u8, u64, u64, u64), FenError> {
+fn read_board(board: &str) -> Result<(u8, [u64; 2], u64), BoardFieldError> {
     let rows: Vec<&str> = board.split('/').collect();
     let found = rows.len();
     let g = match found {
         5 | 7 | 9 => Geometry::of(found.div_ceil(2) as u8).expect("3 to 5"),
-        _ => return Err(FenError::RowCount { found }),
+        _ => return Err(BoardFieldError::RowCount { found }),
     };
     let (mut x, mut o, mut blocked) = (0u64, 0u64, 0u64);
     for (fen_row, text) in rows.iter().enumerate() {
@@ -107,13 +95,13 @@ fn parse_board(board: &str) -> Result<(u8, u64, u64, u64), FenError> {
             }
             true
         })
-        .map_err(|letter| FenError::BadCell {
+        .map_err(|letter| BoardFieldError::BadCell {
             row: y + 1,
             fen_row: fen_row + 1,
             found: letter.found,
         })?;
         if at != cells.len() {
-            return Err(FenError::RowLength {
+            return Err(BoardFieldError::RowLength {
                 row: y + 1,
                 fen_row: fen_row + 1,
                 found: at,
@@ -123,7 +111,7 @@ fn parse_board(board: &str) -> Result<(u8, u64, u64, u64), FenError> {
             });
         }
     }
-    Ok((g.size(), x, o, blocked))
+    Ok((g.size(), [x, o], blocked))
 }
 
 impl Position {
@@ -145,14 +133,12 @@ impl Position {
 impl fmt::Display for Position {
     /// The full four-field FEN.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "{} {} {} {}",
-            self.board_fen(),
-            self.turn().char(),
-            self.halfmove_clock(),
-            self.fullmove_number()
-        )
+        Setup {
+            board: self.board_fen(),
+            turn: self.turn(),
+            counters: self.counters(),
+        }
+        .fmt(f)
     }
 }
 

@@ -25,7 +25,7 @@ mod seam;
 mod svg;
 
 pub use ataxx::MoveTextError;
-pub use fen::FenError;
+pub use fen::{BoardFieldError, FenError};
 pub use geometry::{Cell, Geometry, ParseCellError, MAX_CELLS, MAX_SIZE, MIN_SIZE};
 pub use moves::{Move, ParseMoveError};
 pub use perft::perft;

@@ -28,10 +28,6 @@ impl move_text::Cell for Cell {
         naming: "a cell is a letter a-i then a digit 1-9, inside the hexagon (letter and digit at most 4 apart, as e5, a1, i9)",
     };
 
-    fn from_ascii(ascii: &[u8]) -> Option<Cell> {
-        Cell::from_ascii(ascii)
-    }
-
     fn distance(self, other: Cell) -> u8 {
         Cell::distance(self, other)
     }

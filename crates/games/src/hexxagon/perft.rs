@@ -48,29 +48,8 @@ pub fn perft(pos: &Position, depth: u32) -> u64 {
 
 #[cfg(test)]
 mod tests {
+    // The spec's table, every depth, is `tests/hexxagon_perft.rs`.
     use super::*;
-
-    /// The spec's table to depth 4 (depth 5 is in the integration tests).
-    #[test]
-    fn published_perft_counts() {
-        let table: [(&str, &[u64]); 3] = [
-            (
-                "x3o/6/7/8/o7x/8/7/6/x3o x 0 1",
-                &[1, 24, 570, 16824, 492714],
-            ),
-            (
-                "x3o/6/7/4-3/o2-4x/4-3/7/6/x3o x 0 1",
-                &[1, 24, 570, 16548, 476406],
-            ),
-            ("x3o/6/7/8/o7x/8/7/6/x3o x 99 1", &[1, 24, 216, 6714]),
-        ];
-        for (fen, counts) in table {
-            let pos: Position = fen.parse().unwrap();
-            for (depth, &expected) in counts.iter().enumerate() {
-                assert_eq!(perft(&pos, depth as u32), expected, "{fen} depth {depth}");
-            }
-        }
-    }
 
     #[test]
     fn divide_sums_to_perft_and_passes_count_once() {

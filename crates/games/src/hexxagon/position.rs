@@ -2,7 +2,7 @@
 //! passes, game over and the result. The rules are the square game's (`ataxx.md` section 1)
 //! with six neighbours and twelve jump targets per cell.
 
-use ataxx::{Color, Outcome, HALFMOVE_LIMIT};
+use ataxx::{Color, Counters, Outcome};
 
 use super::geometry::{bits, Cell, Geometry, MAX_SIZE};
 use super::moves::Move;
@@ -32,8 +32,7 @@ pub struct Position {
     pieces: [u64; 2],
     blocked: u64,
     turn: Color,
-    halfmove: u32,
-    fullmove: u32,
+    counters: Counters,
 }
 
 /// A move the position does not allow.
@@ -64,8 +63,7 @@ impl Position {
             pieces,
             blocked: 0,
             turn: Color::X,
-            halfmove: 0,
-            fullmove: 1,
+            counters: Counters::START,
         })
     }
 
@@ -109,8 +107,7 @@ impl Position {
         o: u64,
         blocked: u64,
         turn: Color,
-        halfmove: u32,
-        fullmove: u32,
+        counters: Counters,
     ) -> Option<Position> {
         let all = Geometry::of(n)?.all();
         let blocked = blocked & all;
@@ -121,8 +118,7 @@ impl Position {
             pieces: [x, o],
             blocked,
             turn,
-            halfmove,
-            fullmove,
+            counters,
         })
     }
 
@@ -158,14 +154,10 @@ impl Position {
         self.turn
     }
 
-    /// Plies since the last single (passes and jumps count).
-    pub fn halfmove_clock(&self) -> u32 {
-        self.halfmove
-    }
-
-    /// Starts at 1, +1 after each of o's plies.
-    pub fn fullmove_number(&self) -> u32 {
-        self.fullmove
+    /// The halfmove clock (plies since the last single; passes and jumps count) and the
+    /// fullmove number (from 1, +1 after each of o's plies).
+    pub fn counters(&self) -> Counters {
+        self.counters
     }
 
     /// What `cell` holds; `None` if it is not on this board.
@@ -195,7 +187,7 @@ impl Position {
     pub fn is_game_over(&self) -> bool {
         self.pieces[0] == 0
             || self.pieces[1] == 0
-            || self.halfmove >= HALFMOVE_LIMIT
+            || self.counters.clock_ran_out()
             || !self.can_reach(self.pieces[0] | self.pieces[1])
     }
 
@@ -211,12 +203,8 @@ impl Position {
         if !counted {
             return Some(Outcome::Draw);
         }
-        let (x, o) = (self.pieces[0].count_ones(), self.pieces[1].count_ones());
-        Some(match x.cmp(&o) {
-            std::cmp::Ordering::Greater => Outcome::Win(Color::X),
-            std::cmp::Ordering::Less => Outcome::Win(Color::O),
-            std::cmp::Ordering::Equal => Outcome::Draw,
-        })
+        let [x, o] = self.pieces.map(u64::count_ones);
+        Some(Outcome::by_count(x, o))
     }
 
     /// Whether the only legal move is a pass.
@@ -251,17 +239,14 @@ impl Position {
     #[inline]
     pub fn count_moves(&self) -> u64 {
         let (us, them) = (self.pieces[side(self.turn)], self.pieces[side(!self.turn)]);
-        if self.halfmove >= HALFMOVE_LIMIT || us == 0 || them == 0 {
+        if self.counters.clock_ran_out() || us == 0 || them == 0 {
             return 0;
         }
         let g = self.geometry();
         let empty = self.empty();
         let singles = (g.neighbours_of_set(us) & empty).count_ones();
         let jumps: u32 = bits(us).map(|i| (g.jumps(i) & empty).count_ones()).sum();
-        match singles + jumps {
-            0 if self.can_reach(them) => 1,
-            n => u64::from(n),
-        }
+        ataxx::count_with_pass(singles + jumps, || self.can_reach(them))
     }
 
     /// Whether `mv` is legal here.
@@ -273,10 +258,10 @@ impl Position {
         if self.is_game_over() {
             return Err("the game is over");
         }
+        let us = self.pieces[side(self.turn)];
+        let empty = self.empty();
         let g = self.geometry();
         let on_board = |cell: Cell| g.index(cell).ok_or("the cell is not on this board");
-        let empty = self.empty();
-        let us = self.pieces[side(self.turn)];
         match mv {
             Move::Pass if self.must_pass() => Ok(()),
             Move::Pass => Err("a pass is legal only when no other move exists"),
@@ -307,11 +292,7 @@ impl Position {
 
     /// Plays `mv` after checking that it is legal; returns the number of pieces it flipped.
     pub fn play(&mut self, mv: Move) -> Result<u32, IllegalMoveError> {
-        self.check_legal(mv).map_err(|reason| IllegalMoveError {
-            mv,
-            fen: self.to_string(),
-            reason,
-        })?;
+        IllegalMoveError::check(mv, self, self.check_legal(mv))?;
         Ok(self.play_unchecked(mv))
     }
 
@@ -320,12 +301,7 @@ impl Position {
     /// board.
     pub fn parse_move(&self, text: &str) -> Result<Move, MoveError> {
         let mv = Move::parse_tolerant(text)?;
-        self.check_legal(mv).map_err(|reason| IllegalMoveError {
-            mv,
-            fen: self.to_string(),
-            reason,
-        })?;
-        Ok(mv)
+        Ok(IllegalMoveError::check(mv, self, self.check_legal(mv))?)
     }
 
     /// The enemy pieces `mv` would flip (as a cell mask).
@@ -357,8 +333,8 @@ impl Position {
     #[inline]
     pub(crate) fn apply(&mut self, from: Option<usize>, to: Option<usize>) -> u32 {
         let us = side(self.turn);
-        self.halfmove += 1;
         let mut flipped = 0;
+        self.counters.after_jump_or_pass();
         if let Some(to) = to {
             let flips = self.geometry().neighbours(to) & self.pieces[us ^ 1];
             flipped = flips.count_ones();
@@ -366,12 +342,12 @@ impl Position {
             self.pieces[us] |= flips | 1 << to;
             match from {
                 // Only a single resets the clock; a jump's captures do not.
-                None => self.halfmove = 0,
+                None => self.counters.after_single(),
                 Some(from) => self.pieces[us] ^= 1 << from,
             }
         }
         if self.turn == Color::O {
-            self.fullmove += 1;
+            self.counters.after_round();
         }
         self.turn = !self.turn;
         flipped
@@ -391,10 +367,6 @@ impl Position {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn pos(fen: &str) -> Position {
-        fen.parse().unwrap()
-    }
 
     #[test]
     fn start_positions_match_the_spec() {
@@ -429,7 +401,7 @@ mod tests {
     #[test]
     fn forced_pass_and_game_over() {
         // x's lone piece on a1 is walled in by o pieces two deep; o can still move.
-        let stuck = pos("5/6/7/8/9/8/ooo4/ooo3/xoo2 x 0 1");
+        let stuck: Position = "5/6/7/8/9/8/ooo4/ooo3/xoo2 x 0 1".parse().unwrap();
         assert!(stuck.must_pass());
         assert_eq!(stuck.legal_moves(), vec![Move::Pass]);
         assert_eq!(stuck.count_moves(), 1);
@@ -438,12 +410,12 @@ mod tests {
         let err = Position::startpos().play(Move::Pass).unwrap_err();
         assert_eq!(err.reason, "a pass is legal only when no other move exists");
         // A full board is over and counted.
-        let done = pos("xxx/xxxx/xxooo/oooo/ooo x 0 1");
+        let done: Position = "xxx/xxxx/xxooo/oooo/ooo x 0 1".parse().unwrap();
         assert!(done.is_game_over());
         assert_eq!(done.outcome(), Some(Outcome::Win(Color::O)));
         assert!(done.legal_moves().is_empty());
         // The clock ends it as a draw while both can move.
-        let clock = pos("x3o/6/7/8/o7x/8/7/6/x3o x 100 1");
+        let clock: Position = "x3o/6/7/8/o7x/8/7/6/x3o x 100 1".parse().unwrap();
         assert_eq!(clock.outcome(), Some(Outcome::Draw));
         assert_eq!(clock.count_moves(), 0);
     }
