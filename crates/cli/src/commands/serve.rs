@@ -47,6 +47,10 @@ pub struct Args {
     /// Open text connections per client address.
     #[arg(long, default_value_t = 20)]
     text_max_per_address: u32,
+    /// Failed logins per client address, on any accounts, before that address waits (a minute,
+    /// doubling with each further failure, up to an hour).
+    #[arg(long, default_value_t = 100)]
+    login_failures_per_address: u32,
     /// Open HTTP connections (WebSockets included) per client address.
     #[arg(long, default_value_t = 100)]
     http_max_per_address: u32,
@@ -115,6 +119,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             RateLimits {
                 text_connections_per_address: args.text_max_per_address.max(1),
                 http_connections_per_address: args.http_max_per_address.max(1),
+                failures_per_address: args.login_failures_per_address.max(1),
                 ..RateLimits::DEFAULT
             }
         },

@@ -18,8 +18,7 @@ use std::time::Duration;
 use axum::extract::ConnectInfo;
 use axum::Router;
 use hyper::body::Incoming;
-use hyper_util::rt::{TokioExecutor, TokioIo, TokioTimer};
-use hyper_util::server::conn::auto::Builder;
+use hyper_util::rt::{TokioIo, TokioTimer};
 use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
 use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::watch;
@@ -91,8 +90,8 @@ pub(super) async fn serve(
     .await;
 }
 
-/// One connection: HTTP/1 (with upgrades to WebSocket) or HTTP/2, the client's address given
-/// to the handlers as `ConnectInfo`.
+/// One HTTP/1.1 connection (with upgrades to WebSocket), the client's address given to the
+/// handlers as `ConnectInfo`.
 async fn connection(
     router: Router,
     io: Counted,
@@ -104,14 +103,13 @@ async fn connection(
         request.extensions_mut().insert(ConnectInfo(peer));
         router.clone().oneshot(request)
     });
-    let mut builder = Builder::new(TokioExecutor::new());
-    builder
-        .http1()
+    // HTTP/1.1 only: a browser speaks HTTP/2 only over TLS, which a proxy in front ends, and
+    // serving both would first wait, without a time limit, for the bytes that tell them apart.
+    let conn = hyper::server::conn::http1::Builder::new()
         .timer(TokioTimer::new())
-        .header_read_timeout(idle);
-    // As axum::serve does: WebSockets over HTTP/2 need the CONNECT protocol.
-    builder.http2().enable_connect_protocol();
-    let conn = builder.serve_connection_with_upgrades(TokioIo::new(io), service);
+        .header_read_timeout(idle)
+        .serve_connection(TokioIo::new(io), service)
+        .with_upgrades();
     tokio::pin!(conn);
     tokio::select! {
         _ = conn.as_mut() => return,
