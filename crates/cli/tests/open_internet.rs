@@ -184,19 +184,17 @@ fn failed_logins_from_one_address_are_throttled_whatever_the_userids() {
     let dir = tempfile::tempdir().unwrap();
     let server = Served::fresh(&dir, &["--login-failures-per-address", "12"]);
     server.text().ok("signup zed secret1");
+    let login_from = |from: &str, userid: &str, password: &str| {
+        let body = json!({"userid": userid, "password": password});
+        post_json(&server, from, "/api/login", body)
+    };
     // Twelve made-up userids from one address, each failing once: then that address waits,
     // even with a right password.
     for i in 0..12 {
-        let body = json!({"userid": format!("made-up{i}"), "password": "guess"});
-        let answer = post_json(&server, "127.0.0.66", "/api/login", body);
+        let answer = login_from("127.0.0.66", &format!("made-up{i}"), "guess");
         assert_eq!(answer.status, 401, "{}", answer.body);
     }
-    let answer = post_json(
-        &server,
-        "127.0.0.66",
-        "/api/login",
-        json!({"userid": "zed", "password": "secret1"}),
-    );
+    let answer = login_from("127.0.0.66", "zed", "secret1");
     assert_eq!(answer.status, 429, "{}", answer.body);
     assert_eq!(answer.json()["error"]["code"], "rate_limited");
     let reply = server
@@ -204,12 +202,7 @@ fn failed_logins_from_one_address_are_throttled_whatever_the_userids() {
         .send("ataxx accept zed secret1");
     assert!(reply.starts_with("error: too many attempts"), "{reply}");
     // Another address is not held back.
-    let answer = post_json(
-        &server,
-        "127.0.0.5",
-        "/api/login",
-        json!({"userid": "zed", "password": "secret1"}),
-    );
+    let answer = login_from("127.0.0.5", "zed", "secret1");
     assert_eq!(answer.status, 200, "{}", answer.body);
 }
 
@@ -294,7 +287,7 @@ fn running_out_of_file_descriptors_neither_floods_the_log_nor_stops_the_doors() 
     let lines = std::fs::read_to_string(&log).unwrap_or_default();
     let accept_lines = lines.lines().filter(|l| l.contains("accept")).count();
     assert!(
-        accept_lines >= 1 && accept_lines <= 12,
+        (1..=12).contains(&accept_lines),
         "{accept_lines} accept warnings in 3 s, {} bytes of log",
         lines.len()
     );
