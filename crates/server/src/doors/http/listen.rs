@@ -48,7 +48,7 @@ impl Default for Limits {
 
 /// The answer to a connection over its address's cap, written without waiting.
 const TOO_MANY: &str = "HTTP/1.1 503 Service Unavailable\r\nRetry-After: 5\r\n\
-Content-Type: application/json\r\nContent-Length: 99\r\nConnection: close\r\n\r\n\
+Content-Type: application/json\r\nContent-Length: 89\r\nConnection: close\r\n\r\n\
 {\"error\": {\"code\": \"busy\", \"message\": \"too many connections from this address at once\"}}\n";
 
 /// Serves `router` on `listener` until `stopped`, then lets open connections finish (at most
