@@ -33,7 +33,7 @@ enum Command {
     /// from hex: diagram and FEN.
     Decode(commands::decode::Args),
     /// Run the game server (embedded SQLite database, HTTP and text doors).
-    Serve(commands::serve::Args),
+    Serve(Box<commands::serve::Args>),
     /// Hand one mail (RFC 5322 on stdin) to the server's mail door, as an MTA's pipe delivery.
     MailIn(commands::mail::MailInArgs),
     /// Show the outbound mail queue.
@@ -113,7 +113,7 @@ fn main() -> ExitCode {
         Command::Blocks(args) => commands::blocks::run(args),
         Command::Encode(args) => commands::encode::run(args),
         Command::Decode(args) => commands::decode::run(args),
-        Command::Serve(args) => commands::serve::run(args),
+        Command::Serve(args) => commands::serve::run(*args),
         Command::MailIn(args) => commands::mail::mail_in(args),
         Command::Mailq(args) => commands::mail::mailq(args),
         Command::Client(args) => commands::client::run(args),

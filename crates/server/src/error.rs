@@ -12,6 +12,16 @@ pub enum Error {
     Auth,
     #[error("too many attempts; try again in {retry_after_s} s")]
     RateLimited { retry_after_s: u64 },
+    /// Too many expensive requests (password hashes, engine searches) at once: refused at once
+    /// rather than queued without end.
+    #[error("the server is busy with other {what}; try again in {retry_after_s} s")]
+    Busy {
+        what: &'static str,
+        retry_after_s: u64,
+    },
+    /// A browser on another site sent the session cookie with a change or a WebSocket.
+    #[error("a request from {0} may not use this site's session cookie")]
+    ForeignOrigin(String),
     #[error("userid {0:?} is taken")]
     UserExists(String),
     #[error("invalid userid {userid:?}: {reason}")]
@@ -89,10 +99,22 @@ impl Error {
     }
 
     /// A short machine-readable name (JSON replies).
+    /// How long a refused client should wait before trying again, when the refusal says.
+    pub fn retry_after_s(&self) -> Option<u64> {
+        match self {
+            Error::RateLimited { retry_after_s } | Error::Busy { retry_after_s, .. } => {
+                Some(*retry_after_s)
+            }
+            _ => None,
+        }
+    }
+
     pub fn code(&self) -> &'static str {
         match self {
             Error::Auth => "auth",
             Error::RateLimited { .. } => "rate_limited",
+            Error::Busy { .. } => "busy",
+            Error::ForeignOrigin(_) => "foreign_origin",
             Error::UserExists(_) => "user_exists",
             Error::InvalidUserid { .. } => "invalid_userid",
             Error::InvalidPassword(_) => "invalid_password",

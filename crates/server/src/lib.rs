@@ -46,6 +46,8 @@ pub struct Config {
     pub db: String,
     /// HTTP (JSON API, WebSocket, `POST /api/command`) address; None = no HTTP door.
     pub http: Option<SocketAddr>,
+    /// The HTTP door's limits (connections per address, header and idle timeout) and public URL.
+    pub http_options: http::Options,
     /// Text port address; None = no text door.
     pub text: Option<SocketAddr>,
     /// Let `clock advance <seconds>` move the server's clock (tests of deadlines).
@@ -68,6 +70,7 @@ impl Default for Config {
         Config {
             db: "ataxx.db".into(),
             http: Some(SocketAddr::from(([127, 0, 0, 1], 8080))),
+            http_options: http::Options::default(),
             text: Some(SocketAddr::from(([127, 0, 0, 1], 7070))),
             test_clock: false,
             rate_limits: RateLimits::DEFAULT,
@@ -165,10 +168,13 @@ impl Server {
         if let Some(addr) = config.http {
             let listener = bind(addr).await?;
             http_addr = Some(listener.local_addr().map_err(io_error)?);
+            let mut options = config.http_options.clone();
+            options.limits.per_address = config.rate_limits.http_connections_per_address as usize;
             tasks.push(tokio::spawn(http::serve(
                 app.clone(),
                 listener,
                 stopped.clone(),
+                options,
             )));
         }
         if let Some(addr) = config.text {

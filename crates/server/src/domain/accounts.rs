@@ -17,6 +17,8 @@ use rand::Rng;
 use sha2::{Digest, Sha256};
 
 use crate::domain::clock::Clock;
+use crate::domain::gate::Gate;
+use crate::domain::throttle::LoginLimits;
 use crate::error::{Error, Result};
 use crate::model::UserRow;
 use crate::store::{self, Storage};
@@ -40,22 +42,31 @@ pub struct RateLimits {
     /// account: one minute after the limit, doubling with every further failure (up to an hour).
     /// Other addresses are not held back by these failures.
     pub failures_per_minute: u32,
+    /// Failed logins per client address, whatever the userids, before that address must wait
+    /// for every account (the same doubling wait): made-up userids are throttled too.
+    pub failures_per_address: u32,
     /// Open text-door connections per client address, counted by each node (a connection
     /// belongs to one process, and goes when it dies).
     pub text_connections_per_address: u32,
+    /// Open HTTP connections (WebSockets included) per client address, counted by each node.
+    pub http_connections_per_address: u32,
 }
 
 impl RateLimits {
     pub const DEFAULT: RateLimits = RateLimits {
         signups_per_minute: 10,
         failures_per_minute: 10,
+        failures_per_address: 100,
         text_connections_per_address: 20,
+        http_connections_per_address: 100,
     };
     /// No limits (load tests).
     pub const OFF: RateLimits = RateLimits {
         signups_per_minute: u32::MAX,
         failures_per_minute: u32::MAX,
+        failures_per_address: u32::MAX,
         text_connections_per_address: u32::MAX,
+        http_connections_per_address: u32::MAX,
     };
 }
 
@@ -70,6 +81,8 @@ pub struct Accounts {
     limits: RateLimits,
     windows: crate::domain::throttle::Windows,
     logins: crate::domain::throttle::LoginThrottle,
+    /// Bounds the argon2 runs at once (each takes 19 MiB), whatever asks for them.
+    argon2: Gate,
     /// The client address of the request this handle serves (see [`Accounts::from_peer`]).
     peer: Option<IpAddr>,
     /// Announces ended sessions to open WebSockets.
@@ -174,6 +187,7 @@ impl Accounts {
         Accounts {
             windows: crate::domain::throttle::Windows::new(storage.clone()),
             logins: crate::domain::throttle::LoginThrottle::new(storage.clone()),
+            argon2: Gate::by_cores("password checks", 1, 16),
             storage,
             clock,
             limits,
@@ -235,9 +249,7 @@ impl Accounts {
             .check(&key, self.limits.signups_per_minute)
             .await?;
         let password = password.to_string();
-        let hash = tokio::task::spawn_blocking(move || hash_password(&password))
-            .await
-            .expect("hashing does not panic");
+        let hash = self.argon2.run(move || hash_password(&password)).await?;
         let user = UserRow {
             addresses: addresses.join(" "),
             ..self.new_user(name, hash)
@@ -293,7 +305,10 @@ impl Accounts {
     /// out from another address.
     pub async fn verify(&self, userid: &str, password: &str) -> Result<String> {
         let name = normalize_userid(userid).map_err(|_| Error::Auth)?;
-        let limit = self.limits.failures_per_minute;
+        let limit = LoginLimits {
+            per_account: self.limits.failures_per_minute,
+            per_address: self.limits.failures_per_address,
+        };
         let failed_before = self.logins.check(self.peer, &name, limit).await?;
         let digest = self.digest(password);
         let stored = {
@@ -314,10 +329,10 @@ impl Accounts {
         }
         let password = password.to_string();
         let checked = stored.clone();
-        let ok =
-            tokio::task::spawn_blocking(move || password_matches(&password, checked.as_deref()))
-                .await
-                .expect("verifying does not panic");
+        let ok = self
+            .argon2
+            .run(move || password_matches(&password, checked.as_deref()))
+            .await?;
         if !ok {
             self.logins.failed(self.peer, &name, limit).await?;
             tracing::info!(user = %name, peer = ?self.peer, "authentication failed");
@@ -343,9 +358,7 @@ impl Accounts {
         let name = self.verify(userid, current).await?;
         check_password(new)?;
         let new = new.to_string();
-        let hash = tokio::task::spawn_blocking(move || hash_password(&new))
-            .await
-            .expect("hashing does not panic");
+        let hash = self.argon2.run(move || hash_password(&new)).await?;
         let mut tx = self.storage.write().await?;
         store::set_password_hash(&mut tx, &name, &hash).await?;
         store::delete_sessions_of(&mut tx, &name).await?;

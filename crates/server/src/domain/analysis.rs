@@ -1,6 +1,8 @@
 //! Looking ahead without playing: a board's position after moves not played (`preview`), and
 //! the engine's best move in a position (the browser's analysis).
 
+use std::sync::atomic::AtomicBool;
+use std::sync::OnceLock;
 use std::time::Duration;
 
 use ataxx::Position;
@@ -10,7 +12,7 @@ use engine::time::Limits;
 use games::{AnyPosition, GameKind};
 
 use crate::domain::games::replay;
-
+use crate::domain::gate::Gate;
 use crate::error::{Error, Result};
 use crate::model::GameView;
 use crate::store::{self, Storage};
@@ -74,21 +76,24 @@ pub async fn refuse_positions_in_play(storage: &Storage, position: &Position) ->
     }
 }
 
-/// Searches a position for [`ANALYSIS_TIME`] on a blocking thread.
+/// The searches that may run at once (each holds a core and a 16 MiB table for
+/// [`ANALYSIS_TIME`]): one per two cores, four waiting for each; one gate per process.
+fn searches() -> &'static Gate {
+    static SEARCHES: OnceLock<Gate> = OnceLock::new();
+    SEARCHES.get_or_init(|| Gate::by_cores("analyses", 2, 4))
+}
+
+/// Searches a position for [`ANALYSIS_TIME`] on a blocking thread, or refuses with
+/// [`Error::Busy`] when too many searches run and wait already.
 pub async fn analyse(position: Position) -> Result<Report> {
-    tokio::task::spawn_blocking(move || {
-        let mut engine = Engine::new(HandCrafted::default(), 16);
-        let limits = Limits {
-            movetime: Some(ANALYSIS_TIME),
-            ..Limits::default()
-        };
-        engine.search(
-            &position,
-            &limits,
-            &std::sync::atomic::AtomicBool::new(false),
-            |_| {},
-        )
-    })
-    .await
-    .map_err(|_| Error::Command("analysis failed".into()))
+    searches()
+        .run(move || {
+            let mut engine = Engine::new(HandCrafted::default(), 16);
+            let limits = Limits {
+                movetime: Some(ANALYSIS_TIME),
+                ..Limits::default()
+            };
+            engine.search(&position, &limits, &AtomicBool::new(false), |_| {})
+        })
+        .await
 }

@@ -9,6 +9,7 @@ pub mod bots;
 pub mod challenge_policy;
 pub mod clock;
 pub mod games;
+pub mod gate;
 pub mod leader;
 pub mod listings;
 pub mod messages;

@@ -1,13 +1,15 @@
 //! Rate limits, kept in the database so that they hold across server nodes: failed logins per
-//! (client address, account) with exponential backoff, and attempts per key in fixed one-minute
-//! windows (signups per address).
+//! (client address, account) and per client address with exponential backoff, and attempts per
+//! key in fixed one-minute windows (signups per address).
 //!
 //! Counting failures per account alone lets anyone lock a user out (ten wrong passwords for
 //! `zed` from anywhere, and `zed`'s right password is refused). Here the count belongs to the
 //! pair (address, account): after `limit` failures from one address, that address waits one
 //! minute before its next attempt on that account, then twice as long after each further
 //! failure (up to an hour); a success clears the pair. The owner, typing the right password from
-//! another address, is never held back by a stranger's failures. Every lockout is logged as
+//! another address, is never held back by a stranger's failures. An address's failures on all
+//! accounts together are counted too, with a higher limit: made-up userids, each failing once,
+//! would otherwise never be held back (and each costs an argon2 run). Every lockout is logged as
 //! abuse (`warn`), with the address and the account, never the password.
 //!
 //! Times are wall-clock milliseconds (nodes share no monotonic clock), without the test clock's
@@ -82,7 +84,26 @@ impl LoginFailures {
     }
 }
 
-/// The failed logins of each (address, account) pair, in the database.
+/// How many failed logins an address may make before it waits: on one account, and on all
+/// accounts together. `u32::MAX` is no limit.
+#[derive(Clone, Copy, Debug)]
+pub struct LoginLimits {
+    pub per_account: u32,
+    pub per_address: u32,
+}
+
+/// The account name under which an address's failures on all accounts are counted (no userid
+/// has a `*`).
+const ANY_ACCOUNT: &str = "*";
+
+impl LoginLimits {
+    /// The records an attempt on `account` counts in, each with its limit.
+    fn keys<'a>(&self, account: &'a str) -> [(&'a str, u32); 2] {
+        [(account, self.per_account), (ANY_ACCOUNT, self.per_address)]
+    }
+}
+
+/// The failed logins of each (address, account) pair and of each address, in the database.
 #[derive(Clone)]
 pub struct LoginThrottle {
     storage: Storage,
@@ -93,48 +114,72 @@ impl LoginThrottle {
         LoginThrottle { storage }
     }
 
-    /// Refuses an attempt from `peer` on `account` while that pair is locked; returns whether
-    /// the pair has failures on record (a success then clears them).
-    pub async fn check(&self, peer: Option<IpAddr>, account: &str, limit: u32) -> Result<bool> {
-        if limit == u32::MAX {
-            return Ok(false);
-        }
+    /// Refuses an attempt from `peer` on `account` while that pair, or that address, is locked;
+    /// returns whether the pair has failures on record (a success then clears them).
+    pub async fn check(
+        &self,
+        peer: Option<IpAddr>,
+        account: &str,
+        allowed: LoginLimits,
+    ) -> Result<bool> {
+        let address = address_key(peer);
         let mut conn = self.storage.read().await?;
-        match limits::login_failures(&mut conn, &address_key(peer), account).await? {
-            Some(record) => record.check(wall_ms()).map(|()| true),
-            None => Ok(false),
+        let mut pair_failed = false;
+        for (key, limit) in allowed.keys(account) {
+            if limit == u32::MAX {
+                continue;
+            }
+            if let Some(record) = limits::login_failures(&mut conn, &address, key).await? {
+                record.check(wall_ms())?;
+                pair_failed |= key == account;
+            }
         }
+        Ok(pair_failed)
     }
 
-    /// Counts a failure; from the `limit`-th on, locks the pair with a doubling wait.
-    pub async fn failed(&self, peer: Option<IpAddr>, account: &str, limit: u32) -> Result<()> {
-        if limit == u32::MAX {
-            return Ok(());
-        }
+    /// Counts a failure against the pair and the address; from a record's limit on, locks it
+    /// with a doubling wait.
+    pub async fn failed(
+        &self,
+        peer: Option<IpAddr>,
+        account: &str,
+        allowed: LoginLimits,
+    ) -> Result<()> {
         let now = wall_ms();
         let address = address_key(peer);
         let mut tx = self.storage.write().await?;
-        let previous = limits::lock_login_failures(&mut tx, &address, account).await?;
-        let record = LoginFailures::after_failure(previous, limit, now);
-        limits::set_login_failures(&mut tx, &address, account, &record).await?;
+        let mut locked = vec![];
+        for (key, limit) in allowed.keys(account) {
+            if limit == u32::MAX {
+                continue;
+            }
+            let previous = limits::lock_login_failures(&mut tx, &address, key).await?;
+            let record = LoginFailures::after_failure(previous, limit, now);
+            limits::set_login_failures(&mut tx, &address, key, &record).await?;
+            if record.locked_until_ms > now {
+                locked.push((key, record));
+            }
+        }
         // Now and then, pairs nobody failed on for long are swept out.
         if rand::random::<u8>() == 0 {
             limits::forget_login_failures(&mut tx, now - ms(FORGET_AFTER)).await?;
         }
         tx.commit().await?;
-        if record.locked_until_ms > now {
+        for (key, record) in locked {
             tracing::warn!(
                 peer = ?peer,
-                user = %account,
+                user = %key,
                 failures = record.failures,
                 wait_s = (record.locked_until_ms - now) / 1000,
-                "repeated failed logins: this address waits before trying this account again"
+                "repeated failed logins: this address waits before trying this account \
+                 (\"*\": any account) again"
             );
         }
         Ok(())
     }
 
-    /// A right password clears the pair's failures.
+    /// A right password clears the pair's failures (not the address's: one account of its own
+    /// must not let an address guess on at others).
     pub async fn succeeded(&self, peer: Option<IpAddr>, account: &str) -> Result<()> {
         let mut tx = self.storage.write().await?;
         limits::clear_login_failures(&mut tx, &address_key(peer), account).await?;

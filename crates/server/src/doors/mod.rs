@@ -3,6 +3,7 @@
 //! ([`mail`]). Doors translate between a protocol and domain calls, and share the renderers of
 //! [`render`].
 
+mod accept;
 pub mod command;
 pub mod http;
 pub mod mail;

@@ -3,9 +3,7 @@
 //! line holding a single `.`. Reply lines that begin with `.` get one more (as SMTP does).
 //! Lines longer than [`MAX_LINE`] are refused and skipped; the connection stays usable.
 
-use std::collections::HashMap;
-use std::net::{IpAddr, SocketAddr};
-use std::sync::{Arc, Mutex};
+use std::net::SocketAddr;
 use std::time::Duration;
 
 use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
@@ -13,6 +11,7 @@ use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::watch;
 use tokio::task::JoinSet;
 
+use crate::doors::accept::{Acceptor, Open, Slot, Warnings};
 use crate::doors::command::{self, Reply, Request, MAX_LINE};
 use crate::error::Error;
 use crate::App;
@@ -67,42 +66,6 @@ impl Default for Limits {
     }
 }
 
-/// Open connections per client address; a [`Slot`] gives its place back when dropped.
-#[derive(Clone, Default)]
-struct Open(Arc<Mutex<HashMap<IpAddr, usize>>>);
-
-struct Slot {
-    open: Open,
-    ip: IpAddr,
-}
-
-impl Open {
-    fn take(&self, ip: IpAddr, max: usize) -> Option<Slot> {
-        let mut counts = self.0.lock().expect("connection counts");
-        let count = counts.entry(ip).or_insert(0);
-        if *count >= max {
-            return None;
-        }
-        *count += 1;
-        Some(Slot {
-            open: self.clone(),
-            ip,
-        })
-    }
-}
-
-impl Drop for Slot {
-    fn drop(&mut self) {
-        let mut counts = self.open.0.lock().expect("connection counts");
-        if let Some(count) = counts.get_mut(&self.ip) {
-            *count -= 1;
-            if *count == 0 {
-                counts.remove(&self.ip);
-            }
-        }
-    }
-}
-
 pub async fn serve(app: App, listener: TcpListener, stopped: watch::Receiver<bool>) {
     serve_with(app, listener, stopped, Limits::default()).await
 }
@@ -116,22 +79,25 @@ pub async fn serve_with(
 ) {
     let mut connections = JoinSet::new();
     let open = Open::default();
+    let mut acceptor = Acceptor::new(listener, "text");
+    let mut refusals = Warnings::default();
     loop {
         tokio::select! {
-            accepted = listener.accept() => match accepted {
-                Ok((stream, peer)) => match open.take(peer.ip(), limits.per_address) {
-                    Some(slot) => {
-                        connections.spawn(connection(app.clone(), stream, peer, stopped.clone(), limits.idle, slot));
+            (stream, peer) = acceptor.accept() => match open.take(peer.ip(), limits.per_address) {
+                Some(slot) => {
+                    connections.spawn(connection(app.clone(), stream, peer, stopped.clone(), limits.idle, slot));
+                }
+                None => {
+                    if let Some(held_back) = refusals.may_log() {
+                        tracing::warn!(%peer, max = limits.per_address, held_back, "text port: too many connections from one address");
                     }
-                    None => {
-                        tracing::warn!(%peer, max = limits.per_address, "text port: too many connections from one address");
-                        connections.spawn(refuse(stream, peer, limits.per_address));
-                    }
-                },
-                Err(err) => tracing::warn!(%err, "text port accept"),
+                    connections.spawn(refuse(stream, peer, limits.per_address));
+                }
             },
             _ = stopped.changed() => break,
         }
+        // Finished connections' results are dropped as they come, not kept until shutdown.
+        while connections.try_join_next().is_some() {}
     }
     // Connections finish the command they are running; idle ones close at once.
     let _ = tokio::time::timeout(Duration::from_secs(5), async {

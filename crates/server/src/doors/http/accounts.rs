@@ -56,8 +56,8 @@ pub(super) async fn login(
         .from_peer(Some(peer.ip()))
         .login(&body.userid, &body.password)
         .await?;
-    let cookie =
-        format!("{SESSION_COOKIE}={token}; Path=/; HttpOnly; SameSite=Strict; Max-Age=2592000");
+    let attributes = state.site.cookie_attributes();
+    let cookie = format!("{SESSION_COOKIE}={token}; {attributes}; Max-Age=2592000");
     let mut response = Json(json!({"userid": name, "token": token})).into_response();
     response.headers_mut().insert(
         header::SET_COOKIE,
@@ -72,10 +72,12 @@ pub(super) async fn logout(
 ) -> ApiResult<Response> {
     let token = token(&headers, None).ok_or(ApiError(Error::Auth))?;
     state.app.accounts.logout(token).await?;
+    let attributes = state.site.cookie_attributes();
+    let cookie = format!("{SESSION_COOKIE}=; {attributes}; Max-Age=0");
     let mut response = Json(json!({})).into_response();
     response.headers_mut().insert(
         header::SET_COOKIE,
-        HeaderValue::from_static("ataxx_session=; Path=/; HttpOnly; SameSite=Strict; Max-Age=0"),
+        HeaderValue::from_str(&cookie).expect("the cookie's attributes are valid in a header"),
     );
     Ok(response)
 }

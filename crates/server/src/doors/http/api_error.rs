@@ -2,7 +2,7 @@
 //! `{"error": {"code", "message"}}`, and the JSON body reader that refuses malformed bodies the
 //! same way.
 
-use axum::http::StatusCode;
+use axum::http::{header, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
 use serde_json::{json, Value};
@@ -25,7 +25,9 @@ fn status_of(err: &Error) -> StatusCode {
         Error::RateLimited { .. } => StatusCode::TOO_MANY_REQUESTS,
         Error::UnknownUser(_) | Error::UnknownBoard(_) => StatusCode::NOT_FOUND,
         Error::UnknownSeek(_) => StatusCode::NOT_FOUND,
-        Error::NotAPlayer { .. } | Error::NotYourSeek { .. } => StatusCode::FORBIDDEN,
+        Error::NotAPlayer { .. } | Error::NotYourSeek { .. } | Error::ForeignOrigin(_) => {
+            StatusCode::FORBIDDEN
+        }
         Error::UserExists(_)
         | Error::NotYourTurn { .. }
         | Error::NotInPlay { .. }
@@ -33,6 +35,7 @@ fn status_of(err: &Error) -> StatusCode {
         | Error::Guard { .. }
         | Error::Proposal(_) => StatusCode::CONFLICT,
         Error::TooLong { .. } => StatusCode::PAYLOAD_TOO_LARGE,
+        Error::Busy { .. } => StatusCode::SERVICE_UNAVAILABLE,
         Error::Config(_) | Error::Database(_) => StatusCode::INTERNAL_SERVER_ERROR,
         _ => StatusCode::BAD_REQUEST,
     }
@@ -44,7 +47,13 @@ impl IntoResponse for ApiError {
             tracing::error!(%err, "database");
         }
         let body = json!({"error": {"code": self.0.code(), "message": self.0.to_string()}});
-        (status_of(&self.0), Json(body)).into_response()
+        let mut response = (status_of(&self.0), Json(body)).into_response();
+        if let Some(seconds) = self.0.retry_after_s() {
+            response
+                .headers_mut()
+                .insert(header::RETRY_AFTER, seconds.into());
+        }
+        response
     }
 }
 

@@ -6,7 +6,9 @@ use std::net::SocketAddr;
 use axum::extract::{ConnectInfo, State};
 use axum::http::{header, HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
+use axum::Extension;
 
+use super::errors::CommandText;
 use super::HttpState;
 use crate::doors::command::{self, Request};
 
@@ -47,6 +49,7 @@ pub(super) async fn run(
         false => (
             status,
             [(header::CONTENT_TYPE, "text/plain; charset=utf-8")],
+            Extension(CommandText),
             reply.text,
         )
             .into_response(),

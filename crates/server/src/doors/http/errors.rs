@@ -4,7 +4,9 @@
 //! itself in plain text or with an empty body: a path that does not parse (`/api/games/abc`),
 //! a body over the limit or not UTF-8 before a handler reads it, a method or route that does not
 //! exist, a WebSocket route called without an upgrade. This layer rewrites those answers, keeping
-//! their status and their words.
+//! their status and their words. `POST /api/command`'s own refusals are the command language's
+//! text (`error: ...`, as the text door answers) unless JSON was asked for: they carry
+//! [`CommandText`] and are left alone.
 
 use axum::body::Body;
 use axum::extract::Request;
@@ -16,7 +18,11 @@ use serde_json::json;
 /// The longest error body carried over into the JSON message.
 const MAX_MESSAGE: usize = 1024;
 
-/// The middleware: leaves non-`/api` paths, successes and JSON answers alone.
+/// Marks an answer in the command language's text, which this layer leaves as it is.
+#[derive(Clone, Copy)]
+pub(super) struct CommandText;
+
+/// The middleware: leaves non-`/api` paths, successes, JSON answers and command replies alone.
 pub async fn json_errors(request: Request, next: Next) -> Response {
     let api = request.uri().path().starts_with("/api");
     let path = request.uri().path().to_string();
@@ -31,7 +37,7 @@ pub async fn json_errors(request: Request, next: Next) -> Response {
         .get(header::CONTENT_TYPE)
         .and_then(|v| v.to_str().ok())
         .is_some_and(|v| v.starts_with("application/json"));
-    if is_json {
+    if is_json || response.extensions().get::<CommandText>().is_some() {
         return response;
     }
     let (mut parts, body) = response.into_parts();

@@ -5,8 +5,6 @@
 //! Each resource has its file; `auth` says who a request comes from, `api_error` how a refusal
 //! is answered. Handlers translate: every answer is a domain call's result or view as JSON.
 
-use std::net::SocketAddr;
-
 use axum::extract::DefaultBodyLimit;
 use axum::http::header;
 use axum::response::IntoResponse;
@@ -26,6 +24,8 @@ mod errors;
 mod games;
 mod kinds;
 mod leaderboard;
+mod listen;
+mod origin;
 mod seeks;
 mod socket;
 pub mod socket_messages;
@@ -36,6 +36,9 @@ use api_error::{bad, ApiError, ApiResult, Body};
 use auth::{authenticated, token};
 use socket::SocketQuery;
 
+pub use listen::Limits;
+pub use origin::Site;
+
 /// The largest request body and WebSocket message.
 pub const MAX_BODY: usize = 64 * 1024;
 
@@ -43,26 +46,28 @@ pub const MAX_BODY: usize = 64 * 1024;
 struct HttpState {
     app: App,
     stopped: watch::Receiver<bool>,
+    site: Site,
 }
 
-pub async fn serve(app: App, listener: TcpListener, stopped: watch::Receiver<bool>) {
+/// How the door serves: its connection limits, and where the browsers' pages come from.
+#[derive(Clone, Debug, Default)]
+pub struct Options {
+    pub limits: Limits,
+    pub site: Site,
+}
+
+pub async fn serve(
+    app: App,
+    listener: TcpListener,
+    stopped: watch::Receiver<bool>,
+    options: Options,
+) {
     let state = HttpState {
         app,
         stopped: stopped.clone(),
+        site: options.site,
     };
-    let router = router(state);
-    let mut stop = stopped;
-    let served = axum::serve(
-        listener,
-        router.into_make_service_with_connect_info::<SocketAddr>(),
-    )
-    .with_graceful_shutdown(async move {
-        let _ = stop.changed().await;
-    })
-    .await;
-    if let Err(err) = served {
-        tracing::error!(%err, "http door");
-    }
+    listen::serve(router(state), listener, stopped, options.limits).await;
 }
 
 fn router(state: HttpState) -> Router {
@@ -111,6 +116,10 @@ fn router(state: HttpState) -> Router {
         .route("/api/bot/upgrade", post(leaderboard::upgrade_to_bot))
         .merge(crate::doors::web::routes(state.app.clone()))
         .layer(DefaultBodyLimit::max(MAX_BODY))
+        .layer(axum::middleware::from_fn_with_state(
+            state.clone(),
+            origin::same_origin,
+        ))
         .layer(axum::middleware::from_fn(
             crate::doors::http::errors::json_errors,
         ))

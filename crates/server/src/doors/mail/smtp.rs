@@ -15,6 +15,7 @@ use tokio::task::JoinSet;
 
 use super::Mail;
 use crate::domain::messages;
+use crate::doors::accept::Acceptor;
 use crate::App;
 
 /// The longest command line (RFC 5321 allows 512 octets; a little slack).
@@ -35,14 +36,12 @@ pub async fn serve(
     mut stopped: watch::Receiver<bool>,
 ) {
     let mut connections = JoinSet::new();
+    let mut acceptor = Acceptor::new(listener, "smtp");
     loop {
         tokio::select! {
-            accepted = listener.accept() => match accepted {
-                Ok((stream, _)) => {
-                    connections.spawn(session(app.clone(), mail.clone(), stream));
-                }
-                Err(err) => tracing::warn!(%err, "smtp accept"),
-            },
+            (stream, _) = acceptor.accept() => {
+                connections.spawn(session(app.clone(), mail.clone(), stream));
+            }
             _ = stopped.changed() => break,
         }
     }

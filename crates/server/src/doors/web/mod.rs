@@ -96,7 +96,13 @@ async fn not_found(uri: axum::http::Uri) -> Response {
 
 fn error_response(status: StatusCode, err: &Error) -> Response {
     let body = json!({"error": {"code": err.code(), "message": err.to_string()}});
-    (status, Json(body)).into_response()
+    let mut response = (status, Json(body)).into_response();
+    if let Some(seconds) = err.retry_after_s() {
+        response
+            .headers_mut()
+            .insert(header::RETRY_AFTER, seconds.into());
+    }
+    response
 }
 
 fn bad_request(message: String) -> Response {
@@ -251,6 +257,9 @@ async fn analysis(State(state): State<WebState>, Query(query): Query<AnalysisQue
     }
     let report = match analysis::analyse(pos).await {
         Ok(report) => report,
+        Err(err @ Error::Busy { .. }) => {
+            return error_response(StatusCode::SERVICE_UNAVAILABLE, &err)
+        }
         Err(err) => return error_response(StatusCode::INTERNAL_SERVER_ERROR, &err),
     };
     let (score, outcome) = match report.score {
