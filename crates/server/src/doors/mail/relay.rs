@@ -162,7 +162,7 @@ fn message(mail: &Mail, row: &OutboxRow) -> std::result::Result<Message, String>
         .header(ContentType::TEXT_PLAIN)
         .raw_header(HeaderValue::new(
             HeaderName::new_from_ascii_str("Auto-Submitted"),
-            if row.kind == "reply" {
+            if matches!(row.kind.as_str(), "reply" | "error" | "refusal") {
                 "auto-replied"
             } else {
                 "auto-generated"

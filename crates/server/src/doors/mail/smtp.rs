@@ -163,12 +163,17 @@ async fn session(app: App, mail: Mail, stream: TcpStream) {
                         &app.storage,
                         now,
                         &from,
+                        super::parse::message_id(&message).as_deref(),
                         &message,
                         mail.config.max_bytes,
                     )
                     .await
                     {
-                        Ok(id) => {
+                        Ok(messages::Stored {
+                            id,
+                            duplicate: true,
+                        }) => format!("250 already stored as message {id}"),
+                        Ok(messages::Stored { id, .. }) => {
                             mail.bell.notify_one();
                             format!("250 stored as message {id}")
                         }
