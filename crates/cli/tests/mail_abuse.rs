@@ -14,7 +14,8 @@ use std::time::{Duration, Instant};
 
 use common::stdout_of;
 use mail_kit::{
-    count, mail_in, mail_in_from, mails_to, sign_up, wait_for, MailTest,
+    count, mail_in, mail_in_from, mails_to, next_mail, sign_up, wait_for, wait_for_subject,
+    MailTest,
 };
 
 fn raw(from: &str, subject: &str, headers: &str, body: &str) -> Vec<u8> {
@@ -55,16 +56,12 @@ fn a_stranger_cannot_make_the_server_mail_others_more_than_a_confirmation() {
     // A challenge without a password is refused: it would mail bob (and the victim).
     send(&test, "mallory@m.test", "ataxx challenge mallory bob");
     send(&test, "mallory@m.test", "ataxx challenge bob mallory");
-    // A message names at most 10 users; 200 names of one user are one.
+    // Nor can an account whose address is not confirmed send messages.
     let bobs = vec!["bob"; 200].join(" ");
-    send(&test, "mallory@m.test", &format!("message mallory pw9 {bobs}"));
-    let many: Vec<String> = (0..11).map(|n| format!("u{n}")).collect();
-    for user in &many {
-        sign_up(caught, &format!("{user}@u.test"), user, "pw", |f, s| {
-            send(&test, f, s)
-        });
+    for _ in 0..2 {
+        let subject = format!("message mallory pw9 {bobs}");
+        test.deliver(&raw("mallory@m.test", &subject, "", "Buy now!\r\n"));
     }
-    send(&test, "mallory@m.test", &format!("message mallory pw9 {}", many.join(" ")));
     // Another signup of the victim's address, and another: at most 3 confirmations an hour.
     for n in 0..4 {
         send(&test, "mallory@m.test", &format!("signup mal{n} pw9 {VICTIM}"));
@@ -77,12 +74,20 @@ fn a_stranger_cannot_make_the_server_mail_others_more_than_a_confirmation() {
         to_victim.iter().map(|m| &m.subject).collect::<Vec<_>>()
     );
     assert_eq!(count(caught, "bob@b.test", "Board"), 0, "no challenge mailed");
-    assert!(count(caught, "bob@b.test", "message from mallory") <= 1);
-    assert_eq!(count(caught, "u0@u.test", "message from mallory"), 0);
+    assert_eq!(count(caught, "bob@b.test", "message from mallory"), 0);
+    let inbox = stdout_of(&["mailq", "--inbox", "--db", test.db_arg()]);
+    let unconfirmed = "mallory has no confirmed address yet";
+    assert_eq!(inbox.matches(unconfirmed).count(), 2, "{inbox}");
+    assert_eq!(inbox.matches("this server mails the players of a challenge").count(), 2, "{inbox}");
 
-    // Messages from confirmed accounts: each address takes at most 10 an hour.
+    // Messages from confirmed accounts: at most 10 names, each address takes at most 10 an hour.
     sign_up(caught, "carol@c.test", "carol", "pw3", |f, s| send(&test, f, s));
     wait_for(caught, "carol@c.test", "signed up carol");
+    let many: Vec<String> = (0..11).map(|n| format!("u{n}")).collect();
+    let subject = format!("message carol pw3 {}", many.join(" "));
+    test.deliver(&raw("carol@c.test", &subject, "", "hello\r\n"));
+    let refused = wait_for(caught, "carol@c.test", "error");
+    assert!(refused.subject.contains("at most 10 users, not 11"), "{}", refused.subject);
     for _ in 0..14 {
         test.deliver(&raw("carol@c.test", "message carol pw3 bob", "", "hello\r\n"));
     }
@@ -157,7 +162,7 @@ fn an_auto_responder_without_rfc_3834_headers_gets_one_error_not_a_loop() {
     let test = MailTest::new();
     let caught = &test.caught;
     let _sink = test.relay(&[]);
-    let _server = test.serve(&["--mail-interval-ms", "50"]);
+    let _server = test.serve(&[]);
     let send = |f: &str, s: &str| send(&test, f, s);
     for (address, user) in [("alice@a.test", "alice"), ("bob@b.test", "bob")] {
         sign_up(caught, address, user, "pw", send);
@@ -265,4 +270,66 @@ fn the_same_message_twice_is_run_once_and_outgoing_mail_is_mime() {
     assert!(refusal.body.contains("(4096 bytes)"), "{}", refusal.body);
     settle(&test);
     assert_eq!(count(caught, "fred@f.test", "message from eve"), 1);
+}
+
+#[test]
+fn forged_mails_with_wrong_passwords_do_not_lock_the_owner_out_of_their_account() {
+    let test = MailTest::new();
+    let caught = &test.caught;
+    let _sink = test.relay(&[]);
+    let _server = test.serve(&[]);
+    sign_up(caught, "bob@b.test", "bob", "pw2", |f, s| send(&test, f, s));
+    wait_for(caught, "bob@b.test", "signed up bob");
+    // Eleven guesses from a forged sender: that sender is held back on bob's account.
+    for n in 0..11 {
+        send(&test, "guesser@g.test", &format!("change mail bob guess{n} all"));
+    }
+    settle(&test);
+    let inbox = stdout_of(&["mailq", "--inbox", "--db", test.db_arg()]);
+    assert!(inbox.contains("too many attempts"), "{inbox}");
+    // Bob's own mail with his password still works.
+    send(&test, "bob@b.test", "change mail bob pw2 move end");
+    let changed = wait_for(caught, "bob@b.test", "mail settings changed");
+    assert!(changed.body.contains("bob is mailed for: move, end"), "{}", changed.body);
+}
+
+#[test]
+fn two_moves_in_one_round_are_both_named_and_a_comment_goes_with_one_board_mail() {
+    let test = MailTest::new();
+    let caught = &test.caught;
+    let _sink = test.relay(&[]);
+    let _server = test.serve(&[]);
+    let send = |f: &str, s: &str| send(&test, f, s);
+    for (address, user) in [("alice@a.test", "alice"), ("bob@b.test", "bob")] {
+        sign_up(caught, address, user, "pw", send);
+        wait_for(caught, address, &format!("signed up {user}"));
+    }
+    send("alice@a.test", "ataxx challenge -password=pw alice bob");
+    send("bob@b.test", "ataxx accept 101 bob pw");
+    send("alice@a.test", "ataxx accept 101 alice pw");
+    wait_for(caught, "bob@b.test", "New ataxx Board 101 alice");
+    // Bob's queued answer is played in the same change as alice's move: one board mail.
+    let seen = mails_to(caught, "bob@b.test").len();
+    send("bob@b.test", "ataxx queue 101 bob pw f6#2");
+    let queued = next_mail(caught, "bob@b.test", seen);
+    assert!(queued.body.contains("Queued f6 for bob"), "{}", queued.body);
+    let comment = "Line one\r\n  indented line two\r\n";
+    test.deliver(&raw("alice@a.test", "ataxx move 101 alice pw b6#1", "", comment));
+    let board = wait_for(caught, "bob@b.test", "ataxx Board 101 alice **");
+    assert!(
+        board.body.starts_with("2 moves since the last mail: 1. b6 by alice, 2. f6 by bob."),
+        "{}",
+        board.body
+    );
+    // Every line of the comment indented under its writer.
+    assert!(
+        board.body.contains(":\n  Line one\n    indented line two\n"),
+        "{}",
+        board.body
+    );
+    // The next board mail does not repeat it.
+    send("alice@a.test", "ataxx move 101 alice pw a6#3");
+    let next = wait_for_subject(caught, "bob@b.test", "ataxx Board 101 bob");
+    assert!(!next.body.contains("Line one"), "{}", next.body);
+    assert!(!next.body.contains("moves since the last mail"), "{}", next.body);
 }

@@ -49,6 +49,16 @@ pub async fn message(
             format!("broadcast from {user}")
         }
     };
+    // Messages come from players one can write back to: an account without a confirmed
+    // address (a signup with someone else's) sends none.
+    if messages::addresses_of(&app.storage, user)
+        .await?
+        .is_none_or(|a| a.is_empty())
+    {
+        return Err(Error::Command(format!(
+            "{user} has no confirmed address yet: answer the confirmation mail first"
+        )));
+    }
     let to = to.map(distinct_recipients).transpose()?;
     let since = now - HOUR_MS;
     let sent_before =

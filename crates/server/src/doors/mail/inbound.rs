@@ -5,6 +5,8 @@
 //! command naming an account goes to that account's addresses. Only a sender no account
 //! matches gets an answer at its From address (help, errors), a few per hour.
 
+use std::net::IpAddr;
+
 use crate::doors::command::{self, Command, Reply, Request};
 use crate::error::Result;
 use crate::model::Status;
@@ -105,7 +107,7 @@ async fn answer(
     let request = Request {
         line: line.clone(),
         body: comment.clone(),
-        peer: None,
+        peer: Some(sender_peer(from)),
     };
     let reply = command::execute(app, &request).await;
     let parsed = command::parse(&line).ok();
@@ -200,6 +202,20 @@ async fn told_by_board_mail(
 }
 
 const HOUR_MS: i64 = 3600 * 1000;
+
+/// The client address a mail's failed logins and signups are counted under: one per sender
+/// address, in the IPv6 discard-only prefix `100::/64` (RFC 6666), which no real client has.
+/// Before, every mail counted as the one client `local`: eleven forged mails with a wrong
+/// password locked the owner's own mail out of the account (issue #28, 8). A forger can still
+/// lock out the address it forges, not the owner's others, nor the other doors.
+pub fn sender_peer(from: &str) -> IpAddr {
+    use sha2::{Digest, Sha256};
+    let digest = Sha256::digest(from.to_ascii_lowercase().as_bytes());
+    let mut octets = [0u8; 16];
+    octets[1] = 0x01; // 0100::/64
+    octets[8..].copy_from_slice(&digest[..8]);
+    IpAddr::from(octets)
+}
 
 /// The From address, unless no account has it and it has had its share of answers this hour.
 async fn stranger_addresses(app: &App, mail: &Mail, from: &str, now: i64) -> Result<Vec<String>> {
