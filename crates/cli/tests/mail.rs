@@ -43,6 +43,7 @@ fn two_players_play_by_mail_with_comments_a_nag_a_message_a_forfeit_and_a_resign
     let welcome = wait_for(caught, ALICE, "signed up alice");
     assert!(welcome.body.contains("Welcome, alice"), "{}", welcome.body);
     assert_eq!(welcome.auto_submitted, "auto-replied");
+    assert_eq!(welcome.mime_version, "1.0");
     wait_for(caught, BOB, "signed up bob");
 
     // The challenge: both players are told; the challenger gets no second copy.
@@ -553,7 +554,11 @@ fn mail_goes_to_the_relay_over_starttls_with_auth_and_never_in_plain_text() {
         (confirm.relay_tls.as_str(), confirm.relay_auth.as_str()),
         ("yes", "ataxx")
     );
-    assert!(confirm.body.contains("signed up as fay"), "{}", confirm.body);
+    assert!(
+        confirm.body.contains("signed up as fay"),
+        "{}",
+        confirm.body
+    );
 }
 
 #[test]

@@ -4,7 +4,6 @@
 //! writes to, what is kept of a processed mail, and the mails' own shape.
 
 mod common;
-mod database;
 #[path = "common/mail_kit.rs"]
 mod mail_kit;
 #[path = "common/served.rs"]
@@ -32,7 +31,10 @@ fn send(test: &MailTest, from: &str, subject: &str) {
 fn settle(test: &MailTest) {
     let start = Instant::now();
     while stdout_of(&["mailq", "--inbox", "--db", test.db_arg()]).contains(" new ") {
-        assert!(start.elapsed() < Duration::from_secs(30), "the inbox never emptied");
+        assert!(
+            start.elapsed() < Duration::from_secs(30),
+            "the inbox never emptied"
+        );
         std::thread::sleep(Duration::from_millis(50));
     }
     std::thread::sleep(Duration::from_millis(700));
@@ -50,9 +52,17 @@ fn a_stranger_cannot_make_the_server_mail_others_more_than_a_confirmation() {
     wait_for(caught, "bob@b.test", "signed up bob");
 
     // Signing up with someone else's address mails it one confirmation and nothing else.
-    send(&test, "mallory@m.test", &format!("signup mallory pw9 {VICTIM}"));
+    send(
+        &test,
+        "mallory@m.test",
+        &format!("signup mallory pw9 {VICTIM}"),
+    );
     let confirm = wait_for(caught, VICTIM, "confirm address mallory ");
-    assert!(confirm.body.contains("ignore this mail"), "{}", confirm.body);
+    assert!(
+        confirm.body.contains("ignore this mail"),
+        "{}",
+        confirm.body
+    );
     // A challenge without a password is refused: it would mail bob (and the victim).
     send(&test, "mallory@m.test", "ataxx challenge mallory bob");
     send(&test, "mallory@m.test", "ataxx challenge bob mallory");
@@ -64,32 +74,60 @@ fn a_stranger_cannot_make_the_server_mail_others_more_than_a_confirmation() {
     }
     // Another signup of the victim's address, and another: at most 3 confirmations an hour.
     for n in 0..4 {
-        send(&test, "mallory@m.test", &format!("signup mal{n} pw9 {VICTIM}"));
+        send(
+            &test,
+            "mallory@m.test",
+            &format!("signup mal{n} pw9 {VICTIM}"),
+        );
     }
     settle(&test);
     let to_victim = mails_to(caught, VICTIM);
     assert!(
-        to_victim.len() <= 3 && to_victim.iter().all(|m| m.subject.starts_with("confirm address")),
+        to_victim.len() <= 3
+            && to_victim
+                .iter()
+                .all(|m| m.subject.starts_with("confirm address")),
         "{:#?}",
         to_victim.iter().map(|m| &m.subject).collect::<Vec<_>>()
     );
-    assert_eq!(count(caught, "bob@b.test", "Board"), 0, "no challenge mailed");
+    assert_eq!(
+        count(caught, "bob@b.test", "Board"),
+        0,
+        "no challenge mailed"
+    );
     assert_eq!(count(caught, "bob@b.test", "message from mallory"), 0);
     let inbox = stdout_of(&["mailq", "--inbox", "--db", test.db_arg()]);
     let unconfirmed = "mallory has no confirmed address yet";
     assert_eq!(inbox.matches(unconfirmed).count(), 2, "{inbox}");
-    assert_eq!(inbox.matches("this server mails the players of a challenge").count(), 2, "{inbox}");
+    assert_eq!(
+        inbox
+            .matches("this server mails the players of a challenge")
+            .count(),
+        2,
+        "{inbox}"
+    );
 
     // Messages from confirmed accounts: at most 10 names, each address takes at most 10 an hour.
-    sign_up(caught, "carol@c.test", "carol", "pw3", |f, s| send(&test, f, s));
+    sign_up(caught, "carol@c.test", "carol", "pw3", |f, s| {
+        send(&test, f, s)
+    });
     wait_for(caught, "carol@c.test", "signed up carol");
     let many: Vec<String> = (0..11).map(|n| format!("u{n}")).collect();
     let subject = format!("message carol pw3 {}", many.join(" "));
     test.deliver(&raw("carol@c.test", &subject, "", "hello\r\n"));
     let refused = wait_for(caught, "carol@c.test", "error");
-    assert!(refused.subject.contains("at most 10 users, not 11"), "{}", refused.subject);
+    assert!(
+        refused.subject.contains("at most 10 users, not 11"),
+        "{}",
+        refused.subject
+    );
     for _ in 0..14 {
-        test.deliver(&raw("carol@c.test", "message carol pw3 bob", "", "hello\r\n"));
+        test.deliver(&raw(
+            "carol@c.test",
+            "message carol pw3 bob",
+            "",
+            "hello\r\n",
+        ));
     }
     settle(&test);
     let messages = count(caught, "bob@b.test", "message from");
@@ -139,7 +177,14 @@ fn bounces_are_never_answered_whatever_the_mta_calls_the_null_sender() {
 /// Answers each mail to `address` after the first `seen` as a naive auto-responder would, for
 /// `secs` seconds: `prefix` + the Subject, keeping In-Reply-To when `threads`, never
 /// Auto-Submitted.
-fn auto_respond(test: &MailTest, address: &str, seen: usize, prefix: &str, threads: bool, secs: u64) {
+fn auto_respond(
+    test: &MailTest,
+    address: &str,
+    seen: usize,
+    prefix: &str,
+    threads: bool,
+    secs: u64,
+) {
     let start = Instant::now();
     let mut answered = seen;
     while start.elapsed() < Duration::from_secs(secs) {
@@ -150,7 +195,12 @@ fn auto_respond(test: &MailTest, address: &str, seen: usize, prefix: &str, threa
                 false => String::new(),
             };
             let subject = format!("{prefix}{}", mail.subject);
-            test.deliver(&raw(address, &subject, &headers, "I am away until Monday.\r\n"));
+            test.deliver(&raw(
+                address,
+                &subject,
+                &headers,
+                "I am away until Monday.\r\n",
+            ));
         }
         answered = mails.len();
         std::thread::sleep(Duration::from_millis(50));
@@ -199,14 +249,18 @@ fn a_processed_mail_is_not_kept_and_its_password_is_nowhere_in_the_inbox() {
     let caught = &test.caught;
     let _sink = test.relay(&[]);
     let _server = test.serve(&[]);
-    sign_up(caught, "dora@d.test", "dora", "Sekrit-77", |f, s| send(&test, f, s));
+    sign_up(caught, "dora@d.test", "dora", "Sekrit-77", |f, s| {
+        send(&test, f, s)
+    });
     wait_for(caught, "dora@d.test", "signed up dora");
     send(&test, "dora@d.test", "change mail dora Sekrit-77 all");
     wait_for(caught, "dora@d.test", "mail settings changed");
     settle(&test);
     let inbox = stdout_of(&["mailq", "--inbox", "--json", "--db", test.db_arg()]);
-    let rows: Vec<serde_json::Value> =
-        inbox.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    let rows: Vec<serde_json::Value> = inbox
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
     assert_eq!(rows.len(), 3, "{inbox}");
     for row in &rows {
         assert_eq!(row["status"], "done", "{inbox}");
@@ -244,7 +298,9 @@ fn the_same_message_twice_is_run_once_and_outgoing_mail_is_mime() {
     let welcome = wait_for(caught, "eve@e.test", "signed up eve");
     // Quoted-printable UTF-8 says so: MIME-Version: 1.0.
     assert_eq!(welcome.mime_version, "1.0");
-    sign_up(caught, "fred@f.test", "fred", "pw6", |f, s| send(&test, f, s));
+    sign_up(caught, "fred@f.test", "fred", "pw6", |f, s| {
+        send(&test, f, s)
+    });
     wait_for(caught, "fred@f.test", "signed up fred");
 
     let message = raw(
@@ -263,7 +319,12 @@ fn the_same_message_twice_is_run_once_and_outgoing_mail_is_mime() {
 
     // mail-in keeps up to its own --max-bytes (256 KiB), but the server reads 4096 bytes: the
     // 10 KB message is refused, and the refusal does not repeat the Subject's password.
-    let large = raw("eve@e.test", "message eve pw5 fred", "", &"x".repeat(10_000));
+    let large = raw(
+        "eve@e.test",
+        "message eve pw5 fred",
+        "",
+        &"x".repeat(10_000),
+    );
     test.deliver(&large);
     let refusal = wait_for(caught, "eve@e.test", "not read: too large");
     assert!(!refusal.subject.contains("pw5"), "{}", refusal.subject);
@@ -282,7 +343,11 @@ fn forged_mails_with_wrong_passwords_do_not_lock_the_owner_out_of_their_account(
     wait_for(caught, "bob@b.test", "signed up bob");
     // Eleven guesses from a forged sender: that sender is held back on bob's account.
     for n in 0..11 {
-        send(&test, "guesser@g.test", &format!("change mail bob guess{n} all"));
+        send(
+            &test,
+            "guesser@g.test",
+            &format!("change mail bob guess{n} all"),
+        );
     }
     settle(&test);
     let inbox = stdout_of(&["mailq", "--inbox", "--db", test.db_arg()]);
@@ -290,7 +355,11 @@ fn forged_mails_with_wrong_passwords_do_not_lock_the_owner_out_of_their_account(
     // Bob's own mail with his password still works.
     send(&test, "bob@b.test", "change mail bob pw2 move end");
     let changed = wait_for(caught, "bob@b.test", "mail settings changed");
-    assert!(changed.body.contains("bob is mailed for: move, end"), "{}", changed.body);
+    assert!(
+        changed.body.contains("bob is mailed for: move, end"),
+        "{}",
+        changed.body
+    );
 }
 
 #[test]
@@ -314,16 +383,25 @@ fn two_moves_in_one_round_are_both_named_and_a_comment_goes_with_one_board_mail(
     let queued = next_mail(caught, "bob@b.test", seen);
     assert!(queued.body.contains("Queued f6 for bob"), "{}", queued.body);
     let comment = "Line one\r\n  indented line two\r\n";
-    test.deliver(&raw("alice@a.test", "ataxx move 101 alice pw b6#1", "", comment));
+    test.deliver(&raw(
+        "alice@a.test",
+        "ataxx move 101 alice pw b6#1",
+        "",
+        comment,
+    ));
     let board = wait_for(caught, "bob@b.test", "ataxx Board 101 alice **");
     assert!(
-        board.body.starts_with("2 moves since the last mail: 1. b6 by alice, 2. f6 by bob."),
+        board
+            .body
+            .starts_with("2 moves since the last mail: 1. b6 by alice, 2. f6 by bob."),
         "{}",
         board.body
     );
     // Every line of the comment indented under its writer.
     assert!(
-        board.body.contains(":\n  Line one\n    indented line two\n"),
+        board
+            .body
+            .contains(":\n  Line one\n    indented line two\n"),
         "{}",
         board.body
     );
@@ -331,5 +409,9 @@ fn two_moves_in_one_round_are_both_named_and_a_comment_goes_with_one_board_mail(
     send("alice@a.test", "ataxx move 101 alice pw a6#3");
     let next = wait_for_subject(caught, "bob@b.test", "ataxx Board 101 bob");
     assert!(!next.body.contains("Line one"), "{}", next.body);
-    assert!(!next.body.contains("moves since the last mail"), "{}", next.body);
+    assert!(
+        !next.body.contains("moves since the last mail"),
+        "{}",
+        next.body
+    );
 }

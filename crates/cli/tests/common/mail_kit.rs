@@ -4,6 +4,9 @@
 //! server's `--smtp` port, and `ataxx mail-in` fed raw messages. The test file that includes it
 //! also declares `mod common;` (tests/common/mod.rs), which runs the `ataxx` binary.
 
+// Each test file uses its own part of the kit.
+#![allow(dead_code)]
+
 use std::io::{BufRead, BufReader, Write};
 use std::net::TcpListener;
 use std::path::{Path, PathBuf};
@@ -330,7 +333,13 @@ fn wait_until(folder: &Path, to: &str, subject: &str, want: impl Fn(&Caught) -> 
 /// Signs `user` up as a new player does by mail: `signup USER PASSWORD` sent from `address`
 /// (by `send(from, subject)`), then the answer to the confirmation mail that comes to it. The
 /// welcome (`signed up USER`) follows.
-pub fn sign_up(folder: &Path, address: &str, user: &str, password: &str, send: impl Fn(&str, &str)) {
+pub fn sign_up(
+    folder: &Path,
+    address: &str,
+    user: &str,
+    password: &str,
+    send: impl Fn(&str, &str),
+) {
     send(address, &format!("signup {user} {password}"));
     let confirm = wait_for(folder, address, &format!("confirm address {user} "));
     send(address, &format!("Re: {}", confirm.subject));

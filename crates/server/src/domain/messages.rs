@@ -367,7 +367,11 @@ pub async fn send_message(
 /// assert!(check_address("a@b@c").is_err());
 /// ```
 pub fn check_address(address: &str) -> Result<()> {
-    let bad = |why: &str| Err(Error::Command(format!("{address:?} is not a mail address: {why}")));
+    let bad = |why: &str| {
+        Err(Error::Command(format!(
+            "{address:?} is not a mail address: {why}"
+        )))
+    };
     let Some((local, domain)) = address.split_once('@') else {
         return bad("it has no @");
     };
@@ -375,7 +379,11 @@ pub fn check_address(address: &str) -> Result<()> {
         return bad("give one local@domain of at most 254 bytes");
     }
     let allowed = |c: char| {
-        c.is_ascii_graphic() && !matches!(c, '<' | '>' | '"' | '(' | ')' | ',' | ';' | ':' | '\\' | '[' | ']')
+        c.is_ascii_graphic()
+            && !matches!(
+                c,
+                '<' | '>' | '"' | '(' | ')' | ',' | ';' | ':' | '\\' | '[' | ']'
+            )
     };
     if !address.chars().all(allowed) || domain.starts_with('.') || domain.ends_with('.') {
         return bad("only letters, digits and .-_+ and the like, no spaces or brackets");

@@ -6,9 +6,9 @@ use serde_json::json;
 
 use super::reply::board_reply;
 use super::{accounts, views, Command, Reply, Request};
+use crate::domain::accounts::{Accounts, BOT_PREFIX};
 use crate::domain::games::Queued;
 use crate::domain::seeks::{Paired, SeekRequest};
-use crate::domain::accounts::{Accounts, BOT_PREFIX};
 use crate::error::{Error, Result};
 use crate::App;
 

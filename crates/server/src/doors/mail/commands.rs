@@ -233,7 +233,10 @@ pub async fn request_address_change(
     let now = app.games.now_ms();
     let asked = match why {
         Confirming::Signup => format!("signed up as {user} on this ataxx server with this address"),
-        Confirming::Change => format!("asked for {user}'s ataxx mail to go to {}", addresses.join(", ")),
+        Confirming::Change => format!(
+            "asked for {user}'s ataxx mail to go to {}",
+            addresses.join(", ")
+        ),
     };
     let confirm = Outgoing {
         kind: "confirm".into(),
@@ -273,7 +276,8 @@ pub async fn confirm_address(app: &App, user: &str, token: &str) -> Result<Reply
         .ok_or_else(|| {
             Error::Command(format!("no address change of {user} waits for that token"))
         })?;
-    let data = json!({"userid": user, "addresses": addresses.split_whitespace().collect::<Vec<_>>()});
+    let data =
+        json!({"userid": user, "addresses": addresses.split_whitespace().collect::<Vec<_>>()});
     Ok(match had_addresses {
         true => Reply::ok(
             "address changed",

@@ -72,7 +72,12 @@ fn notice(
     let last_chat = cursor.map_or(0, |c| c.chat_seq);
     // A board mail carries the comments made since the last one, not the game's every comment.
     let view = &GameView {
-        chat: view.chat.iter().filter(|c| c.seq > last_chat).cloned().collect(),
+        chat: view
+            .chat
+            .iter()
+            .filter(|c| c.seq > last_chat)
+            .cloned()
+            .collect(),
         ..view.clone()
     };
     let new_chats: Vec<_> = view.chat.iter().collect();

@@ -79,7 +79,11 @@ pub fn parse(raw: &[u8], envelope_from: Option<&str>) -> Option<Inbound> {
 
 /// The Message-ID of raw message bytes, if it has one (the inbox stores each once).
 pub fn message_id(raw: &[u8]) -> Option<String> {
-    let id = MessageParser::default().parse_headers(raw)?.message_id()?.trim().to_string();
+    let id = MessageParser::default()
+        .parse_headers(raw)?
+        .message_id()?
+        .trim()
+        .to_string();
     (!id.is_empty()).then_some(id)
 }
 
