@@ -40,6 +40,28 @@ fn settle(test: &MailTest) {
     std::thread::sleep(Duration::from_millis(700));
 }
 
+/// Signs each (address, userid) up with `password`, confirmed, and waits for the welcomes.
+fn players(test: &MailTest, players: &[(&str, &str)], password: &str) {
+    for (address, user) in players {
+        sign_up(&test.caught, address, user, password, |f, s| {
+            send(test, f, s)
+        });
+        wait_for(&test.caught, address, &format!("signed up {user}"));
+    }
+}
+
+/// The relay and a server on which alice and bob (password `pw`) signed up and alice challenged
+/// bob: board 101, its notice the last mail each of them has.
+fn alice_challenges_bob(test: &MailTest) -> (mail_kit::Sink, mail_kit::Served) {
+    let running = (test.relay(&[]), test.serve(&[]));
+    let (alice, bob) = ("alice@a.test", "bob@b.test");
+    players(test, &[(alice, "alice"), (bob, "bob")], "pw");
+    send(test, alice, "ataxx challenge -password=pw alice bob");
+    wait_for(&test.caught, bob, "New ataxx Board 101");
+    wait_for(&test.caught, alice, "New ataxx Board 101");
+    running
+}
+
 const VICTIM: &str = "victim@v.test";
 
 #[test]
@@ -48,8 +70,7 @@ fn a_stranger_cannot_make_the_server_mail_others_more_than_a_confirmation() {
     let caught = &test.caught;
     let _sink = test.relay(&[]);
     let _server = test.serve(&[]);
-    sign_up(caught, "bob@b.test", "bob", "pw2", |f, s| send(&test, f, s));
-    wait_for(caught, "bob@b.test", "signed up bob");
+    players(&test, &[("bob@b.test", "bob")], "pw2");
 
     // Signing up with someone else's address mails it one confirmation and nothing else.
     send(
@@ -108,10 +129,7 @@ fn a_stranger_cannot_make_the_server_mail_others_more_than_a_confirmation() {
     );
 
     // Messages from confirmed accounts: at most 10 names, each address takes at most 10 an hour.
-    sign_up(caught, "carol@c.test", "carol", "pw3", |f, s| {
-        send(&test, f, s)
-    });
-    wait_for(caught, "carol@c.test", "signed up carol");
+    players(&test, &[("carol@c.test", "carol")], "pw3");
     let many: Vec<String> = (0..11).map(|n| format!("u{n}")).collect();
     let subject = format!("message carol pw3 {}", many.join(" "));
     test.deliver(&raw("carol@c.test", &subject, "", "hello\r\n"));
@@ -211,19 +229,10 @@ fn auto_respond(
 fn an_auto_responder_without_rfc_3834_headers_gets_one_error_not_a_loop() {
     let test = MailTest::new();
     let caught = &test.caught;
-    let _sink = test.relay(&[]);
-    let _server = test.serve(&[]);
+    let _running = alice_challenges_bob(&test);
     let send = |f: &str, s: &str| send(&test, f, s);
-    for (address, user) in [("alice@a.test", "alice"), ("bob@b.test", "bob")] {
-        sign_up(caught, address, user, "pw", send);
-        wait_for(caught, address, &format!("signed up {user}"));
-    }
     // Bob's responder answers "Re: <subject>"; the board mail's answer is an unknown command.
-    wait_for(caught, "alice@a.test", "signed up alice");
-    let seen = mails_to(caught, "bob@b.test").len();
-    send("alice@a.test", "ataxx challenge -password=pw alice bob");
-    wait_for(caught, "bob@b.test", "New ataxx Board 101");
-    wait_for(caught, "alice@a.test", "New ataxx Board 101");
+    let seen = mails_to(caught, "bob@b.test").len() - 1;
     auto_respond(&test, "bob@b.test", seen, "Re: ", false, 6);
     let errors = count(caught, "bob@b.test", "error");
     assert_eq!(errors, 1, "{:#?}", mails_to(caught, "bob@b.test"));
@@ -249,10 +258,7 @@ fn a_processed_mail_is_not_kept_and_its_password_is_nowhere_in_the_inbox() {
     let caught = &test.caught;
     let _sink = test.relay(&[]);
     let _server = test.serve(&[]);
-    sign_up(caught, "dora@d.test", "dora", "Sekrit-77", |f, s| {
-        send(&test, f, s)
-    });
-    wait_for(caught, "dora@d.test", "signed up dora");
+    players(&test, &[("dora@d.test", "dora")], "Sekrit-77");
     send(&test, "dora@d.test", "change mail dora Sekrit-77 all");
     wait_for(caught, "dora@d.test", "mail settings changed");
     settle(&test);
@@ -298,10 +304,7 @@ fn the_same_message_twice_is_run_once_and_outgoing_mail_is_mime() {
     let welcome = wait_for(caught, "eve@e.test", "signed up eve");
     // Quoted-printable UTF-8 says so: MIME-Version: 1.0.
     assert_eq!(welcome.mime_version, "1.0");
-    sign_up(caught, "fred@f.test", "fred", "pw6", |f, s| {
-        send(&test, f, s)
-    });
-    wait_for(caught, "fred@f.test", "signed up fred");
+    players(&test, &[("fred@f.test", "fred")], "pw6");
 
     let message = raw(
         "eve@e.test",
@@ -339,8 +342,7 @@ fn forged_mails_with_wrong_passwords_do_not_lock_the_owner_out_of_their_account(
     let caught = &test.caught;
     let _sink = test.relay(&[]);
     let _server = test.serve(&[]);
-    sign_up(caught, "bob@b.test", "bob", "pw2", |f, s| send(&test, f, s));
-    wait_for(caught, "bob@b.test", "signed up bob");
+    players(&test, &[("bob@b.test", "bob")], "pw2");
     // Eleven guesses from a forged sender: that sender is held back on bob's account.
     for n in 0..11 {
         send(
@@ -366,14 +368,8 @@ fn forged_mails_with_wrong_passwords_do_not_lock_the_owner_out_of_their_account(
 fn two_moves_in_one_round_are_both_named_and_a_comment_goes_with_one_board_mail() {
     let test = MailTest::new();
     let caught = &test.caught;
-    let _sink = test.relay(&[]);
-    let _server = test.serve(&[]);
+    let _running = alice_challenges_bob(&test);
     let send = |f: &str, s: &str| send(&test, f, s);
-    for (address, user) in [("alice@a.test", "alice"), ("bob@b.test", "bob")] {
-        sign_up(caught, address, user, "pw", send);
-        wait_for(caught, address, &format!("signed up {user}"));
-    }
-    send("alice@a.test", "ataxx challenge -password=pw alice bob");
     send("bob@b.test", "ataxx accept 101 bob pw");
     send("alice@a.test", "ataxx accept 101 alice pw");
     wait_for(caught, "bob@b.test", "New ataxx Board 101 alice");
