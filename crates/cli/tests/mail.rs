@@ -12,7 +12,7 @@ use std::time::Duration;
 use base64::Engine;
 use common::stdout_of;
 use mail_kit::{
-    count, mail_in, mailq, mails_to, next_mail, wait_for, wait_for_nth, wait_for_queue,
+    count, mail_in, mailq, mails_to, next_mail, sign_up, wait_for, wait_for_nth, wait_for_queue,
     wait_for_subject, MailTest, Served,
 };
 
@@ -34,15 +34,20 @@ fn two_players_play_by_mail_with_comments_a_nag_a_message_a_forfeit_and_a_resign
         "50",
     ]);
 
-    server.mail(ALICE, "signup alice pw1", "");
+    // Addresses are confirmed before any other mail goes to them.
+    let send = |from: &str, subject: &str| server.mail(from, subject, "");
+    sign_up(caught, ALICE, "alice", "pw1", send);
     server.mail(BOB, "signup bob pw2", "Hello!\n-- \nBob");
+    let confirm = wait_for(caught, BOB, "confirm address bob ");
+    send(BOB, &format!("Re: {}", confirm.subject));
     let welcome = wait_for(caught, ALICE, "signed up alice");
     assert!(welcome.body.contains("Welcome, alice"), "{}", welcome.body);
     assert_eq!(welcome.auto_submitted, "auto-replied");
+    assert_eq!(welcome.mime_version, "1.0");
     wait_for(caught, BOB, "signed up bob");
 
     // The challenge: both players are told; the challenger gets no second copy.
-    server.mail(ALICE, "ataxx challenge alice bob", "");
+    server.mail(ALICE, "ataxx challenge -password=pw1 alice bob", "");
     let notice = wait_for(caught, BOB, "New ataxx Board 101");
     assert!(
         notice.body.contains("waiting for alice and bob to accept"),
@@ -131,7 +136,7 @@ fn two_players_play_by_mail_with_comments_a_nag_a_message_a_forfeit_and_a_resign
     // A second board, forfeited: bob does not move for four days.
     server.mail(
         BOB,
-        "ataxx challenge bob alice --nagtime=1 --forfeittime=3",
+        "ataxx challenge -password=pw2 bob alice --nagtime=1 --forfeittime=3",
         "",
     );
     wait_for(caught, ALICE, "New ataxx Board 102");
@@ -208,8 +213,12 @@ fn mail_in_reads_mime_messages_refuses_a_large_one_and_ignores_an_auto_reply() {
 
     // Multipart with an HTML alternative: the plain part is read.
     deliver(MULTIPART.as_bytes());
+    let confirm = wait_for(caught, "carol@c.test", "confirm address carol ");
+    deliver(&raw("carol@c.test", &confirm.subject, "", ""));
     wait_for(caught, "carol@c.test", "signed up carol");
     deliver(&raw("dave@d.test", "signup dave pw4", "", "hello\r\n"));
+    let confirm = wait_for(caught, "dave@d.test", "confirm address dave ");
+    deliver(&raw("dave@d.test", &confirm.subject, "", ""));
     wait_for(caught, "dave@d.test", "signed up dave");
 
     // Quoted-printable UTF-8.
@@ -372,6 +381,11 @@ fn with_the_relay_down_mail_waits_in_the_queue_and_goes_out_once_when_it_is_up()
     std::thread::sleep(Duration::from_millis(1500));
     let _sink = test.relay(&[]);
     for user in users {
+        let address = format!("{user}@x.test");
+        let confirm = wait_for(caught, &address, &format!("confirm address {user} "));
+        server.mail(&address, &format!("Re: {}", confirm.subject), "");
+    }
+    for user in users {
         wait_for(
             caught,
             &format!("{user}@x.test"),
@@ -400,7 +414,9 @@ fn a_server_killed_between_accepting_a_mail_and_answering_it_loses_nothing() {
         assert!(mail_kit::caught(caught).is_empty());
         // Dropped: killed with SIGKILL.
     }
-    let _server = test.serve(&["--smtp", "127.0.0.1:0"]);
+    let server = test.serve(&["--smtp", "127.0.0.1:0"]);
+    let confirm = wait_for(caught, "erin@e.test", "confirm address erin ");
+    server.mail("erin@e.test", &format!("Re: {}", confirm.subject), "");
     let welcome = wait_for(caught, "erin@e.test", "signed up erin");
     assert!(welcome.body.contains("Welcome, erin"), "{}", welcome.body);
 }
@@ -424,7 +440,7 @@ fn a_mail_the_relay_took_as_the_server_was_killed_goes_again_once_with_the_same_
         let mut server = test.serve(&["--smtp", "127.0.0.1:0"]);
         std::fs::write(&pid_file, server.pid().to_string()).unwrap();
         server.mail("erin@e.test", "signup erin pw5", "");
-        let first = wait_for(caught, "erin@e.test", "signed up erin");
+        let first = wait_for(caught, "erin@e.test", "confirm address erin ");
         assert_eq!(
             server.wait().signal(),
             Some(9),
@@ -533,12 +549,16 @@ fn mail_goes_to_the_relay_over_starttls_with_auth_and_never_in_plain_text() {
         &[&tls[..], &fast[..], &["--relay-ca", &ca]].concat(),
         &[("ATAXX_RELAY_PASSWORD", "relay-secret")],
     );
-    let welcome = wait_for(caught, "fay@f.test", "signed up fay");
+    let confirm = wait_for(caught, "fay@f.test", "confirm address fay ");
     assert_eq!(
-        (welcome.relay_tls.as_str(), welcome.relay_auth.as_str()),
+        (confirm.relay_tls.as_str(), confirm.relay_auth.as_str()),
         ("yes", "ataxx")
     );
-    assert!(welcome.body.contains("Welcome, fay"), "{}", welcome.body);
+    assert!(
+        confirm.body.contains("signed up as fay"),
+        "{}",
+        confirm.body
+    );
 }
 
 #[test]
@@ -593,8 +613,8 @@ fn sendmail_is_given_the_sender_the_recipient_and_the_message() {
     let message = mail_parser::MessageParser::default()
         .parse(&message[..])
         .unwrap();
-    assert!(message.subject().unwrap().contains("signed up gus"));
-    assert!(message.body_text(0).unwrap().contains("Welcome, gus"));
+    assert!(message.subject().unwrap().contains("confirm address gus "));
+    assert!(message.body_text(0).unwrap().contains("signed up as gus"));
     assert!(!out.join("1.args").exists(), "sent once");
 }
 
@@ -612,8 +632,9 @@ fn a_sender_over_the_hourly_limit_is_ignored_and_an_html_only_mail_is_read_as_te
         deliver(&raw("hank@h.test", "help", "", ""));
     }
     // Another sender's message, processed after hank's (the inbox goes in order).
-    deliver(&raw("ivy@i.test", "signup ivy pw9", "", ""));
-    deliver(&raw("jo@j.test", "signup jo pw10", "", ""));
+    let send = |from: &str, subject: &str| deliver(&raw(from, subject, "", ""));
+    sign_up(caught, "ivy@i.test", "ivy", "pw9", send);
+    sign_up(caught, "jo@j.test", "jo", "pw10", send);
     wait_for(caught, "jo@j.test", "signed up jo");
     std::thread::sleep(Duration::from_millis(500));
     assert_eq!(mails_to(caught, "hank@h.test").len(), 3);
@@ -645,8 +666,9 @@ fn a_seek_by_mail_is_taken_by_mail_and_the_board_mails_follow() {
     let caught = &test.caught;
     let _sink = test.relay(&[]);
     let server = test.serve(&["--smtp", "127.0.0.1:0"]);
-    server.mail(ALICE, "signup alice pw1", "");
-    server.mail(BOB, "signup bob pw2", "");
+    let send = |from: &str, subject: &str| server.mail(from, subject, "");
+    sign_up(caught, ALICE, "alice", "pw1", send);
+    sign_up(caught, BOB, "bob", "pw2", send);
     wait_for(caught, ALICE, "signed up alice");
     wait_for(caught, BOB, "signed up bob");
 
@@ -705,11 +727,11 @@ fn two_nodes_on_one_database_take_mail_on_both_and_send_each_mail_once() {
     let two = test.serve_on(&url, &["--smtp", "127.0.0.1:0"]);
 
     // Mail goes into either node's SMTP door; whichever node leads runs and answers it.
-    one.mail(ALICE, "signup alice pw1", "");
-    two.mail(BOB, "signup bob pw2", "");
+    sign_up(caught, ALICE, "alice", "pw1", |f, s| one.mail(f, s, ""));
+    sign_up(caught, BOB, "bob", "pw2", |f, s| two.mail(f, s, ""));
     wait_for(caught, ALICE, "signed up alice");
     wait_for(caught, BOB, "signed up bob");
-    two.mail(ALICE, "ataxx challenge alice bob", "");
+    two.mail(ALICE, "ataxx challenge -password=pw1 alice bob", "");
     wait_for(caught, BOB, "New ataxx Board 101");
     one.mail(BOB, "ataxx accept 101 bob pw2", "");
     two.mail(ALICE, "ataxx accept 101 alice pw1", "");

@@ -8,6 +8,7 @@ use std::time::Duration;
 
 use anyhow::{bail, Context};
 use ataxx_server::domain::messages;
+use ataxx_server::doors::mail::parse;
 use ataxx_server::doors::mail::relay::Transport;
 use ataxx_server::doors::mail::MailConfig;
 use ataxx_server::store::{self, mail as mail_store, Durability, Storage};
@@ -138,19 +139,35 @@ pub fn mail_in(args: MailInArgs) -> anyhow::Result<()> {
     let runtime = tokio::runtime::Runtime::new().context("starting the async runtime")?;
     let stored = runtime.block_on(async {
         let url = store::database_url(&args.db).map_err(anyhow::Error::msg)?;
-        let storage = Storage::open(&url, Durability::Full).await?;
+        // Never a new database: the server would not read it, and the MTA would drop the mail.
+        let storage = Storage::open_existing(&url, Durability::Full).await?;
         let now = std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
             .map(|d| d.as_millis() as i64)
             .unwrap_or(0);
         let sender = args.sender.as_deref().unwrap_or("unknown");
-        let id =
-            messages::store_inbound(&storage, now, sender, &raw, args.max_bytes.max(1024)).await?;
+        let message_id = parse::message_id(&raw);
+        let stored = messages::store_inbound(
+            &storage,
+            now,
+            sender,
+            message_id.as_deref(),
+            &raw,
+            args.max_bytes.max(1024),
+        )
+        .await?;
         storage.close().await;
-        anyhow::Ok(id)
+        anyhow::Ok(stored)
     });
     match stored {
-        Ok(id) => {
+        Ok(messages::Stored {
+            id,
+            duplicate: true,
+        }) => {
+            println!("already stored as message {id} (the same Message-ID): dropped");
+            Ok(())
+        }
+        Ok(messages::Stored { id, .. }) => {
             println!("stored as message {id}");
             Ok(())
         }
@@ -172,6 +189,34 @@ pub struct MailqArgs {
     /// Print JSON, one object per mail.
     #[arg(long)]
     json: bool,
+    /// List the inbound messages instead (newest first): what became of each, and how many bytes
+    /// of it are still kept (none once processed).
+    #[arg(long)]
+    inbox: bool,
+}
+
+/// `ataxx mailq --inbox`.
+async fn print_inbox(storage: &Storage, args: &MailqArgs) -> anyhow::Result<()> {
+    let rows = {
+        let mut conn = storage.read().await?;
+        mail_store::inbox(&mut conn, args.limit.max(1)).await?
+    };
+    for row in &rows {
+        let kept = row.raw.len();
+        if args.json {
+            let object = serde_json::json!({
+                "id": row.id, "received_ms": row.received_ms, "envelope_from": row.envelope_from,
+                "size": row.size, "kept_bytes": kept, "status": row.status, "note": row.note,
+            });
+            println!("{object}");
+        } else {
+            println!(
+                "{:>6}  {:<7}  {:>8} bytes, {kept} kept  {}",
+                row.id, row.status, row.size, row.note
+            );
+        }
+    }
+    Ok(())
 }
 
 pub fn mailq(args: MailqArgs) -> anyhow::Result<()> {
@@ -179,6 +224,11 @@ pub fn mailq(args: MailqArgs) -> anyhow::Result<()> {
     runtime.block_on(async {
         let url = store::database_url(&args.db).map_err(anyhow::Error::msg)?;
         let storage = Storage::open(&url, Durability::Full).await?;
+        if args.inbox {
+            let printed = print_inbox(&storage, &args).await;
+            storage.close().await;
+            return printed;
+        }
         let rows = {
             let mut conn = storage.read().await?;
             mail_store::outbox(&mut conn, args.limit.max(1)).await?

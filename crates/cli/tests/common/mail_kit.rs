@@ -4,6 +4,9 @@
 //! server's `--smtp` port, and `ataxx mail-in` fed raw messages. The test file that includes it
 //! also declares `mod common;` (tests/common/mod.rs), which runs the `ataxx` binary.
 
+// Each test file uses its own part of the kit.
+#![allow(dead_code)]
+
 use std::io::{BufRead, BufReader, Write};
 use std::net::TcpListener;
 use std::path::{Path, PathBuf};
@@ -225,11 +228,16 @@ impl Drop for Served {
 
 /// `ataxx mail-in --db DB` with `raw` on standard input.
 pub fn mail_in(db: &Path, raw: &[u8]) -> Output {
+    mail_in_from(db, "someone@example.org", raw)
+}
+
+/// [`mail_in`] with this envelope sender (`--sender`, what Postfix's pipe passes).
+pub fn mail_in_from(db: &Path, sender: &str, raw: &[u8]) -> Output {
     let mut child = Command::new(env!("CARGO_BIN_EXE_ataxx"))
         .arg("mail-in")
         .arg("--db")
         .arg(db)
-        .args(["--sender", "someone@example.org"])
+        .args(["--sender", sender])
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -249,6 +257,7 @@ pub struct Caught {
     pub in_reply_to: String,
     pub references: String,
     pub auto_submitted: String,
+    pub mime_version: String,
     /// Whether it came over STARTTLS ("yes"/"no"), and as which AUTH user (smtp_sink.py).
     pub relay_tls: String,
     pub relay_auth: String,
@@ -285,6 +294,7 @@ pub fn caught(folder: &Path) -> Vec<Caught> {
                 in_reply_to: header("In-Reply-To"),
                 references: header("References"),
                 auto_submitted: header("Auto-Submitted"),
+                mime_version: header("MIME-Version"),
                 relay_tls: header("X-Relay-TLS"),
                 relay_auth: header("X-Relay-Auth"),
             }
@@ -318,6 +328,21 @@ fn wait_until(folder: &Path, to: &str, subject: &str, want: impl Fn(&Caught) -> 
         );
         std::thread::sleep(Duration::from_millis(50));
     }
+}
+
+/// Signs `user` up as a new player does by mail: `signup USER PASSWORD` sent from `address`
+/// (by `send(from, subject)`), then the answer to the confirmation mail that comes to it. The
+/// welcome (`signed up USER`) follows.
+pub fn sign_up(
+    folder: &Path,
+    address: &str,
+    user: &str,
+    password: &str,
+    send: impl Fn(&str, &str),
+) {
+    send(address, &format!("signup {user} {password}"));
+    let confirm = wait_for(folder, address, &format!("confirm address {user} "));
+    send(address, &format!("Re: {}", confirm.subject));
 }
 
 /// The mails to `to` whose subject contains `subject`.

@@ -78,22 +78,58 @@ async fn queue_to_user(
 // ---------------------------------------------------------------------------------------------
 // The inbox
 
+/// A received message as the inbox took it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Stored {
+    /// Its inbox id (the first copy's, for a duplicate).
+    pub id: i64,
+    /// Whether a message with its Message-ID was stored before: this copy is dropped.
+    pub duplicate: bool,
+}
+
 /// Stores a received message (its first `max_bytes`; a longer one is marked truncated and
-/// answered with a refusal). Returns its inbox id. Durable when this returns.
+/// answered with a refusal), unless one with the same Message-ID is stored already. Durable
+/// when this returns.
 pub async fn store_inbound(
     storage: &Storage,
     now_ms: i64,
     envelope_from: &str,
+    message_id: Option<&str>,
     raw: &[u8],
     max_bytes: usize,
-) -> Result<i64> {
+) -> Result<Stored> {
     let truncated = raw.len() > max_bytes;
     let kept = &raw[..raw.len().min(max_bytes)];
+    let message_id = message_id.unwrap_or_default();
     let mut tx = storage.write().await?;
-    let id = mail_store::insert_inbox(&mut tx, now_ms, envelope_from, kept, raw.len(), truncated)
-        .await?;
+    // The id counter first: the transaction starts by writing (see insert_inbox), so two copies
+    // arriving at once are checked one after the other.
+    let id = mail_store::insert_inbox(
+        &mut tx,
+        now_ms,
+        envelope_from,
+        message_id,
+        kept,
+        raw.len(),
+        truncated,
+    )
+    .await?;
+    if !message_id.is_empty() {
+        if let Some(first) = mail_store::inbox_id_of(&mut tx, message_id).await? {
+            if first != id {
+                drop(tx); // rolled back: nothing of this copy is kept
+                return Ok(Stored {
+                    id: first,
+                    duplicate: true,
+                });
+            }
+        }
+    }
     tx.commit().await?;
-    Ok(id)
+    Ok(Stored {
+        id,
+        duplicate: false,
+    })
 }
 
 /// Stored messages not yet processed, oldest first.
@@ -126,10 +162,32 @@ pub async fn received_since(storage: &Storage, from: &str, since_ms: i64) -> Res
     mail_store::inbox_count_since(&mut conn, from, since_ms).await
 }
 
-/// How many mails went to `address` since `since_ms`.
-pub async fn sent_since(storage: &Storage, address: &str, since_ms: i64) -> Result<i64> {
+/// How many mails of `kind` (empty: of any kind) went to `address` since `since_ms`.
+pub async fn sent_since(
+    storage: &Storage,
+    address: &str,
+    kind: &str,
+    since_ms: i64,
+) -> Result<i64> {
     let mut conn = storage.read().await?;
-    mail_store::outbox_count_since(&mut conn, address, since_ms).await
+    mail_store::outbox_count_since(&mut conn, address, kind, since_ms).await
+}
+
+/// How many mails of `kind` with this Subject were queued since `since_ms`.
+pub async fn sent_with_subject_since(
+    storage: &Storage,
+    kind: &str,
+    subject: &str,
+    since_ms: i64,
+) -> Result<i64> {
+    let mut conn = storage.read().await?;
+    mail_store::outbox_subject_count_since(&mut conn, kind, subject, since_ms).await
+}
+
+/// The kind of the mail this server sent with `message_id`, if it is one of its own.
+pub async fn own_mail_kind(storage: &Storage, message_id: &str) -> Result<Option<String>> {
+    let mut conn = storage.read().await?;
+    mail_store::outbox_kind_of(&mut conn, message_id).await
 }
 
 /// The account a mail address belongs to.
@@ -237,19 +295,24 @@ pub async fn board_mailed(
 // ---------------------------------------------------------------------------------------------
 // Accounts' mail
 
-/// A message queued: to whom, and how many mails (one per address of those who take messages).
+/// A message queued: to whom, how many mails (one per address of those who take messages),
+/// and how many addresses were held back (they had their share of messages this hour).
 pub struct Sent {
     pub recipients: Vec<String>,
     pub queued: usize,
+    pub held_back: usize,
 }
 
+const HOUR_MS: i64 = 3600 * 1000;
+
 /// Queues a message to the named users (each must exist), or, with None, to everyone who takes
-/// messages.
+/// messages. An address that had `per_address_per_hour` messages in the last hour gets none.
 pub async fn send_message(
     storage: &Storage,
     sender: &Sender<'_>,
     to: Option<&[String]>,
     mail: &Outgoing,
+    per_address_per_hour: i64,
 ) -> Result<Sent> {
     let mut tx = storage.write().await?;
     let recipients = match to {
@@ -267,12 +330,65 @@ pub async fn send_message(
             .map(|(name, _)| name)
             .collect(),
     };
-    let mut queued = 0;
+    let (mut queued, mut held_back) = (0, 0);
+    let since = sender.now_ms - HOUR_MS;
     for name in &recipients {
-        queued += queue_to_user(&mut tx, sender, name, Some("message"), mail).await?;
+        let Some((addresses, events)) = mail_store::mail_settings(&mut tx, name).await? else {
+            continue;
+        };
+        if !events.iter().any(|e| e == "message") {
+            continue;
+        }
+        for address in addresses {
+            let had = mail_store::outbox_count_since(&mut tx, &address, "message", since).await?;
+            if had >= per_address_per_hour {
+                held_back += 1;
+                continue;
+            }
+            queued += queue(&mut tx, sender, &[address], mail).await?;
+        }
     }
     tx.commit().await?;
-    Ok(Sent { recipients, queued })
+    Ok(Sent {
+        recipients,
+        queued,
+        held_back,
+    })
+}
+
+/// Checks a mail address before anything is mailed to it: `local@domain`, printable ASCII
+/// without spaces, quotes, brackets or separators (nothing that could end a header line or
+/// add a recipient), at most 254 bytes.
+///
+/// ```
+/// use ataxx_server::domain::messages::check_address;
+/// assert!(check_address("alice@example.org").is_ok());
+/// assert!(check_address("x@example.org\r\nBcc: hidden@example.org").is_err());
+/// assert!(check_address("a@b@c").is_err());
+/// ```
+pub fn check_address(address: &str) -> Result<()> {
+    let bad = |why: &str| {
+        Err(Error::Command(format!(
+            "{address:?} is not a mail address: {why}"
+        )))
+    };
+    let Some((local, domain)) = address.split_once('@') else {
+        return bad("it has no @");
+    };
+    if address.len() > 254 || local.is_empty() || domain.is_empty() || domain.contains('@') {
+        return bad("give one local@domain of at most 254 bytes");
+    }
+    let allowed = |c: char| {
+        c.is_ascii_graphic()
+            && !matches!(
+                c,
+                '<' | '>' | '"' | '(' | ')' | ',' | ';' | ':' | '\\' | '[' | ']'
+            )
+    };
+    if !address.chars().all(allowed) || domain.starts_with('.') || domain.ends_with('.') {
+        return bad("only letters, digits and .-_+ and the like, no spaces or brackets");
+    }
+    Ok(())
 }
 
 /// Sets the events that mail a user (space-separated).

@@ -17,24 +17,35 @@ pub async fn insert_inbox(
     conn: &mut AnyConnection,
     now_ms: i64,
     envelope_from: &str,
+    message_id: &str,
     raw: &[u8],
     size: usize,
     truncated: bool,
 ) -> Result<i64> {
     let id = crate::store::next_number(conn, "mail_inbox").await?;
     sqlx::query(
-        "INSERT INTO mail_inbox (id, received_ms, envelope_from, raw_base64, size, truncated, status, note) \
-         VALUES ($1, $2, $3, $4, $5, $6, 'new', '')",
+        "INSERT INTO mail_inbox (id, received_ms, envelope_from, message_id, raw_base64, size, \
+         truncated, status, note) VALUES ($1, $2, $3, $4, $5, $6, $7, 'new', '')",
     )
     .bind(id)
     .bind(now_ms)
     .bind(envelope_from)
+    .bind(message_id)
     .bind(base64::engine::general_purpose::STANDARD.encode(raw))
     .bind(size as i64)
     .bind(truncated as i64)
     .execute(&mut *conn)
     .await?;
     Ok(id)
+}
+
+/// The inbox id of a message stored before with this Message-ID, if any.
+pub async fn inbox_id_of(conn: &mut AnyConnection, message_id: &str) -> Result<Option<i64>> {
+    let row = sqlx::query("SELECT MIN(id) AS id FROM mail_inbox WHERE message_id = $1")
+        .bind(message_id)
+        .fetch_one(&mut *conn)
+        .await?;
+    Ok(row.try_get("id")?)
 }
 
 fn inbox_row(row: &sqlx::any::AnyRow) -> Result<InboxRow> {
@@ -71,7 +82,8 @@ pub async fn finish_inbox(
     status: &str,
     note: &str,
 ) -> Result<()> {
-    sqlx::query("UPDATE mail_inbox SET status = $1, note = $2 WHERE id = $3")
+    // The raw message goes: its Subject holds the command's password.
+    sqlx::query("UPDATE mail_inbox SET status = $1, note = $2, raw_base64 = '' WHERE id = $3")
         .bind(status)
         .bind(note)
         .bind(id)
@@ -239,20 +251,67 @@ pub async fn mark_failed(
     Ok(())
 }
 
-/// Mails to a recipient since a time (the rate limit on answers to strangers).
+/// Mails to a recipient since a time, of one kind or (`kind` empty) of any (the rate limits on
+/// answers to strangers, errors, confirmations and messages).
 pub async fn outbox_count_since(
     conn: &mut AnyConnection,
     recipient: &str,
+    kind: &str,
     since_ms: i64,
 ) -> Result<i64> {
     Ok(sqlx::query(
-        "SELECT COUNT(*) AS n FROM mail_outbox WHERE recipient = $1 AND created_ms >= $2",
+        "SELECT COUNT(*) AS n FROM mail_outbox WHERE recipient = $1 AND created_ms >= $2 \
+         AND ($3 = '' OR kind = $3)",
     )
     .bind(recipient)
+    .bind(since_ms)
+    .bind(kind)
+    .fetch_one(&mut *conn)
+    .await?
+    .try_get("n")?)
+}
+
+/// Mails of a kind with this Subject since a time (a user's messages: "message from USER").
+pub async fn outbox_subject_count_since(
+    conn: &mut AnyConnection,
+    kind: &str,
+    subject: &str,
+    since_ms: i64,
+) -> Result<i64> {
+    Ok(sqlx::query(
+        "SELECT COUNT(*) AS n FROM mail_outbox WHERE kind = $1 AND subject = $2 \
+         AND created_ms >= $3",
+    )
+    .bind(kind)
+    .bind(subject)
     .bind(since_ms)
     .fetch_one(&mut *conn)
     .await?
     .try_get("n")?)
+}
+
+/// The kind of the mail this server sent with `message_id` (`<...>`), if it is one of ours.
+pub async fn outbox_kind_of(conn: &mut AnyConnection, message_id: &str) -> Result<Option<String>> {
+    let row = sqlx::query("SELECT kind FROM mail_outbox WHERE message_id = $1")
+        .bind(message_id)
+        .fetch_optional(&mut *conn)
+        .await?;
+    Ok(match row {
+        Some(row) => Some(row.try_get("kind")?),
+        None => None,
+    })
+}
+
+/// The latest inbound messages for `ataxx mailq --inbox`, newest first.
+pub async fn inbox(conn: &mut AnyConnection, limit: i64) -> Result<Vec<InboxRow>> {
+    let rows = sqlx::query(
+        "SELECT id, received_ms, envelope_from, raw_base64, size, truncated, status, note \
+         FROM mail_inbox ORDER BY id DESC LIMIT $1",
+    )
+    .bind(limit)
+    .fetch_all(&mut *conn)
+    .await?;
+    rows.iter().map(inbox_row).collect()
 }
 
 /// Boards changed since their last mail (or never mailed), with their cursor if any.

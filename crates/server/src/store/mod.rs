@@ -151,6 +151,13 @@ impl Storage {
         })
     }
 
+    /// [`Storage::open`] for a database that must already be a server's (see
+    /// `open::require_server_database`): nothing is created.
+    pub async fn open_existing(url: &str, sync: Durability) -> Result<Storage> {
+        open::require_server_database(url).await?;
+        Storage::open(url, sync).await
+    }
+
     /// The database URL (it may hold a password: print it through [`crate::redact`]).
     pub fn url(&self) -> &str {
         &self.url

@@ -30,6 +30,35 @@ pub(super) async fn create_database(url: &str) -> Result<()> {
     }
 }
 
+/// Refuses a database that is not a server's: a SQLite file that does not exist (it is not
+/// created), a PostgreSQL database that does not, or one without the mail inbox table. An MTA's
+/// `ataxx mail-in` then fails as temporary, and the message waits in the MTA's queue instead
+/// of landing in a database the server never reads.
+pub(super) async fn require_server_database(url: &str) -> Result<()> {
+    use sqlx::Connection;
+    let not_ours = |why: String| {
+        Error::Config(format!(
+            "{:?} is not an ataxx server's database: {}",
+            crate::redact::redact_url(url),
+            crate::redact::scrub(&why, url)
+        ))
+    };
+    if let Some(file) = sqlite_file(url) {
+        if !file.is_file() {
+            return Err(not_ours("no such file".into()));
+        }
+    }
+    sqlx::any::install_default_drivers();
+    let mut conn = AnyConnection::connect(url)
+        .await
+        .map_err(|err| not_ours(err.to_string()))?;
+    let found = sqlx::query("SELECT COUNT(*) AS n FROM mail_inbox")
+        .fetch_one(&mut conn)
+        .await;
+    let _ = conn.close().await;
+    found.map(drop).map_err(|err| not_ours(err.to_string()))
+}
+
 /// Whether a connection is to PostgreSQL (whose row locks several nodes rely on).
 pub fn is_postgres(conn: &AnyConnection) -> bool {
     conn.backend_name() == "PostgreSQL"
@@ -64,7 +93,7 @@ pub(super) fn migrations() -> Migrator {
 
 /// The migrations up to `last` (tests build old databases with fewer).
 fn migrations_up_to(last: i64) -> Migrator {
-    let files: [(i64, &str, &str); 9] = [
+    let files: [(i64, &str, &str); 10] = [
         (1, "init", include_str!("../../migrations/0001_init.sql")),
         (
             2,
@@ -97,6 +126,11 @@ fn migrations_up_to(last: i64) -> Migrator {
             9,
             "id counters",
             include_str!("../../migrations/0009_id_counters.sql"),
+        ),
+        (
+            10,
+            "mail hardening",
+            include_str!("../../migrations/0010_mail_hardening.sql"),
         ),
     ];
     Migrator {

@@ -16,6 +16,19 @@ impl Games {
         options: &ChallengeOptions,
         by: Option<&str>,
     ) -> Result<GameSummary> {
+        // Computer players accept at once: a board of bots alone would be a rated game nobody
+        // asked for, taking the bots' time from the people waiting on them (issue #28, 7).
+        let bots = crate::domain::accounts::BOT_PREFIX;
+        if players
+            .iter()
+            .all(|p| p.to_ascii_lowercase().starts_with(bots))
+        {
+            return Err(Error::InvalidChallenge(
+                "computer players do not challenge each other here: a challenge names a person \
+                 (bots play each other with `ataxx match`)"
+                    .into(),
+            ));
+        }
         let now = self.now_ms();
         let accepted: Vec<&str> = by.into_iter().collect();
         let mut tx = self.storage.write().await?;

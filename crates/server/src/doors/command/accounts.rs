@@ -18,6 +18,13 @@ pub(super) async fn run(app: &App, request: &Request, command: &Command) -> Resu
             userid,
             password,
             addresses,
+        } if app.mail.is_some() && !addresses.is_empty() => {
+            mail::signup(app, accounts, userid, password, addresses, request.peer).await?
+        }
+        Command::Signup {
+            userid,
+            password,
+            addresses,
         } => {
             let user = accounts
                 .signup(userid, password, addresses, request.peer)
@@ -45,7 +52,7 @@ pub(super) async fn run(app: &App, request: &Request, command: &Command) -> Resu
             addresses,
         } if app.mail.is_some() && !addresses.is_empty() => {
             let user = accounts.verify(userid, password).await?;
-            mail::request_address_change(app, &user, addresses).await?
+            mail::request_address_change(app, &user, addresses, mail::Confirming::Change).await?
         }
         Command::ChangeAddress {
             userid,

@@ -45,19 +45,22 @@ pub(super) fn game_help(game: GameKind) -> String {
 
 const COMMANDS_HELP: &str = "\
 Commands (one per line; words separated by spaces):
-  signup <userid> <password> [<address>...]
+  signup <userid> <password> [<address>...]   (with mail: the addresses are confirmed by a
+        mail to them before any other mail goes there)
   change password <userid> <current> <new>
   change address <userid> <password> [<address>...]   (with mail: confirmed by a mail to
         the new addresses; answer it, or send: confirm address <userid> <token>)
   change mail <userid> <password> <event>...|all|none   (events that mail you: challenge,
         move, chat, nag, end, message)
-  message <userid> <password> <to>...   (mails the body; broadcast <userid> <password>: to all)
+  message <userid> <password> <to>...   (mails the body to at most 10 users; broadcast
+        <userid> <password>: to all)
   signoff <userid> <password>          (or delete)
   help [commands|tutorial|ataxx]
   list
   ataxx help
-  ataxx challenge [-size=N] [-blocks=CODE|0xMASK] [-clock=MIN+SEC] <userid1> <userid2>
-        [--nagtime=DAYS] [--forfeittime=DAYS] [--totaltime=DAYS]   (userid1 moves first, as x)
+  ataxx challenge [-password=PW] [-size=N] [-blocks=CODE|0xMASK] [-clock=MIN+SEC] <userid1>
+        <userid2> [--nagtime=DAYS] [--forfeittime=DAYS] [--totaltime=DAYS]   (userid1 moves
+        first, as x; -password= is the first person's, needed where the server mails)
   hexxagon|ataxx4|ankor challenge ...   (the other games; ankor: [-size=3..8]
         [-win_height=0|1|-1], userid1 opens as o; moves d3, d3-f4', swap on move 2)
   ataxx accept|decline|withdraw <board> <userid> <password>

@@ -104,6 +104,9 @@ pub enum Command {
         options: ChallengeOptions,
         /// In seat order: the first moves first.
         players: Vec<String>,
+        /// `-password=`: the challenger's (the first person named). A server that sends mail
+        /// needs it, since the challenge mails the players.
+        password: Option<String>,
     },
     /// `subscribe` / `unsubscribe`.
     Subscribe {

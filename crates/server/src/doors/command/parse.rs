@@ -137,7 +137,10 @@ mod tests {
     #[test]
     fn options_come_out_anywhere_and_dashes_stay_move_text() {
         let cmd = parse("ataxx chall -blocks=h alice --nagtime=3 bob **").unwrap();
-        let Command::Challenge { options, players } = cmd else {
+        let Command::Challenge {
+            options, players, ..
+        } = cmd
+        else {
             panic!("not a challenge")
         };
         assert_eq!(players, ["alice", "bob"]);

@@ -168,17 +168,22 @@ fn parse_challenge(
     framework: &Options,
 ) -> Result<Command> {
     let mut opts = ChallengeOptions::new(game);
+    let mut password = None;
     for (name, value) in options.iter().chain(framework.iter()) {
-        opts.set(name, value.as_deref())?;
+        match name.as_str() {
+            "password" => password = value.clone(),
+            _ => opts.set(name, value.as_deref())?,
+        }
     }
     if w.len() < 3 {
         return Err(usage(&format!(
-            "{game} challenge [-<option>=<value>...] <userid1> <userid2> [<userid3> <userid4>] [--nagtime=N] [--forfeittime=N] [--totaltime=N]",
+            "{game} challenge [-password=<the first player's password>] [-<option>=<value>...] <userid1> <userid2> [<userid3> <userid4>] [--nagtime=N] [--forfeittime=N] [--totaltime=N]",
         )));
     }
     Ok(Command::Challenge {
         options: opts,
         players: w[1..].iter().map(|p| p.to_string()).collect(),
+        password,
     })
 }
 

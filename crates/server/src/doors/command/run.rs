@@ -6,9 +6,10 @@ use serde_json::json;
 
 use super::reply::board_reply;
 use super::{accounts, views, Command, Reply, Request};
+use crate::domain::accounts::{Accounts, BOT_PREFIX};
 use crate::domain::games::Queued;
 use crate::domain::seeks::{Paired, SeekRequest};
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::App;
 
 /// Runs a parsed command.
@@ -40,7 +41,12 @@ async fn play(app: &App, request: &Request, command: &Command) -> Result<Reply> 
     let accounts = &app.accounts.from_peer(request.peer);
     let games = &app.games;
     Ok(match command {
-        Command::Challenge { options, players } => {
+        Command::Challenge {
+            options,
+            players,
+            password,
+        } => {
+            check_challenger(app, accounts, players, password.as_deref()).await?;
             board_reply(app, games.challenge(players, options, None).await?).await
         }
         Command::Act {
@@ -113,6 +119,29 @@ async fn play(app: &App, request: &Request, command: &Command) -> Result<Reply> 
         }
         _ => unreachable!("run sends only board commands here"),
     })
+}
+
+/// A challenge mails its players when the server sends mail, so there it needs the password of
+/// the challenger: the first player named who is a person. Elsewhere the password is optional
+/// (pbmserv's `challenge` has none), and checked when given.
+async fn check_challenger(
+    app: &App,
+    accounts: &Accounts,
+    players: &[String],
+    password: Option<&str>,
+) -> Result<()> {
+    let challenger = players
+        .iter()
+        .find(|p| !p.to_ascii_lowercase().starts_with(BOT_PREFIX));
+    match (password, challenger) {
+        (Some(password), Some(challenger)) => accounts.verify(challenger, password).await.map(drop),
+        (None, _) if app.mail.is_none() => Ok(()),
+        _ => Err(Error::Command(
+            "this server mails the players of a challenge, so a challenge names the password \
+             of its first player: ataxx challenge -password=<password> <you> <opponent>"
+                .into(),
+        )),
+    }
 }
 
 /// Runs `queue`: the move is played when it is the user's turn; the reply says what it replaced.

@@ -10,6 +10,7 @@ use serde::Deserialize;
 use serde_json::{json, Value};
 
 use super::{authenticated, token, ApiError, ApiResult, Body, HttpState};
+use crate::doors::mail::commands as mail;
 use crate::doors::session_cookie::SESSION_COOKIE;
 use crate::error::Error;
 
@@ -26,15 +27,17 @@ pub(super) async fn signup(
     ConnectInfo(peer): ConnectInfo<SocketAddr>,
     Body(body): Body<SignupBody>,
 ) -> ApiResult<(StatusCode, Json<Value>)> {
-    let user = state
-        .app
+    let app = &state.app;
+    let (userid, password, peer) = (&body.userid, &body.password, Some(peer.ip()));
+    // With a mail door, addresses wait for their confirmation mail (doors/mail/commands.rs).
+    if app.mail.is_some() && !body.addresses.is_empty() {
+        let accounts = app.accounts.from_peer(peer);
+        let reply = mail::signup(app, &accounts, userid, password, &body.addresses, peer).await?;
+        return Ok((StatusCode::CREATED, Json(reply.data)));
+    }
+    let user = app
         .accounts
-        .signup(
-            &body.userid,
-            &body.password,
-            &body.addresses,
-            Some(peer.ip()),
-        )
+        .signup(userid, password, &body.addresses, peer)
         .await?;
     Ok((StatusCode::CREATED, Json(json!({"userid": user.name}))))
 }

@@ -5,6 +5,8 @@
 //! command naming an account goes to that account's addresses. Only a sender no account
 //! matches gets an answer at its From address (help, errors), a few per hour.
 
+use std::net::IpAddr;
+
 use crate::doors::command::{self, Command, Reply, Request};
 use crate::error::Result;
 use crate::model::Status;
@@ -90,24 +92,8 @@ async fn answer(
         refs,
         ..Default::default()
     };
-    if row.truncated {
-        let reply = Outgoing {
-            kind: "refusal".into(),
-            subject: format!("Re: {} (not read: too large)", inbound.subject),
-            body: format!(
-                "Your message of {} bytes is larger than this server reads ({} bytes), so it was \
-                 not read. Please send the command in the Subject and a short plain-text comment, \
-                 without attachments.\n",
-                row.size, mail.config.max_bytes
-            ),
-            ..thread(String::new())
-        };
-        let to = stranger_addresses(app, mail, from, now).await?;
-        return Ok(Outcome {
-            status: "done",
-            note: format!("from {from}: refused, {} bytes", row.size),
-            replies: vec![(to, reply)],
-        });
+    if row.truncated || row.size > mail.config.max_bytes as i64 {
+        return refuse_large(app, mail, row, inbound, thread(String::new()), now).await;
     }
     let mut line = inbound.subject.clone();
     let parsed = command::parse(&line);
@@ -121,7 +107,7 @@ async fn answer(
     let request = Request {
         line: line.clone(),
         body: comment.clone(),
-        peer: None,
+        peer: Some(sender_peer(from)),
     };
     let reply = command::execute(app, &request).await;
     let parsed = command::parse(&line).ok();
@@ -150,6 +136,20 @@ async fn answer(
         if reply.ok { "ok" } else { "error" },
         reply.subject
     );
+    if !reply.ok && answers_an_error(app, inbound).await? {
+        return Ok(ignored(format!(
+            "an answer to this server's error mail ({})",
+            reply.subject
+        )));
+    }
+    // A signup's answer is the confirmation mail to its addresses, nothing to the From.
+    if reply.ok && matches!(parsed, Some(Command::Signup { .. })) {
+        return Ok(Outcome {
+            status: "done",
+            note,
+            replies: vec![],
+        });
+    }
     // Board mails answer a move, a chat, the acceptance that starts or ends a challenge, and a
     // challenge to the players it names: no second copy.
     if reply.ok && told_by_board_mail(app, from, &reply, parsed.as_ref()).await? {
@@ -164,15 +164,18 @@ async fn answer(
         None => String::new(),
     };
     let mail_reply = Outgoing {
-        kind: "reply".into(),
+        kind: if reply.ok { "reply" } else { "error" }.into(),
         subject: reply.subject.clone(),
         body: reply.text.clone(),
         ..thread(refs)
     };
-    let to = match account {
+    let mut to = match account {
         Some(addresses) => addresses,
         None => stranger_addresses(app, mail, from, now).await?,
     };
+    if !reply.ok {
+        to = under_error_cap(app, to, now).await?;
+    }
     Ok(Outcome {
         status: "done",
         note,
@@ -200,6 +203,20 @@ async fn told_by_board_mail(
 
 const HOUR_MS: i64 = 3600 * 1000;
 
+/// The client address a mail's failed logins and signups are counted under: one per sender
+/// address, in the IPv6 discard-only prefix `100::/64` (RFC 6666), which no real client has.
+/// Before, every mail counted as the one client `local`: eleven forged mails with a wrong
+/// password locked the owner's own mail out of the account (issue #28, 8). A forger can still
+/// lock out the address it forges, not the owner's others, nor the other doors.
+pub fn sender_peer(from: &str) -> IpAddr {
+    use sha2::{Digest, Sha256};
+    let digest = Sha256::digest(from.to_ascii_lowercase().as_bytes());
+    let mut octets = [0u8; 16];
+    octets[1] = 0x01; // 0100::/64
+    octets[8..].copy_from_slice(&digest[..8]);
+    IpAddr::from(octets)
+}
+
 /// The From address, unless no account has it and it has had its share of answers this hour.
 async fn stranger_addresses(app: &App, mail: &Mail, from: &str, now: i64) -> Result<Vec<String>> {
     if messages::user_by_address(&app.storage, from)
@@ -208,9 +225,70 @@ async fn stranger_addresses(app: &App, mail: &Mail, from: &str, now: i64) -> Res
     {
         return Ok(vec![from.to_string()]);
     }
-    let sent = messages::sent_since(&app.storage, from, now - HOUR_MS).await?;
+    let sent = messages::sent_since(&app.storage, from, "", now - HOUR_MS).await?;
     Ok(match sent < mail.config.stranger_replies_per_hour {
         true => vec![from.to_string()],
         false => vec![],
+    })
+}
+
+/// Error replies one address gets in an hour: far fewer than the commands a sender may send
+/// (`--mail-per-hour`), so that a robot answering every mail cannot keep an exchange going.
+pub const ERRORS_PER_ADDRESS_PER_HOUR: i64 = 5;
+
+/// The addresses that have not had their share of error replies this hour.
+async fn under_error_cap(app: &App, addresses: Vec<String>, now: i64) -> Result<Vec<String>> {
+    let mut kept = vec![];
+    for address in addresses {
+        let had = messages::sent_since(&app.storage, &address, "error", now - HOUR_MS).await?;
+        if had < ERRORS_PER_ADDRESS_PER_HOUR {
+            kept.push(address);
+        }
+    }
+    Ok(kept)
+}
+
+/// Whether a message answers an error mail of this server: it names one in In-Reply-To or
+/// References, or its Subject is an error's (`Re: error: ...`, from a responder that keeps no
+/// headers). Such a message is never answered with another error: that is how two robots loop.
+async fn answers_an_error(app: &App, inbound: &Inbound) -> Result<bool> {
+    if inbound.subject.to_ascii_lowercase().starts_with("error:") {
+        return Ok(true);
+    }
+    for id in &inbound.answers {
+        if messages::own_mail_kind(&app.storage, id).await?.as_deref() == Some("error") {
+            return Ok(true);
+        }
+    }
+    Ok(false)
+}
+
+/// The polite refusal of a message larger than the server reads. Its Subject does not repeat the
+/// message's, which holds the command's password.
+async fn refuse_large(
+    app: &App,
+    mail: &Mail,
+    row: &InboxRow,
+    inbound: &Inbound,
+    thread: Outgoing,
+    now: i64,
+) -> Result<Outcome> {
+    let from = &inbound.from;
+    let reply = Outgoing {
+        kind: "refusal".into(),
+        subject: "Your message to the ataxx server (not read: too large)".into(),
+        body: format!(
+            "Your message of {} bytes is larger than this server reads ({} bytes), so it was \
+             not read. Please send the command in the Subject and a short plain-text comment, \
+             without attachments.\n",
+            row.size, mail.config.max_bytes
+        ),
+        ..thread
+    };
+    let to = stranger_addresses(app, mail, from, now).await?;
+    Ok(Outcome {
+        status: "done",
+        note: format!("from {from}: refused, {} bytes", row.size),
+        replies: vec![(to, reply)],
     })
 }

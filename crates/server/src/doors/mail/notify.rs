@@ -70,13 +70,28 @@ fn notice(
         }
     }
     let last_chat = cursor.map_or(0, |c| c.chat_seq);
-    let new_chats: Vec<_> = view.chat.iter().filter(|c| c.seq > last_chat).collect();
+    // A board mail carries the comments made since the last one, not the game's every comment.
+    let view = &GameView {
+        chat: view
+            .chat
+            .iter()
+            .filter(|c| c.seq > last_chat)
+            .cloned()
+            .collect(),
+        ..view.clone()
+    };
+    let new_chats: Vec<_> = view.chat.iter().collect();
     let commented = if new_chats.is_empty() { "" } else { " **" };
+    let moves_since = cursor.map_or(0, |c| c.plies);
     let board_mail = |event: &'static str, recipients: Vec<String>| Notice {
         mail: Outgoing {
             kind: event.to_string(),
             subject: format!("{}{commented}", board::subject(game)),
-            body: board::mail(view, None, now_ms),
+            body: format!(
+                "{}{}",
+                moves_made(view, moves_since),
+                board::mail(view, None, now_ms)
+            ),
             ..Default::default()
         },
         event,
@@ -143,7 +158,12 @@ fn notice(
         for chat in &new_chats {
             body.push_str(&format!("{} writes:\n{}\n\n", chat.name, chat.body));
         }
-        body.push_str(&board::mail(view, None, now_ms));
+        // The comments are above: the board below them without a second copy.
+        let board_only = GameView {
+            chat: vec![],
+            ..view.clone()
+        };
+        body.push_str(&board::mail(&board_only, None, now_ms));
         return Some(Notice {
             mail: Outgoing {
                 kind: "chat".into(),
@@ -156,4 +176,27 @@ fn notice(
         });
     }
     None
+}
+
+/// Names the moves made since the last board mail when there were several (moves a second
+/// apart, a bot answering at once), so that none goes unmentioned; empty otherwise.
+fn moves_made(view: &GameView, mailed_plies: i64) -> String {
+    let new: Vec<String> = view
+        .moves
+        .iter()
+        .filter(|m| m.ply > mailed_plies)
+        .map(|m| {
+            let who = view
+                .summary
+                .seats
+                .get(usize::from(m.seat))
+                .map_or("?", |s| s.name.as_str());
+            let text = if m.mv == "0000" { "--" } else { m.mv.as_str() };
+            format!("{}. {text} by {who}", m.ply)
+        })
+        .collect();
+    match new.len() {
+        0 | 1 => String::new(),
+        n => format!("{n} moves since the last mail: {}.\n\n", new.join(", ")),
+    }
 }

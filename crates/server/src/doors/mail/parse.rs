@@ -15,6 +15,8 @@ pub struct Inbound {
     /// The plain-text body with quoted lines and the signature taken out.
     pub comment: String,
     pub message_id: Option<String>,
+    /// The Message-IDs it answers (In-Reply-To and References), each as `<id>`.
+    pub answers: Vec<String>,
     /// Why the message is not answered (auto-reply, bounce), if it is automatic.
     pub automatic: Option<String>,
     pub attachments: usize,
@@ -50,7 +52,7 @@ pub fn parse(raw: &[u8], envelope_from: Option<&str>) -> Option<Inbound> {
         header("Precedence").filter(|p| ["bulk", "junk", "list"].contains(&p.as_str()))
     {
         Some(format!("Precedence: {p}"))
-    } else if envelope_from.is_some_and(|e| e.trim().is_empty()) || return_path == Some("") {
+    } else if envelope_from.is_some_and(is_null_sender) || return_path == Some("") {
         Some("empty return path (a bounce)".to_string())
     } else if is_daemon(&from) {
         Some(format!("sent by {from}"))
@@ -59,14 +61,37 @@ pub fn parse(raw: &[u8], envelope_from: Option<&str>) -> Option<Inbound> {
     } else {
         None
     };
+    let answers = [message.in_reply_to(), message.references()]
+        .iter()
+        .flat_map(|ids| ids.as_text_list().unwrap_or_default())
+        .map(|id| format!("<{id}>"))
+        .collect();
     Some(Inbound {
         from,
         subject,
         comment: comment(&body),
         message_id: message.message_id().map(|id| id.to_string()),
+        answers,
         automatic,
         attachments: message.attachment_count(),
     })
+}
+
+/// The Message-ID of raw message bytes, if it has one (the inbox stores each once).
+pub fn message_id(raw: &[u8]) -> Option<String> {
+    let id = MessageParser::default()
+        .parse_headers(raw)?
+        .message_id()?
+        .trim()
+        .to_string();
+    (!id.is_empty()).then_some(id)
+}
+
+/// An envelope sender that marks a bounce: empty or `<>` (RFC 5321's null path), or what an
+/// MTA writes for it (Postfix's pipe passes `MAILER-DAEMON` unless `null_sender=` is set).
+fn is_null_sender(envelope_from: &str) -> bool {
+    let sender = envelope_from.trim();
+    sender.is_empty() || sender == "<>" || sender.eq_ignore_ascii_case("mailer-daemon")
 }
 
 /// Mailer daemons and postmasters answer mail automatically.

@@ -7,7 +7,7 @@
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use lettre::message::header::{ContentType, HeaderName, HeaderValue};
+use lettre::message::header::{ContentType, HeaderName, HeaderValue, MIME_VERSION_1_0};
 use lettre::message::Mailbox;
 use lettre::transport::smtp::authentication::Credentials;
 use lettre::{AsyncSmtpTransport, AsyncTransport, Message, Tokio1Executor};
@@ -159,10 +159,12 @@ fn message(mail: &Mail, row: &OutboxRow) -> std::result::Result<Message, String>
         .to(to)
         .subject(row.subject.clone())
         .message_id(Some(row.message_id.clone()))
+        // The body may go out quoted-printable: without MIME-Version readers show it raw.
+        .header(MIME_VERSION_1_0)
         .header(ContentType::TEXT_PLAIN)
         .raw_header(HeaderValue::new(
             HeaderName::new_from_ascii_str("Auto-Submitted"),
-            if row.kind == "reply" {
+            if matches!(row.kind.as_str(), "reply" | "error" | "refusal") {
                 "auto-replied"
             } else {
                 "auto-generated"

@@ -157,25 +157,7 @@ async fn session(app: App, mail: Mail, stream: TcpStream) {
                 if size > hard_limit {
                     format!("552 message too large: this server takes at most {hard_limit} bytes")
                 } else {
-                    let now = app.games.now_ms();
-                    match messages::store_inbound(
-                        &app.storage,
-                        now,
-                        &from,
-                        &message,
-                        mail.config.max_bytes,
-                    )
-                    .await
-                    {
-                        Ok(id) => {
-                            mail.bell.notify_one();
-                            format!("250 stored as message {id}")
-                        }
-                        Err(err) => {
-                            tracing::error!(%err, "storing a mail");
-                            "451 cannot store the message now; try again later".into()
-                        }
-                    }
+                    store(&app, &mail, &from, &message).await
                 }
             }
             "RSET" => {
@@ -194,6 +176,36 @@ async fn session(app: App, mail: Mail, stream: TcpStream) {
             _ => "502 command not implemented".into(),
         };
         out.extend(format!("{reply}\r\n").into_bytes());
+    }
+}
+
+/// Stores a received message and says so: the reply to its DATA (`451` when it could not be
+/// stored, so that the sender tries again).
+async fn store(app: &App, mail: &Mail, from: &str, message: &[u8]) -> String {
+    let now = app.games.now_ms();
+    let message_id = super::parse::message_id(message);
+    let stored = messages::store_inbound(
+        &app.storage,
+        now,
+        from,
+        message_id.as_deref(),
+        message,
+        mail.config.max_bytes,
+    )
+    .await;
+    match stored {
+        Ok(messages::Stored {
+            id,
+            duplicate: true,
+        }) => format!("250 already stored as message {id}"),
+        Ok(messages::Stored { id, .. }) => {
+            mail.bell.notify_one();
+            format!("250 stored as message {id}")
+        }
+        Err(err) => {
+            tracing::error!(%err, "storing a mail");
+            "451 cannot store the message now; try again later".into()
+        }
     }
 }
 

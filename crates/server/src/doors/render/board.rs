@@ -267,12 +267,13 @@ pub fn mail(view: &GameView, at: Option<usize>, now_ms: i64) -> String {
     if !view.chat.is_empty() {
         out.push('\n');
         for line in &view.chat {
+            // Every line of a comment indented, not only its first.
             writeln!(
                 out,
                 "{} writes ({}):\n  {}",
                 line.name,
                 timestamp(line.at_ms),
-                line.body
+                line.body.replace('\n', "\n  ")
             )
             .unwrap();
         }
