@@ -52,9 +52,9 @@ fn rating(server: &Served, user: &str) -> f64 {
     user["rating"].as_f64().unwrap()
 }
 
-#[test]
-fn a_live_clock_starts_with_each_first_move_and_a_game_without_one_is_aborted_unrated() {
-    let dir = tempfile::tempdir().unwrap();
+/// A server whose clock the test moves (its sweeper looking every 50 ms), with alice and bob
+/// signed in: the server and their tokens.
+fn with_test_clock(dir: &tempfile::TempDir) -> (Served, String, String) {
     let server = Served::start_on(
         &dir.path().join("ataxx.db"),
         "127.0.0.1:0",
@@ -62,6 +62,13 @@ fn a_live_clock_starts_with_each_first_move_and_a_game_without_one_is_aborted_un
     );
     let alice = signup_and_login(&server, "alice", "secret1");
     let bob = signup_and_login(&server, "bob", "secret2");
+    (server, alice, bob)
+}
+
+#[test]
+fn a_live_clock_starts_with_each_first_move_and_a_game_without_one_is_aborted_unrated() {
+    let dir = tempfile::tempdir().unwrap();
+    let (server, alice, bob) = with_test_clock(&dir);
     let board = start_game(&server, &alice, &bob, "bob", Some("1+0"));
     command(&server, "clock advance 20");
     let (_, game) = api(
@@ -146,13 +153,7 @@ fn a_live_clock_starts_with_each_first_move_and_a_game_without_one_is_aborted_un
 #[test]
 fn a_flag_keeps_the_time_left_and_a_game_one_side_never_moved_in_is_unrated() {
     let dir = tempfile::tempdir().unwrap();
-    let server = Served::start_on(
-        &dir.path().join("ataxx.db"),
-        "127.0.0.1:0",
-        &["--test-clock", "--sweep-ms", "50"],
-    );
-    let alice = signup_and_login(&server, "alice", "secret1");
-    let bob = signup_and_login(&server, "bob", "secret2");
+    let (server, alice, bob) = with_test_clock(&dir);
     // The flag falls in a game of two others, so that alice's and bob's ratings stay 1500 for
     // the games below. Each clock starts with its player's first move (issue #32): the 20 s
     // carol waits before it are not hers.
