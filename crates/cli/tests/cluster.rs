@@ -558,3 +558,196 @@ fn a_load_run_that_kills_a_node_loses_no_acknowledged_move() {
     assert!(figure("reconnected") > 0, "{stdout}");
     assert!(stdout.contains("killed node 2"), "{stdout}");
 }
+
+/// A PostgreSQL cluster of a test's own (scripts/postgres.sh), which the test may restart
+/// without disturbing the other tests' databases; stopped and removed when dropped.
+struct OwnPostgres {
+    /// The server URL (`postgres://user:password@host:port`).
+    server: String,
+    /// The cluster's directory.
+    dir: String,
+}
+
+impl OwnPostgres {
+    /// Starts one, or None (and a notice) where the tests have no PostgreSQL.
+    fn start(test: &str) -> Option<OwnPostgres> {
+        if database::postgres_server().is_none() {
+            eprintln!("NOTICE: {test} skipped: ATAXX_TEST_POSTGRES is not set");
+            return None;
+        }
+        let out = postgres_script(&["start"]);
+        let export = |name: &str| {
+            out.lines()
+                .find_map(|l| l.strip_prefix(&format!("export {name}='")))
+                .and_then(|l| l.strip_suffix('\''))
+                .unwrap_or_else(|| panic!("no {name} in {out}"))
+                .to_string()
+        };
+        Some(OwnPostgres {
+            server: export("ATAXX_TEST_POSTGRES"),
+            dir: export("ATAXX_TEST_PGDATA"),
+        })
+    }
+
+    fn database(&self, name: &str) -> String {
+        format!("{}/{name}", self.server)
+    }
+
+    /// A fast shutdown (every connection ended) and a start.
+    fn restart(&self) {
+        postgres_script(&["restart", &self.dir]);
+    }
+}
+
+impl Drop for OwnPostgres {
+    fn drop(&mut self) {
+        postgres_script(&["stop", &self.dir]);
+    }
+}
+
+/// Runs scripts/postgres.sh; its standard output.
+fn postgres_script(args: &[&str]) -> String {
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/../../scripts/postgres.sh");
+    let out = Command::new(script).args(args).output().unwrap();
+    assert!(
+        out.status.success(),
+        "postgres.sh {args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
+/// Sends a text command until it is stored: while the database is away a node answers
+/// "internal database error" and changes nothing (and a `#ply` guard refuses a repeat).
+fn stored(door: &mut served::TextDoor, command: &str) -> String {
+    let mut reply = door.send(command);
+    for _ in 0..100 {
+        if !(reply.starts_with("error") && reply.contains("internal database error")) {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(100));
+        reply = door.send(command);
+    }
+    assert!(!reply.starts_with("error"), "{command}: {reply}");
+    reply
+}
+
+/// A TCP relay between the nodes and PostgreSQL that can cut every connection the way a
+/// database host that restarts (a container, a virtual machine) does: nothing more arrives, and
+/// nothing says so, until the client sends something and finds the connection gone. A client
+/// that only listens never finds out by itself.
+struct Relay {
+    /// Where the nodes connect: the relay's address.
+    addr: String,
+    cut: tokio::sync::watch::Sender<u64>,
+}
+
+impl Relay {
+    async fn start(upstream: &str) -> Relay {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let addr = listener.local_addr().unwrap().to_string();
+        let (cut, cuts) = tokio::sync::watch::channel(0u64);
+        let upstream = upstream.to_string();
+        tokio::spawn(async move {
+            while let Ok((client, _)) = listener.accept().await {
+                tokio::spawn(relay(client, upstream.clone(), cuts.clone()));
+            }
+        });
+        Relay { addr, cut }
+    }
+
+    /// Cuts every connection open now; later ones are relayed as before.
+    fn cut(&self) {
+        self.cut.send_modify(|cuts| *cuts += 1);
+    }
+}
+
+async fn relay(
+    client: tokio::net::TcpStream,
+    upstream: String,
+    mut cuts: tokio::sync::watch::Receiver<u64>,
+) {
+    use tokio::io::AsyncReadExt;
+    let Ok(server) = tokio::net::TcpStream::connect(&upstream).await else {
+        return;
+    };
+    cuts.borrow_and_update();
+    let (mut client_read, mut client_write) = client.into_split();
+    let (mut server_read, mut server_write) = server.into_split();
+    let cut = tokio::select! {
+        _ = tokio::io::copy(&mut client_read, &mut server_write) => false,
+        _ = tokio::io::copy(&mut server_read, &mut client_write) => false,
+        _ = cuts.changed() => true,
+    };
+    if cut {
+        // PostgreSQL's side ends; the client's stays open and silent until it sends.
+        drop((server_read, server_write));
+        let _ = client_read.read(&mut [0u8; 64]).await;
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn after_a_silent_postgres_restart_every_node_s_sockets_resync() {
+    let Some(postgres) = OwnPostgres::start("postgres_restart") else {
+        return;
+    };
+    let upstream = postgres.server.rsplit('@').next().unwrap();
+    let relay = Relay::start(upstream).await;
+    let db = postgres
+        .database("ataxx_restart")
+        .replace(upstream, &relay.addr);
+    let (a, b) = (node(&db), node(&db));
+    let mut door_b = b.text();
+    door_b.ok("signup alice secret1");
+    door_b.ok("signup bob secret2");
+    door_b.ok("ataxx challenge alice bob");
+    door_b.ok("ataxx accept 101 alice secret1");
+    door_b.ok("ataxx accept 101 bob secret2");
+    // A player's stream and a watcher's board stream on each node, and node A's lobby.
+    let alice = login(&a, "alice", "secret1");
+    let bob = login(&b, "bob", "secret2");
+    let mut streams = vec![
+        socket(&a.ws(&format!("/api/ws?token={alice}"))).await,
+        socket(&b.ws(&format!("/api/ws?token={bob}"))).await,
+        socket(&a.ws("/api/games/101/ws")).await,
+        socket(&b.ws("/api/games/101/ws")).await,
+    ];
+    let mut lobby = socket(&a.ws("/api/lobby/ws")).await;
+    let mut pos = Position::startpos();
+    let mut play = |door: &mut served::TextDoor, ply: i64| {
+        let mv = pos.legal_moves()[0];
+        let player = if ply % 2 == 1 {
+            "alice secret1"
+        } else {
+            "bob secret2"
+        };
+        stored(door, &format!("ataxx move 101 {player} {mv}#{ply}"));
+        pos.play(mv).unwrap();
+        pos.to_string()
+    };
+    play(&mut door_b, 1);
+    for ws in &mut streams {
+        next_where(ws, |v| v["ply"] == 1).await;
+    }
+
+    // PostgreSQL restarts behind connections that go silent: the nodes' pools find out when
+    // they next send a query, the listeners only by asking.
+    relay.cut();
+    postgres.restart();
+    let mut fen = String::new();
+    for ply in 2..=4 {
+        fen = play(&mut door_b, ply);
+    }
+    // Every stream reaches ply 4 (by the events caught up, or a snapshot), and the lobby is
+    // told to reload.
+    for ws in &mut streams {
+        let reached = next_where_within(ws, 20, |v| v["ply"] == 4).await;
+        assert_eq!(reached["game"]["fen"], fen);
+    }
+    next_where(&mut lobby, |v| v["type"] == "resync").await;
+    // And events flow again as they happen.
+    play(&mut door_b, 5);
+    for ws in &mut streams {
+        next_where(ws, |v| v["type"] == "moves" && v["ply"] == 5).await;
+    }
+}

@@ -7,7 +7,7 @@
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
-use tokio::sync::broadcast;
+use tokio::sync::{broadcast, watch};
 
 use crate::model::{Event, EventKind};
 
@@ -23,6 +23,18 @@ pub struct Hub {
     /// Users who follow boards they do not play on (`ataxx subscribe`).
     subscribers: Arc<Mutex<HashMap<i64, Vec<String>>>>,
     lobby: Lobby,
+    /// Counts the gaps: times this node may have missed events (its listener was away), so
+    /// that every stream resyncs.
+    gaps: Gaps,
+}
+
+#[derive(Clone)]
+struct Gaps(Arc<watch::Sender<u64>>);
+
+impl Default for Gaps {
+    fn default() -> Self {
+        Gaps(Arc::new(watch::channel(0).0))
+    }
 }
 
 /// The lobby stream: seeks added and removed, games started and ended (JSON texts).
@@ -109,6 +121,18 @@ impl Hub {
     /// Sends a JSON text to every lobby listener (none listening is fine).
     pub fn publish_lobby(&self, json: String) {
         let _ = self.lobby.0.send(json.into());
+    }
+
+    /// Tells every stream that events may have been missed: each board and user socket resyncs
+    /// (see [`Hub::gaps`]), and lobby listeners are sent `{"type":"resync"}`.
+    pub fn gap(&self) {
+        self.gaps.0.send_modify(|gaps| *gaps += 1);
+        self.publish_lobby(serde_json::json!({"type": "resync"}).to_string());
+    }
+
+    /// Changes with each [`Hub::gap`].
+    pub fn gaps(&self) -> watch::Receiver<u64> {
+        self.gaps.0.subscribe()
     }
 
     /// Sends an event to the board's listeners, every player's and the subscribers'; a game
