@@ -1,7 +1,8 @@
 //! Two `ataxx serve` nodes on one PostgreSQL database, driven through real sockets: players on
 //! different nodes, concurrent commands on one board, concurrent challenges, a leader killed
-//! with SIGKILL, rate limits and the lobby across nodes, a node whose event listener drops, and
-//! a load test that kills a node. Needs `ATAXX_TEST_POSTGRES` (scripts/test.sh starts a cluster
+//! with SIGKILL, rate limits and the lobby across nodes, a node whose event listener drops, a
+//! load test that kills a node, a PostgreSQL restart that leaves the listeners' connections
+//! silent, and sessions ended on one node closing sockets on the other. Needs `ATAXX_TEST_POSTGRES` (scripts/test.sh starts a cluster
 //! and sets it); without it each test prints a notice and returns.
 
 #[path = "common/served.rs"]
@@ -10,9 +11,12 @@ mod served;
 use std::process::Command;
 
 use ataxx::Position;
-use futures_util::SinkExt;
+use futures_util::{SinkExt, StreamExt};
 use serde_json::{json, Value};
-use served::{api, database, login, next_where_within, socket, wait_for, Served, Socket};
+use served::{
+    api, close_code, database, login, next_where_within, socket, wait_for, Served, Socket,
+};
+use tokio_tungstenite::tungstenite::protocol::frame::coding::CloseCode;
 use tokio_tungstenite::tungstenite::Message;
 
 /// The database URL for this test, or None (and a notice) without PostgreSQL.
@@ -750,4 +754,59 @@ async fn after_a_silent_postgres_restart_every_node_s_sockets_resync() {
     for ws in &mut streams {
         next_where(ws, |v| v["type"] == "moves" && v["ply"] == 5).await;
     }
+}
+
+/// Whether a socket still answers a ping (the session it was opened with still open).
+async fn answers_ping(ws: &mut Socket) -> bool {
+    served::send(ws, json!({"type": "ping", "id": 1})).await;
+    loop {
+        match tokio::time::timeout(std::time::Duration::from_secs(10), ws.next()).await {
+            Ok(Some(Ok(Message::Text(text)))) if text.contains("pong") => return true,
+            Ok(Some(Ok(Message::Text(_)))) => continue,
+            _ => return false,
+        }
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_logout_password_change_or_signoff_on_one_node_closes_the_sockets_on_the_other() {
+    let dir = tempfile::tempdir().unwrap();
+    let Some(db) = cluster_database(dir.path(), "revocations") else {
+        return;
+    };
+    let (a, b) = (node(&db), node(&db));
+    let mut door_a = a.text();
+    door_a.ok("signup alice secret1");
+    door_a.ok("signup bob secret2");
+    door_a.ok("signup carol secret3");
+    door_a.ok("ataxx challenge alice bob");
+    // Every socket is on node B; every session ends on node A.
+    let alice1 = login(&b, "alice", "secret1");
+    let alice2 = login(&b, "alice", "secret1");
+    let bob = login(&b, "bob", "secret2");
+    let carol = login(&b, "carol", "secret3");
+    let mut alice1_board = socket(&b.ws(&format!("/api/games/101/ws?token={alice1}"))).await;
+    let mut alice1_user = socket(&b.ws(&format!("/api/ws?token={alice1}"))).await;
+    let mut alice2_user = socket(&b.ws(&format!("/api/ws?token={alice2}"))).await;
+    let mut bob_board = socket(&b.ws(&format!("/api/games/101/ws?token={bob}"))).await;
+    let mut carol_user = socket(&b.ws(&format!("/api/ws?token={carol}"))).await;
+
+    // A logout ends the sockets of that session, not another session's.
+    let (status, _) = api("POST", &a.url("/api/logout"), Some(&alice1), None);
+    assert_eq!(status, 200);
+    assert_eq!(close_code(&mut alice1_board).await, Some(CloseCode::Policy));
+    assert_eq!(close_code(&mut alice1_user).await, Some(CloseCode::Policy));
+    assert!(
+        answers_ping(&mut alice2_user).await,
+        "alice's other session"
+    );
+
+    // A password change ends every session of its account.
+    door_a.ok("change password bob secret2 secret9");
+    assert_eq!(close_code(&mut bob_board).await, Some(CloseCode::Policy));
+
+    // So does closing the account; another account's socket stays open.
+    door_a.ok("signoff alice secret1");
+    assert_eq!(close_code(&mut alice2_user).await, Some(CloseCode::Policy));
+    assert!(answers_ping(&mut carol_user).await, "carol's session");
 }

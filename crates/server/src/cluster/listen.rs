@@ -14,7 +14,7 @@ use crate::model::Status;
 use crate::model::{Event, EventKind};
 use crate::store::notices::{
     event_text, listener_name, send_probe, Listener, SubscriptionNotice, EVENTS, LOBBY,
-    SUBSCRIPTIONS,
+    REVOCATIONS, SUBSCRIPTIONS,
 };
 use crate::store::{self, Storage};
 use crate::App;
@@ -299,6 +299,10 @@ async fn deliver(app: &App, pushed: &mut Pushed, channel: &str, payload: &str) {
             Err(err) => tracing::warn!(%err, "a subscription notice does not read"),
         },
         LOBBY => app.hub.publish_lobby(payload.to_string()),
+        REVOCATIONS => match serde_json::from_str(payload) {
+            Ok(revocation) => app.hub.revoke(revocation),
+            Err(err) => tracing::warn!(%err, "a revocation notice does not read"),
+        },
         // A probe: hearing it was all it was for (see `Listening::run`).
         _ => {}
     }

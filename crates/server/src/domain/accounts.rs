@@ -18,8 +18,10 @@ use sha2::{Digest, Sha256};
 
 use crate::domain::clock::Clock;
 use crate::error::{Error, Result};
+use crate::events::Publisher;
+pub use crate::model::Revocation;
 use crate::model::UserRow;
-use crate::store::{self, Storage};
+use crate::store::{self, Storage, WriteTx};
 
 /// Sessions last 30 days.
 const SESSION_MS: i64 = 30 * 24 * 3600 * 1000;
@@ -72,8 +74,8 @@ pub struct Accounts {
     logins: crate::domain::throttle::LoginThrottle,
     /// The client address of the request this handle serves (see [`Accounts::from_peer`]).
     peer: Option<IpAddr>,
-    /// Announces ended sessions to open WebSockets.
-    revoked: tokio::sync::broadcast::Sender<Revocation>,
+    /// Announces ended sessions to open WebSockets, of every node (through the hub).
+    publisher: Publisher,
     /// userid -> (stored hash, keyed digest of the password last verified against it). The
     /// stored hash is read every time, so a password changed on another node voids the entry.
     verified: Arc<Mutex<HashMap<String, Verified>>>,
@@ -170,7 +172,12 @@ fn hex(bytes: &[u8]) -> String {
 }
 
 impl Accounts {
-    pub fn new(storage: Storage, clock: Arc<Clock>, limits: RateLimits) -> Accounts {
+    pub fn new(
+        storage: Storage,
+        clock: Arc<Clock>,
+        limits: RateLimits,
+        publisher: Publisher,
+    ) -> Accounts {
         Accounts {
             windows: crate::domain::throttle::Windows::new(storage.clone()),
             logins: crate::domain::throttle::LoginThrottle::new(storage.clone()),
@@ -178,7 +185,7 @@ impl Accounts {
             clock,
             limits,
             peer: None,
-            revoked: tokio::sync::broadcast::channel(256).0,
+            publisher,
             verified: Arc::default(),
             cache_key: rand::rng().random(),
         }
@@ -194,14 +201,17 @@ impl Accounts {
 
     /// Ended sessions: a password change or closed account ends all of a user's, a logout one.
     pub fn revocations(&self) -> tokio::sync::broadcast::Receiver<Revocation> {
-        self.revoked.subscribe()
+        self.publisher.hub().revocations()
     }
 
-    fn revoke(&self, user: &str, token: Option<&str>) {
-        let _ = self.revoked.send(Revocation {
+    /// Commits `tx`, which ended sessions of `user` (all, or the one of `token`), and tells the
+    /// sockets of every node.
+    async fn commit_revocation(&self, tx: WriteTx, user: &str, token: Option<&str>) -> Result<()> {
+        let revocation = Revocation {
             user: user.to_string(),
             token_hash: token.map(token_hash),
-        });
+        };
+        crate::domain::publish::commit_revocation(&self.publisher, tx, revocation).await
     }
 
     fn digest(&self, password: &str) -> [u8; 32] {
@@ -349,9 +359,8 @@ impl Accounts {
         let mut tx = self.storage.write().await?;
         store::set_password_hash(&mut tx, &name, &hash).await?;
         store::delete_sessions_of(&mut tx, &name).await?;
-        tx.commit().await?;
+        self.commit_revocation(tx, &name, None).await?;
         self.forget(&name);
-        self.revoke(&name, None);
         Ok(())
     }
 
@@ -374,9 +383,8 @@ impl Accounts {
         let mut tx = self.storage.write().await?;
         store::set_password_hash(&mut tx, &name, NO_LOGIN).await?;
         store::delete_sessions_of(&mut tx, &name).await?;
-        tx.commit().await?;
+        self.commit_revocation(tx, &name, None).await?;
         self.forget(&name);
-        self.revoke(&name, None);
         Ok(name)
     }
 
@@ -410,9 +418,7 @@ impl Accounts {
         let user = self.token_user(token).await?;
         let mut tx = self.storage.write().await?;
         store::delete_session(&mut tx, &token_hash(token)).await?;
-        tx.commit().await?;
-        self.revoke(&user, Some(token));
-        Ok(())
+        self.commit_revocation(tx, &user, Some(token)).await
     }
 
     /// Whether a revocation ends the session of `user` holding `token`.
@@ -424,14 +430,6 @@ impl Accounts {
                 (Some(_), None) => false,
             }
     }
-}
-
-/// An ended session: every session of `user`, or only the one whose token hashes to
-/// `token_hash`.
-#[derive(Clone, Debug)]
-pub struct Revocation {
-    pub user: String,
-    pub token_hash: Option<String>,
 }
 
 #[cfg(test)]

@@ -9,7 +9,7 @@ use std::sync::{Arc, Mutex};
 
 use tokio::sync::{broadcast, watch};
 
-use crate::model::{Event, EventKind};
+use crate::model::{Event, EventKind, Revocation};
 
 mod publisher;
 pub use publisher::Publisher;
@@ -26,6 +26,17 @@ pub struct Hub {
     /// Counts the gaps: times this node may have missed events (its listener was away), so
     /// that every stream resyncs.
     gaps: Gaps,
+    /// Ended sessions, for the sockets opened with them.
+    revocations: Revocations,
+}
+
+#[derive(Clone)]
+struct Revocations(broadcast::Sender<Revocation>);
+
+impl Default for Revocations {
+    fn default() -> Self {
+        Revocations(broadcast::channel(BACKLOG).0)
+    }
 }
 
 #[derive(Clone)]
@@ -121,6 +132,16 @@ impl Hub {
     /// Sends a JSON text to every lobby listener (none listening is fine).
     pub fn publish_lobby(&self, json: String) {
         let _ = self.lobby.0.send(json.into());
+    }
+
+    /// Tells the sockets that sessions ended (none listening is fine).
+    pub fn revoke(&self, revocation: Revocation) {
+        let _ = self.revocations.0.send(revocation);
+    }
+
+    /// Listens for ended sessions.
+    pub fn revocations(&self) -> broadcast::Receiver<Revocation> {
+        self.revocations.0.subscribe()
     }
 
     /// Tells every stream that events may have been missed: each board and user socket resyncs

@@ -1,5 +1,6 @@
-//! Notices between server nodes on one PostgreSQL database: `NOTIFY` on four channels (events,
-//! subscriptions, the lobby, and the probes a node sends itself to check it still hears), the table that carries event bodies too long for a notification,
+//! Notices between server nodes on one PostgreSQL database: `NOTIFY` on five channels (events,
+//! subscriptions, the lobby, ended sessions, and the probes a node sends itself to check it
+//! still hears), the table that carries event bodies too long for a notification,
 //! the listening connection, and the advisory lock the leader holds. [`crate::cluster`] decides
 //! what to do with them; this file only speaks to the database.
 
@@ -9,7 +10,7 @@ use sqlx::{Connection, Row};
 
 use super::{Conn, Storage};
 use crate::error::{Error, Result};
-use crate::model::Event;
+use crate::model::{Event, Revocation};
 
 /// The channel events travel on.
 pub const EVENTS: &str = "ataxx_events";
@@ -17,6 +18,8 @@ pub const EVENTS: &str = "ataxx_events";
 pub const SUBSCRIPTIONS: &str = "ataxx_subscriptions";
 /// The channel lobby messages (seeks added and removed) travel on.
 pub const LOBBY: &str = "ataxx_lobby";
+/// The channel ended sessions travel on.
+pub const REVOCATIONS: &str = "ataxx_revocations";
 /// The channel a node's probes travel on: a node that has heard nothing for a while sends one
 /// to itself, and one that does not come back means its listening connection is gone.
 pub const PROBES: &str = "ataxx_probes";
@@ -42,6 +45,12 @@ pub async fn send_event(conn: &mut Conn, event: &Event, now_ms: i64) -> Result<(
         format!("@{id}")
     };
     notify(conn, EVENTS, &payload).await
+}
+
+/// Tells every node, when the transaction commits, that sessions ended.
+pub async fn send_revocation(conn: &mut Conn, revocation: &Revocation) -> Result<()> {
+    let payload = serde_json::to_string(revocation).expect("notices serialize");
+    notify(conn, REVOCATIONS, &payload).await
 }
 
 /// A change of subscription, as it travels between nodes.
@@ -99,7 +108,7 @@ pub fn listener_name(pid: u32) -> String {
     format!("ataxx events {pid}")
 }
 
-/// The connection a node hears the four channels on.
+/// The connection a node hears the five channels on.
 pub struct Listener(PgListener);
 
 impl Listener {
@@ -114,7 +123,7 @@ impl Listener {
             .connect_lazy_with(options);
         let mut listener = PgListener::connect_with(&pool).await.map_err(fail)?;
         listener
-            .listen_all([EVENTS, SUBSCRIPTIONS, LOBBY, PROBES])
+            .listen_all([EVENTS, SUBSCRIPTIONS, LOBBY, REVOCATIONS, PROBES])
             .await
             .map_err(fail)?;
         Ok(Listener(listener))

@@ -107,6 +107,13 @@ impl Session {
             }
         }
     }
+
+    /// Whether the session is still open: it may have ended a moment ago, or while this node
+    /// was not listening.
+    async fn is_open(&self, state: &HttpState) -> bool {
+        let user = state.app.accounts.token_user(&self.token).await.ok();
+        user.as_deref() == Some(self.user.as_str())
+    }
 }
 
 /// Close code 1008 (policy violation): the session ended.
@@ -180,8 +187,17 @@ async fn stream(
                 Err(RecvError::Lagged(_)) => resync(&state, board).await,
                 Err(RecvError::Closed) => return,
             },
-            // The node's listener was away (a database restart): events may be missing.
-            Ok(()) = gaps.changed() => resync(&state, board).await,
+            // The node's listener was away (a database restart): events may be missing, and so
+            // may the end of this socket's session.
+            Ok(()) = gaps.changed() => {
+                if let Some(s) = &session {
+                    if !s.is_open(&state).await {
+                        let _ = sink.send(session_ended_frame()).await;
+                        return;
+                    }
+                }
+                resync(&state, board).await
+            }
             message = incoming.next() => match message {
                 Some(Ok(Message::Text(text))) if text.len() > MAX_BODY => {
                     let _ = sink.send(too_big_frame()).await;
@@ -190,7 +206,7 @@ async fn stream(
                 Some(Ok(Message::Text(text))) => {
                     // A session revoked a moment ago may not act any more.
                     if let Some(s) = &session {
-                        if state.app.accounts.token_user(&s.token).await.ok().as_deref() != Some(s.user.as_str()) {
+                        if !s.is_open(&state).await {
                             let _ = sink.send(Message::Text(error_message(None, &Error::Auth).into())).await;
                             let _ = sink.send(session_ended_frame()).await;
                             return;
