@@ -6,7 +6,7 @@
 # PostgreSQL comes from Debian's packages (installed when missing and we are root). The cluster
 # runs as an unprivileged user (PostgreSQL refuses root) on a free loopback port, with password
 # authentication so that the tests see a URL with a password in it (and check it is never printed).
-# Everything lives in one temporary directory that `stop` removes.
+# Everything lives in one temporary directory (under $TMPDIR, default /tmp) that `stop` removes.
 set -euo pipefail
 
 pg_bin() {
@@ -30,7 +30,7 @@ start() {
   fi
   local owner dir port password
   owner=$(id -un)
-  dir=$(mktemp -d /tmp/ataxx-pg.XXXXXX)
+  dir=$(mktemp -d "${TMPDIR:-/tmp}/ataxx-pg.XXXXXX")
   if [ "$(id -u)" -eq 0 ]; then
     owner=postgres
     id postgres >/dev/null 2>&1 || owner=nobody
