@@ -36,7 +36,7 @@ pub async fn listen(app: &App, stopped: watch::Receiver<bool>) -> Result<()> {
     let listening = Listening {
         app: app.clone(),
         url,
-        listener,
+        reader: Reader::spawn(listener, url.clone()),
         pushed,
         stopped,
     };
@@ -48,7 +48,7 @@ pub async fn listen(app: &App, stopped: watch::Receiver<bool>) -> Result<()> {
 struct Listening {
     app: App,
     url: String,
-    listener: Listener,
+    reader: Reader,
     pushed: Pushed,
     stopped: watch::Receiver<bool>,
 }
@@ -70,7 +70,7 @@ impl Listening {
                 None => heard + PROBE_WHEN_IDLE,
             };
             tokio::select! {
-                received = self.listener.next() => {
+                Some(received) = self.reader.notices.recv() => {
                     // Anything heard shows the connection listens.
                     heard = Instant::now();
                     probe_sent = None;
@@ -94,26 +94,16 @@ impl Listening {
         }
     }
 
-    async fn received(&mut self, received: std::result::Result<Option<(String, String)>, String>) {
+    async fn received(&mut self, received: Heard) {
         match received {
-            Ok(Some((channel, payload))) => {
+            Heard::Notice(channel, payload) => {
                 deliver(&self.app, &mut self.pushed, &channel, &payload).await;
             }
-            // The connection dropped and is listening again.
-            Ok(None) => {
+            Heard::Reconnected => {
                 tracing::warn!("event listener reconnected: catching up");
                 self.recover().await;
             }
-            Err(err) => {
-                let err = crate::redact::scrub(&err, &self.url);
-                tracing::warn!(%err, "event listener");
-                tokio::time::sleep(ELECTION_RETRY).await;
-                // Listening (again) reconnects a dropped connection; a live one just
-                // listens once more to a channel it already hears.
-                if self.listener.listen_again().await {
-                    self.recover().await;
-                }
-            }
+            Heard::Failed(err) => tracing::warn!(%err, "event listener"),
         }
     }
 
@@ -122,7 +112,7 @@ impl Listening {
     async fn reconnect(&mut self) {
         loop {
             match Listener::connect(&self.url).await {
-                Ok(listener) => break self.listener = listener,
+                Ok(listener) => break self.reader = Reader::spawn(listener, self.url.clone()),
                 Err(err) => tracing::warn!(%err, "event listener"),
             }
             if *self.stopped.borrow() {
@@ -151,6 +141,60 @@ impl Listening {
             tokio::time::sleep(ELECTION_RETRY).await;
         }
         self.app.hub.gap();
+    }
+}
+
+/// What the reader hears.
+enum Heard {
+    Notice(String, String),
+    /// The connection dropped and listens again: notices may have been lost.
+    Reconnected,
+    /// The connection failed (and the reader tries again).
+    Failed(String),
+}
+
+/// Reads the listener on a task of its own, so that no other wait of the listening loop
+/// cancels a read: the driver reconnects inside a read and says so only if that read
+/// completes. Dropping it stops the task.
+struct Reader {
+    notices: tokio::sync::mpsc::Receiver<Heard>,
+    task: tokio::task::JoinHandle<()>,
+}
+
+impl Reader {
+    fn spawn(mut listener: Listener, url: String) -> Reader {
+        let (tell, notices) = tokio::sync::mpsc::channel(1024);
+        let task = tokio::spawn(async move {
+            loop {
+                let heard = match listener.next().await {
+                    Ok(Some((channel, payload))) => Heard::Notice(channel, payload),
+                    Ok(None) => Heard::Reconnected,
+                    Err(err) => {
+                        let failed = Heard::Failed(crate::redact::scrub(&err, &url));
+                        if tell.send(failed).await.is_err() {
+                            return;
+                        }
+                        tokio::time::sleep(ELECTION_RETRY).await;
+                        // Listening (again) reconnects a dropped connection; a live one just
+                        // listens once more to a channel it already hears.
+                        match listener.listen_again().await {
+                            true => Heard::Reconnected,
+                            false => continue,
+                        }
+                    }
+                };
+                if tell.send(heard).await.is_err() {
+                    return;
+                }
+            }
+        });
+        Reader { notices, task }
+    }
+}
+
+impl Drop for Reader {
+    fn drop(&mut self) {
+        self.task.abort();
     }
 }
 
