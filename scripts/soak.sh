@@ -77,7 +77,9 @@ chaos() {
   while true; do
     sleep 1
     now=$(($(date +%s) - started))
-    if [ "$filled" -eq 0 ] && [ "$now" -ge "$fill_at_s" ]; then
+    # Not while a segment sets up (signing up, opening games): that is not what is measured.
+    if [ "$filled" -eq 0 ] && [ "$now" -ge "$fill_at_s" ] &&
+      [ $(($(date +%s) - $(cat "$work/segment-start"))) -ge 60 ]; then
       filled=1
       log "filling the disk"
       dd if=/dev/zero of="$disk/filler" bs=1M >/dev/null 2>&1 || true
@@ -96,6 +98,7 @@ chaos() {
 }
 
 started=$(date +%s)
+echo "$started" >"$work/segment-start"
 chaos &
 chaos_pid=$!
 
@@ -108,6 +111,9 @@ while [ $(($(date +%s) - started + 30)) -lt "$total_s" ]; do
   seconds=$((left < segment_s ? left : segment_s))
   # Setup (signing up, opening games) is not counted in `seconds`.
   seconds=$((seconds > 60 ? seconds - 20 : seconds))
+  # Not while the disk is full (see chaos).
+  while [ -e "$disk/filler" ]; do sleep 1; done
+  date +%s >"$work/segment-start"
   log "segment $segment: $games games, $rate moves/s, ${seconds}s, a node killed halfway"
   out=$work/segment-$segment
   if ! "$ataxx" loadtest --db "$server/soak_$segment" --nodes 2 --games "$games" \

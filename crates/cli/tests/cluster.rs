@@ -424,24 +424,6 @@ async fn a_seek_posted_on_one_node_reaches_the_lobby_on_the_other_and_back() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_node_whose_event_listener_dropped_catches_up_on_moves_made_meanwhile() {
-    /// Sends `command` until it is stored. While the database refuses new connections, a node
-    /// answers "error: internal database error" when its pool has no idle connection at hand;
-    /// such a command changes nothing (and the #ply guard refuses a repeated move), so it is
-    /// sent again. A command that was stored but whose board could not be read back is
-    /// answered "Done." with the same words further down, and must not be sent again.
-    fn stored(door: &mut served::TextDoor, command: &str) -> String {
-        let mut reply = door.send(command);
-        for _ in 0..50 {
-            if !(reply.starts_with("error") && reply.contains("internal database error")) {
-                break;
-            }
-            std::thread::sleep(std::time::Duration::from_millis(100));
-            reply = door.send(command);
-        }
-        assert!(!reply.starts_with("error"), "{command}: {reply}");
-        reply
-    }
-
     let dir = tempfile::tempdir().unwrap();
     let Some(db) = cluster_database(dir.path(), "listener_gap") else {
         return;
@@ -464,17 +446,7 @@ async fn a_node_whose_event_listener_dropped_catches_up_on_moves_made_meanwhile(
     next_where(&mut carol_ws, |v| v["type"] == "hello").await;
 
     let mut pos = Position::startpos();
-    let mut play = |door: &mut served::TextDoor, ply: i64| {
-        let mv = pos.legal_moves()[0];
-        let player = if ply % 2 == 1 {
-            "alice secret1"
-        } else {
-            "bob secret2"
-        };
-        stored(door, &format!("ataxx move 101 {player} {mv}#{ply}"));
-        pos.play(mv).unwrap();
-        pos.to_string()
-    };
+    let mut play = |door: &mut served::TextDoor, ply: i64| play_first_move(door, &mut pos, ply);
     play(&mut door_b, 1);
     next_where(&mut alice_ws, |v| v["type"] == "moves" && v["ply"] == 1).await;
     next_where(&mut carol_ws, |v| v["type"] == "moves" && v["ply"] == 1).await;
@@ -621,11 +593,14 @@ fn postgres_script(args: &[&str]) -> String {
     String::from_utf8(out.stdout).unwrap()
 }
 
-/// Sends a text command until it is stored: while the database is away a node answers
-/// "internal database error" and changes nothing (and a `#ply` guard refuses a repeat).
+/// Sends `command` until it is stored. While the database refuses new connections, a node
+/// answers "error: internal database error" when its pool has no idle connection at hand; such a
+/// command changes nothing (and the #ply guard refuses a repeated move), so it is sent again. A
+/// command that was stored but whose board could not be read back is answered "Done." with the
+/// same words further down, and must not be sent again.
 fn stored(door: &mut served::TextDoor, command: &str) -> String {
     let mut reply = door.send(command);
-    for _ in 0..100 {
+    for _ in 0..50 {
         if !(reply.starts_with("error") && reply.contains("internal database error")) {
             break;
         }
@@ -634,6 +609,20 @@ fn stored(door: &mut served::TextDoor, command: &str) -> String {
     }
     assert!(!reply.starts_with("error"), "{command}: {reply}");
     reply
+}
+
+/// Plays the first legal move of `pos` on board 101 (alice's at odd plies, bob's at even ones)
+/// through `door` until it is stored; returns the position after it.
+fn play_first_move(door: &mut served::TextDoor, pos: &mut Position, ply: i64) -> String {
+    let mv = pos.legal_moves()[0];
+    let player = if ply % 2 == 1 {
+        "alice secret1"
+    } else {
+        "bob secret2"
+    };
+    stored(door, &format!("ataxx move 101 {player} {mv}#{ply}"));
+    pos.play(mv).unwrap();
+    pos.to_string()
 }
 
 /// A TCP relay between the nodes and PostgreSQL that can cut every connection the way a
@@ -718,17 +707,7 @@ async fn after_a_silent_postgres_restart_every_node_s_sockets_resync() {
     ];
     let mut lobby = socket(&a.ws("/api/lobby/ws")).await;
     let mut pos = Position::startpos();
-    let mut play = |door: &mut served::TextDoor, ply: i64| {
-        let mv = pos.legal_moves()[0];
-        let player = if ply % 2 == 1 {
-            "alice secret1"
-        } else {
-            "bob secret2"
-        };
-        stored(door, &format!("ataxx move 101 {player} {mv}#{ply}"));
-        pos.play(mv).unwrap();
-        pos.to_string()
-    };
+    let mut play = |door: &mut served::TextDoor, ply: i64| play_first_move(door, &mut pos, ply);
     play(&mut door_b, 1);
     for ws in &mut streams {
         next_where(ws, |v| v["ply"] == 1).await;

@@ -35,8 +35,8 @@ pub async fn listen(app: &App, stopped: watch::Receiver<bool>) -> Result<()> {
     pushed.load(&app.storage).await?;
     let listening = Listening {
         app: app.clone(),
-        url,
         reader: Reader::spawn(listener, url.clone()),
+        url,
         pushed,
         stopped,
     };
