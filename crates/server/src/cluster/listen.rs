@@ -103,7 +103,12 @@ impl Listening {
                 tracing::warn!("event listener reconnected: catching up");
                 self.recover().await;
             }
-            Heard::Failed(err) => tracing::warn!(%err, "event listener"),
+            // The driver's own reconnect did not bring it back: start over on a new connection.
+            Heard::Failed(err) => {
+                tracing::warn!(%err, "event listener: listening on a new connection");
+                tokio::time::sleep(ELECTION_RETRY).await;
+                self.reconnect().await;
+            }
         }
     }
 
@@ -149,7 +154,7 @@ enum Heard {
     Notice(String, String),
     /// The connection dropped and listens again: notices may have been lost.
     Reconnected,
-    /// The connection failed (and the reader tries again).
+    /// The connection failed, and the reader stopped.
     Failed(String),
 }
 
@@ -170,17 +175,10 @@ impl Reader {
                     Ok(Some((channel, payload))) => Heard::Notice(channel, payload),
                     Ok(None) => Heard::Reconnected,
                     Err(err) => {
-                        let failed = Heard::Failed(crate::redact::scrub(&err, &url));
-                        if tell.send(failed).await.is_err() {
-                            return;
-                        }
-                        tokio::time::sleep(ELECTION_RETRY).await;
-                        // Listening (again) reconnects a dropped connection; a live one just
-                        // listens once more to a channel it already hears.
-                        match listener.listen_again().await {
-                            true => Heard::Reconnected,
-                            false => continue,
-                        }
+                        let _ = tell
+                            .send(Heard::Failed(crate::redact::scrub(&err, &url)))
+                            .await;
+                        return;
                     }
                 };
                 if tell.send(heard).await.is_err() {

@@ -141,11 +141,6 @@ impl Listener {
             Err(err) => Err(err.to_string()),
         }
     }
-
-    /// Listens again after an error (reconnecting a dropped connection); whether it worked.
-    pub async fn listen_again(&mut self) -> bool {
-        self.0.listen(EVENTS).await.is_ok()
-    }
 }
 
 /// An event's text: the payload itself, or the stored body it names (`@id`).
