@@ -108,11 +108,14 @@ impl Session {
         }
     }
 
-    /// Whether the session is still open: it may have ended a moment ago, or while this node
-    /// was not listening.
-    async fn is_open(&self, state: &HttpState) -> bool {
-        let user = state.app.accounts.token_user(&self.token).await.ok();
-        user.as_deref() == Some(self.user.as_str())
+    /// Whether the session is still open (it may have ended a moment ago, or while this node
+    /// was not listening); Err when the database cannot say.
+    async fn is_open(&self, state: &HttpState) -> Result<bool, Error> {
+        match state.app.accounts.token_user(&self.token).await {
+            Ok(user) => Ok(user == self.user),
+            Err(Error::Auth) => Ok(false),
+            Err(err) => Err(err),
+        }
     }
 }
 
@@ -191,7 +194,8 @@ async fn stream(
             // may the end of this socket's session.
             Ok(()) = gaps.changed() => {
                 if let Some(s) = &session {
-                    if !s.is_open(&state).await {
+                    // Unknown (the database away again) keeps the socket open.
+                    if matches!(s.is_open(&state).await, Ok(false)) {
                         let _ = sink.send(session_ended_frame()).await;
                         return;
                     }
@@ -206,7 +210,8 @@ async fn stream(
                 Some(Ok(Message::Text(text))) => {
                     // A session revoked a moment ago may not act any more.
                     if let Some(s) = &session {
-                        if !s.is_open(&state).await {
+                        // Unknown counts as ended: the message is refused.
+                        if !matches!(s.is_open(&state).await, Ok(true)) {
                             let _ = sink.send(Message::Text(error_message(None, &Error::Auth).into())).await;
                             let _ = sink.send(session_ended_frame()).await;
                             return;
