@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # Starts a throwaway PostgreSQL cluster for the tests and prints the shell lines that export it:
 #   eval "$(scripts/postgres.sh start)"   # sets ATAXX_TEST_POSTGRES and ATAXX_TEST_PGDATA
+#   scripts/postgres.sh restart "$ATAXX_TEST_PGDATA"   # a fast shutdown, then the same cluster again
 #   scripts/postgres.sh stop "$ATAXX_TEST_PGDATA"
 # PostgreSQL comes from Debian's packages (installed when missing and we are root). The cluster
 # runs as an unprivileged user (PostgreSQL refuses root) on a free loopback port, with password
 # authentication so that the tests see a URL with a password in it (and check it is never printed).
-# Everything lives in one temporary directory that `stop` removes.
+# Everything lives in one temporary directory (under $TMPDIR, default /tmp) that `stop` removes.
 set -euo pipefail
 
 pg_bin() {
@@ -29,7 +30,7 @@ start() {
   fi
   local owner dir port password
   owner=$(id -un)
-  dir=$(mktemp -d /tmp/ataxx-pg.XXXXXX)
+  dir=$(mktemp -d "${TMPDIR:-/tmp}/ataxx-pg.XXXXXX")
   if [ "$(id -u)" -eq 0 ]; then
     owner=postgres
     id postgres >/dev/null 2>&1 || owner=nobody
@@ -49,20 +50,31 @@ start() {
   echo "export ATAXX_TEST_PGDATA='$dir'"
 }
 
+# Runs a command as the owner of the cluster in directory $1.
+as_owner_of() {
+  local dir=$1
+  shift
+  if [ "$(id -u)" -eq 0 ]; then runuser -u "$(stat -c %U "$dir")" -- "$@"; else "$@"; fi
+}
+
+# Restarts the cluster: a fast shutdown (every connection is ended), then a start with the same
+# options (pg_ctl keeps them in postmaster.opts).
+restart() {
+  local dir=${1:?usage: postgres.sh restart DIR}
+  as_owner_of "$dir" "$(pg_bin)/pg_ctl" -D "$dir/data" -l "$dir/log" -w -m fast restart >/dev/null
+}
+
 stop() {
   local dir=${1:?usage: postgres.sh stop DIR}
   local bin
   bin=$(pg_bin)
-  if [ "$(id -u)" -eq 0 ]; then
-    runuser -u "$(stat -c %U "$dir")" -- "$bin/pg_ctl" -D "$dir/data" -m immediate stop >/dev/null || true
-  else
-    "$bin/pg_ctl" -D "$dir/data" -m immediate stop >/dev/null || true
-  fi
+  as_owner_of "$dir" "$bin/pg_ctl" -D "$dir/data" -m immediate stop >/dev/null || true
   rm -rf "$dir"
 }
 
 case "${1:-}" in
   start) start ;;
+  restart) restart "${2:-}" ;;
   stop) stop "${2:-}" ;;
-  *) echo "usage: $0 start | stop DIR" >&2; exit 2 ;;
+  *) echo "usage: $0 start | restart DIR | stop DIR" >&2; exit 2 ;;
 esac

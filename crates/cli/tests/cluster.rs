@@ -1,7 +1,8 @@
 //! Two `ataxx serve` nodes on one PostgreSQL database, driven through real sockets: players on
 //! different nodes, concurrent commands on one board, concurrent challenges, a leader killed
-//! with SIGKILL, rate limits and the lobby across nodes, a node whose event listener drops, and
-//! a load test that kills a node. Needs `ATAXX_TEST_POSTGRES` (scripts/test.sh starts a cluster
+//! with SIGKILL, rate limits and the lobby across nodes, a node whose event listener drops, a
+//! load test that kills a node, a PostgreSQL restart that leaves the listeners' connections
+//! silent, and sessions ended on one node closing sockets on the other. Needs `ATAXX_TEST_POSTGRES` (scripts/test.sh starts a cluster
 //! and sets it); without it each test prints a notice and returns.
 
 #[path = "common/served.rs"]
@@ -10,9 +11,12 @@ mod served;
 use std::process::Command;
 
 use ataxx::Position;
-use futures_util::SinkExt;
+use futures_util::{SinkExt, StreamExt};
 use serde_json::{json, Value};
-use served::{api, database, login, next_where_within, socket, wait_for, Served, Socket};
+use served::{
+    api, close_code, database, login, next_where_within, socket, wait_for, Served, Socket,
+};
+use tokio_tungstenite::tungstenite::protocol::frame::coding::CloseCode;
 use tokio_tungstenite::tungstenite::Message;
 
 /// The database URL for this test, or None (and a notice) without PostgreSQL.
@@ -420,24 +424,6 @@ async fn a_seek_posted_on_one_node_reaches_the_lobby_on_the_other_and_back() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_node_whose_event_listener_dropped_catches_up_on_moves_made_meanwhile() {
-    /// Sends `command` until it is stored. While the database refuses new connections, a node
-    /// answers "error: internal database error" when its pool has no idle connection at hand;
-    /// such a command changes nothing (and the #ply guard refuses a repeated move), so it is
-    /// sent again. A command that was stored but whose board could not be read back is
-    /// answered "Done." with the same words further down, and must not be sent again.
-    fn stored(door: &mut served::TextDoor, command: &str) -> String {
-        let mut reply = door.send(command);
-        for _ in 0..50 {
-            if !(reply.starts_with("error") && reply.contains("internal database error")) {
-                break;
-            }
-            std::thread::sleep(std::time::Duration::from_millis(100));
-            reply = door.send(command);
-        }
-        assert!(!reply.starts_with("error"), "{command}: {reply}");
-        reply
-    }
-
     let dir = tempfile::tempdir().unwrap();
     let Some(db) = cluster_database(dir.path(), "listener_gap") else {
         return;
@@ -460,17 +446,7 @@ async fn a_node_whose_event_listener_dropped_catches_up_on_moves_made_meanwhile(
     next_where(&mut carol_ws, |v| v["type"] == "hello").await;
 
     let mut pos = Position::startpos();
-    let mut play = |door: &mut served::TextDoor, ply: i64| {
-        let mv = pos.legal_moves()[0];
-        let player = if ply % 2 == 1 {
-            "alice secret1"
-        } else {
-            "bob secret2"
-        };
-        stored(door, &format!("ataxx move 101 {player} {mv}#{ply}"));
-        pos.play(mv).unwrap();
-        pos.to_string()
-    };
+    let mut play = |door: &mut served::TextDoor, ply: i64| play_first_move(door, &mut pos, ply);
     play(&mut door_b, 1);
     next_where(&mut alice_ws, |v| v["type"] == "moves" && v["ply"] == 1).await;
     next_where(&mut carol_ws, |v| v["type"] == "moves" && v["ply"] == 1).await;
@@ -557,4 +533,259 @@ fn a_load_run_that_kills_a_node_loses_no_acknowledged_move() {
     assert!(figure("acknowledged") > 0, "{stdout}");
     assert!(figure("reconnected") > 0, "{stdout}");
     assert!(stdout.contains("killed node 2"), "{stdout}");
+}
+
+/// A PostgreSQL cluster of a test's own (scripts/postgres.sh), which the test may restart
+/// without disturbing the other tests' databases; stopped and removed when dropped.
+struct OwnPostgres {
+    /// The server URL (`postgres://user:password@host:port`).
+    server: String,
+    /// The cluster's directory.
+    dir: String,
+}
+
+impl OwnPostgres {
+    /// Starts one, or None (and a notice) where the tests have no PostgreSQL.
+    fn start(test: &str) -> Option<OwnPostgres> {
+        if database::postgres_server().is_none() {
+            eprintln!("NOTICE: {test} skipped: ATAXX_TEST_POSTGRES is not set");
+            return None;
+        }
+        let out = postgres_script(&["start"]);
+        let export = |name: &str| {
+            out.lines()
+                .find_map(|l| l.strip_prefix(&format!("export {name}='")))
+                .and_then(|l| l.strip_suffix('\''))
+                .unwrap_or_else(|| panic!("no {name} in {out}"))
+                .to_string()
+        };
+        Some(OwnPostgres {
+            server: export("ATAXX_TEST_POSTGRES"),
+            dir: export("ATAXX_TEST_PGDATA"),
+        })
+    }
+
+    fn database(&self, name: &str) -> String {
+        format!("{}/{name}", self.server)
+    }
+
+    /// A fast shutdown (every connection ended) and a start.
+    fn restart(&self) {
+        postgres_script(&["restart", &self.dir]);
+    }
+}
+
+impl Drop for OwnPostgres {
+    fn drop(&mut self) {
+        postgres_script(&["stop", &self.dir]);
+    }
+}
+
+/// Runs scripts/postgres.sh; its standard output.
+fn postgres_script(args: &[&str]) -> String {
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/../../scripts/postgres.sh");
+    let out = Command::new(script).args(args).output().unwrap();
+    assert!(
+        out.status.success(),
+        "postgres.sh {args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
+/// Sends `command` until it is stored. While the database refuses new connections, a node
+/// answers "error: internal database error" when its pool has no idle connection at hand; such a
+/// command changes nothing (and the #ply guard refuses a repeated move), so it is sent again. A
+/// command that was stored but whose board could not be read back is answered "Done." with the
+/// same words further down, and must not be sent again.
+fn stored(door: &mut served::TextDoor, command: &str) -> String {
+    let mut reply = door.send(command);
+    for _ in 0..50 {
+        if !(reply.starts_with("error") && reply.contains("internal database error")) {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(100));
+        reply = door.send(command);
+    }
+    assert!(!reply.starts_with("error"), "{command}: {reply}");
+    reply
+}
+
+/// Plays the first legal move of `pos` on board 101 (alice's at odd plies, bob's at even ones)
+/// through `door` until it is stored; returns the position after it.
+fn play_first_move(door: &mut served::TextDoor, pos: &mut Position, ply: i64) -> String {
+    let mv = pos.legal_moves()[0];
+    let player = if ply % 2 == 1 {
+        "alice secret1"
+    } else {
+        "bob secret2"
+    };
+    stored(door, &format!("ataxx move 101 {player} {mv}#{ply}"));
+    pos.play(mv).unwrap();
+    pos.to_string()
+}
+
+/// A TCP relay between the nodes and PostgreSQL that can cut every connection the way a
+/// database host that restarts (a container, a virtual machine) does: nothing more arrives, and
+/// nothing says so, until the client sends something and finds the connection gone. A client
+/// that only listens never finds out by itself.
+struct Relay {
+    /// Where the nodes connect: the relay's address.
+    addr: String,
+    cut: tokio::sync::watch::Sender<u64>,
+}
+
+impl Relay {
+    async fn start(upstream: &str) -> Relay {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let addr = listener.local_addr().unwrap().to_string();
+        let (cut, cuts) = tokio::sync::watch::channel(0u64);
+        let upstream = upstream.to_string();
+        tokio::spawn(async move {
+            while let Ok((client, _)) = listener.accept().await {
+                tokio::spawn(relay(client, upstream.clone(), cuts.clone()));
+            }
+        });
+        Relay { addr, cut }
+    }
+
+    /// Cuts every connection open now; later ones are relayed as before.
+    fn cut(&self) {
+        self.cut.send_modify(|cuts| *cuts += 1);
+    }
+}
+
+async fn relay(
+    client: tokio::net::TcpStream,
+    upstream: String,
+    mut cuts: tokio::sync::watch::Receiver<u64>,
+) {
+    use tokio::io::AsyncReadExt;
+    let Ok(server) = tokio::net::TcpStream::connect(&upstream).await else {
+        return;
+    };
+    cuts.borrow_and_update();
+    let (mut client_read, mut client_write) = client.into_split();
+    let (mut server_read, mut server_write) = server.into_split();
+    let cut = tokio::select! {
+        _ = tokio::io::copy(&mut client_read, &mut server_write) => false,
+        _ = tokio::io::copy(&mut server_read, &mut client_write) => false,
+        _ = cuts.changed() => true,
+    };
+    if cut {
+        // PostgreSQL's side ends; the client's stays open and silent until it sends.
+        drop((server_read, server_write));
+        let _ = client_read.read(&mut [0u8; 64]).await;
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn after_a_silent_postgres_restart_every_node_s_sockets_resync() {
+    let Some(postgres) = OwnPostgres::start("postgres_restart") else {
+        return;
+    };
+    let upstream = postgres.server.rsplit('@').next().unwrap();
+    let relay = Relay::start(upstream).await;
+    let db = postgres
+        .database("ataxx_restart")
+        .replace(upstream, &relay.addr);
+    let (a, b) = (node(&db), node(&db));
+    let mut door_b = b.text();
+    door_b.ok("signup alice secret1");
+    door_b.ok("signup bob secret2");
+    door_b.ok("ataxx challenge alice bob");
+    door_b.ok("ataxx accept 101 alice secret1");
+    door_b.ok("ataxx accept 101 bob secret2");
+    // A player's stream and a watcher's board stream on each node, and node A's lobby.
+    let alice = login(&a, "alice", "secret1");
+    let bob = login(&b, "bob", "secret2");
+    let mut streams = vec![
+        socket(&a.ws(&format!("/api/ws?token={alice}"))).await,
+        socket(&b.ws(&format!("/api/ws?token={bob}"))).await,
+        socket(&a.ws("/api/games/101/ws")).await,
+        socket(&b.ws("/api/games/101/ws")).await,
+    ];
+    let mut lobby = socket(&a.ws("/api/lobby/ws")).await;
+    let mut pos = Position::startpos();
+    let mut play = |door: &mut served::TextDoor, ply: i64| play_first_move(door, &mut pos, ply);
+    play(&mut door_b, 1);
+    for ws in &mut streams {
+        next_where(ws, |v| v["ply"] == 1).await;
+    }
+
+    // PostgreSQL restarts behind connections that go silent: the nodes' pools find out when
+    // they next send a query, the listeners only by asking.
+    relay.cut();
+    postgres.restart();
+    let mut fen = String::new();
+    for ply in 2..=4 {
+        fen = play(&mut door_b, ply);
+    }
+    // Every stream reaches ply 4 (by the events caught up, or a snapshot), and the lobby is
+    // told to reload.
+    for ws in &mut streams {
+        let reached = next_where_within(ws, 20, |v| v["ply"] == 4).await;
+        assert_eq!(reached["game"]["fen"], fen);
+    }
+    next_where(&mut lobby, |v| v["type"] == "resync").await;
+    // And events flow again as they happen.
+    play(&mut door_b, 5);
+    for ws in &mut streams {
+        next_where(ws, |v| v["type"] == "moves" && v["ply"] == 5).await;
+    }
+}
+
+/// Whether a socket still answers a ping (the session it was opened with still open).
+async fn answers_ping(ws: &mut Socket) -> bool {
+    served::send(ws, json!({"type": "ping", "id": 1})).await;
+    loop {
+        match tokio::time::timeout(std::time::Duration::from_secs(10), ws.next()).await {
+            Ok(Some(Ok(Message::Text(text)))) if text.contains("pong") => return true,
+            Ok(Some(Ok(Message::Text(_)))) => continue,
+            _ => return false,
+        }
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_logout_password_change_or_signoff_on_one_node_closes_the_sockets_on_the_other() {
+    let dir = tempfile::tempdir().unwrap();
+    let Some(db) = cluster_database(dir.path(), "revocations") else {
+        return;
+    };
+    let (a, b) = (node(&db), node(&db));
+    let mut door_a = a.text();
+    door_a.ok("signup alice secret1");
+    door_a.ok("signup bob secret2");
+    door_a.ok("signup carol secret3");
+    door_a.ok("ataxx challenge alice bob");
+    // Every socket is on node B; every session ends on node A.
+    let alice1 = login(&b, "alice", "secret1");
+    let alice2 = login(&b, "alice", "secret1");
+    let bob = login(&b, "bob", "secret2");
+    let carol = login(&b, "carol", "secret3");
+    let mut alice1_board = socket(&b.ws(&format!("/api/games/101/ws?token={alice1}"))).await;
+    let mut alice1_user = socket(&b.ws(&format!("/api/ws?token={alice1}"))).await;
+    let mut alice2_user = socket(&b.ws(&format!("/api/ws?token={alice2}"))).await;
+    let mut bob_board = socket(&b.ws(&format!("/api/games/101/ws?token={bob}"))).await;
+    let mut carol_user = socket(&b.ws(&format!("/api/ws?token={carol}"))).await;
+
+    // A logout ends the sockets of that session, not another session's.
+    let (status, _) = api("POST", &a.url("/api/logout"), Some(&alice1), None);
+    assert_eq!(status, 200);
+    assert_eq!(close_code(&mut alice1_board).await, Some(CloseCode::Policy));
+    assert_eq!(close_code(&mut alice1_user).await, Some(CloseCode::Policy));
+    assert!(
+        answers_ping(&mut alice2_user).await,
+        "alice's other session"
+    );
+
+    // A password change ends every session of its account.
+    door_a.ok("change password bob secret2 secret9");
+    assert_eq!(close_code(&mut bob_board).await, Some(CloseCode::Policy));
+
+    // So does closing the account; another account's socket stays open.
+    door_a.ok("signoff alice secret1");
+    assert_eq!(close_code(&mut alice2_user).await, Some(CloseCode::Policy));
+    assert!(answers_ping(&mut carol_user).await, "carol's session");
 }

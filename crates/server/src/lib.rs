@@ -119,7 +119,12 @@ impl App {
                 true => cluster::elect(&storage),
                 false => Leader::always(),
             },
-            accounts: Accounts::new(storage.clone(), clock.clone(), config.rate_limits),
+            accounts: Accounts::new(
+                storage.clone(),
+                clock.clone(),
+                config.rate_limits,
+                publisher.clone(),
+            ),
             seeks: seeks::Seeks::new(storage.clone(), games.clone(), clock.clone(), publisher),
             games,
             storage,

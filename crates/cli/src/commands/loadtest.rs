@@ -7,7 +7,10 @@
 //! i mod N, so the two players of a game sit on different nodes. `--kill-node-after S` kills the
 //! last node with SIGKILL S seconds in: its players reconnect to a survivor, their games resync
 //! from the board's record, and at the end every move the server confirmed is looked up in the
-//! record; those missing are reported as `lost`.
+//! record; those missing are reported as `lost`. A refused move (the database away during a
+//! restart) is counted as an error, and its game resynchronises from the record and goes on. At
+//! the end every player's stream must have announced its game's last recorded ply: those that
+//! did not are reported as `sockets behind`.
 
 mod play;
 
@@ -226,6 +229,7 @@ fn load(args: &Args, dir: &std::path::Path) -> anyhow::Result<()> {
     println!("acknowledged     {} moves", stats.acknowledged);
     println!("errors           {}", stats.errors);
     println!("lost             {}", stats.lost);
+    println!("sockets behind   {} of {}", stats.behind, 2 * args.games);
     if let (Some(before), Some(after)) = (rss_before, rss_after) {
         println!("server RSS       {before} KiB before the games, {after} KiB after");
         println!(

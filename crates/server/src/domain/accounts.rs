@@ -20,8 +20,10 @@ use crate::domain::clock::Clock;
 use crate::domain::gate::Gate;
 use crate::domain::throttle::LoginLimits;
 use crate::error::{Error, Result};
+use crate::events::Publisher;
+pub use crate::model::Revocation;
 use crate::model::UserRow;
-use crate::store::{self, Storage};
+use crate::store::{self, Storage, WriteTx};
 
 /// Sessions last 30 days.
 const SESSION_MS: i64 = 30 * 24 * 3600 * 1000;
@@ -85,8 +87,8 @@ pub struct Accounts {
     argon2: Gate,
     /// The client address of the request this handle serves (see [`Accounts::from_peer`]).
     peer: Option<IpAddr>,
-    /// Announces ended sessions to open WebSockets.
-    revoked: tokio::sync::broadcast::Sender<Revocation>,
+    /// Announces ended sessions to open WebSockets, of every node (through the hub).
+    publisher: Publisher,
     /// userid -> (stored hash, keyed digest of the password last verified against it). The
     /// stored hash is read every time, so a password changed on another node voids the entry.
     verified: Arc<Mutex<HashMap<String, Verified>>>,
@@ -183,7 +185,12 @@ fn hex(bytes: &[u8]) -> String {
 }
 
 impl Accounts {
-    pub fn new(storage: Storage, clock: Arc<Clock>, limits: RateLimits) -> Accounts {
+    pub fn new(
+        storage: Storage,
+        clock: Arc<Clock>,
+        limits: RateLimits,
+        publisher: Publisher,
+    ) -> Accounts {
         Accounts {
             windows: crate::domain::throttle::Windows::new(storage.clone()),
             logins: crate::domain::throttle::LoginThrottle::new(storage.clone()),
@@ -192,7 +199,7 @@ impl Accounts {
             clock,
             limits,
             peer: None,
-            revoked: tokio::sync::broadcast::channel(256).0,
+            publisher,
             verified: Arc::default(),
             cache_key: rand::rng().random(),
         }
@@ -208,14 +215,17 @@ impl Accounts {
 
     /// Ended sessions: a password change or closed account ends all of a user's, a logout one.
     pub fn revocations(&self) -> tokio::sync::broadcast::Receiver<Revocation> {
-        self.revoked.subscribe()
+        self.publisher.hub().revocations()
     }
 
-    fn revoke(&self, user: &str, token: Option<&str>) {
-        let _ = self.revoked.send(Revocation {
+    /// Commits `tx`, which ended sessions of `user` (all, or the one of `token`), and tells the
+    /// sockets of every node.
+    async fn commit_revocation(&self, tx: WriteTx, user: &str, token: Option<&str>) -> Result<()> {
+        let revocation = Revocation {
             user: user.to_string(),
             token_hash: token.map(token_hash),
-        });
+        };
+        crate::domain::publish::commit_revocation(&self.publisher, tx, revocation).await
     }
 
     fn digest(&self, password: &str) -> [u8; 32] {
@@ -362,9 +372,8 @@ impl Accounts {
         let mut tx = self.storage.write().await?;
         store::set_password_hash(&mut tx, &name, &hash).await?;
         store::delete_sessions_of(&mut tx, &name).await?;
-        tx.commit().await?;
+        self.commit_revocation(tx, &name, None).await?;
         self.forget(&name);
-        self.revoke(&name, None);
         Ok(())
     }
 
@@ -387,9 +396,8 @@ impl Accounts {
         let mut tx = self.storage.write().await?;
         store::set_password_hash(&mut tx, &name, NO_LOGIN).await?;
         store::delete_sessions_of(&mut tx, &name).await?;
-        tx.commit().await?;
+        self.commit_revocation(tx, &name, None).await?;
         self.forget(&name);
-        self.revoke(&name, None);
         Ok(name)
     }
 
@@ -423,9 +431,7 @@ impl Accounts {
         let user = self.token_user(token).await?;
         let mut tx = self.storage.write().await?;
         store::delete_session(&mut tx, &token_hash(token)).await?;
-        tx.commit().await?;
-        self.revoke(&user, Some(token));
-        Ok(())
+        self.commit_revocation(tx, &user, Some(token)).await
     }
 
     /// Whether a revocation ends the session of `user` holding `token`.
@@ -437,14 +443,6 @@ impl Accounts {
                 (Some(_), None) => false,
             }
     }
-}
-
-/// An ended session: every session of `user`, or only the one whose token hashes to
-/// `token_hash`.
-#[derive(Clone, Debug)]
-pub struct Revocation {
-    pub user: String,
-    pub token_hash: Option<String>,
 }
 
 #[cfg(test)]

@@ -3,7 +3,7 @@
 
 use crate::error::Result;
 use crate::events::Publisher;
-use crate::model::Event;
+use crate::model::{Event, Revocation};
 use crate::store::{self, Storage, WriteTx};
 
 /// Commits `tx` and publishes `events`, in order; nothing is published unless the commit is.
@@ -47,6 +47,26 @@ pub async fn commit_subscription(
         Publisher::Local(hub) => {
             tx.commit().await?;
             hub.set_subscription(board, name, on);
+            Ok(())
+        }
+    }
+}
+
+/// Commits `tx`, which ended sessions, and tells the sockets: every node's, where they share
+/// a database, through a notice sent at commit.
+pub async fn commit_revocation(
+    publisher: &Publisher,
+    mut tx: WriteTx,
+    revocation: Revocation,
+) -> Result<()> {
+    match publisher {
+        Publisher::Notices(_) => {
+            store::notices::send_revocation(&mut tx, &revocation).await?;
+            tx.commit().await
+        }
+        Publisher::Local(hub) => {
+            tx.commit().await?;
+            hub.revoke(revocation);
             Ok(())
         }
     }

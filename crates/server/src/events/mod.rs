@@ -7,9 +7,9 @@
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
-use tokio::sync::broadcast;
+use tokio::sync::{broadcast, watch};
 
-use crate::model::{Event, EventKind};
+use crate::model::{Event, EventKind, Revocation};
 
 mod publisher;
 pub use publisher::Publisher;
@@ -23,6 +23,29 @@ pub struct Hub {
     /// Users who follow boards they do not play on (`ataxx subscribe`).
     subscribers: Arc<Mutex<HashMap<i64, Vec<String>>>>,
     lobby: Lobby,
+    /// Counts the gaps: times this node may have missed events (its listener was away), so
+    /// that every stream resyncs.
+    gaps: Gaps,
+    /// Ended sessions, for the sockets opened with them.
+    revocations: Revocations,
+}
+
+#[derive(Clone)]
+struct Revocations(broadcast::Sender<Revocation>);
+
+impl Default for Revocations {
+    fn default() -> Self {
+        Revocations(broadcast::channel(BACKLOG).0)
+    }
+}
+
+#[derive(Clone)]
+struct Gaps(Arc<watch::Sender<u64>>);
+
+impl Default for Gaps {
+    fn default() -> Self {
+        Gaps(Arc::new(watch::channel(0).0))
+    }
 }
 
 /// The lobby stream: seeks added and removed, games started and ended (JSON texts).
@@ -109,6 +132,28 @@ impl Hub {
     /// Sends a JSON text to every lobby listener (none listening is fine).
     pub fn publish_lobby(&self, json: String) {
         let _ = self.lobby.0.send(json.into());
+    }
+
+    /// Tells the sockets that sessions ended (none listening is fine).
+    pub fn revoke(&self, revocation: Revocation) {
+        let _ = self.revocations.0.send(revocation);
+    }
+
+    /// Listens for ended sessions.
+    pub fn revocations(&self) -> broadcast::Receiver<Revocation> {
+        self.revocations.0.subscribe()
+    }
+
+    /// Tells every stream that events may have been missed: each board and user socket resyncs
+    /// (see [`Hub::gaps`]), and lobby listeners are sent `{"type":"resync"}`.
+    pub fn gap(&self) {
+        self.gaps.0.send_modify(|gaps| *gaps += 1);
+        self.publish_lobby(serde_json::json!({"type": "resync"}).to_string());
+    }
+
+    /// Changes with each [`Hub::gap`].
+    pub fn gaps(&self) -> watch::Receiver<u64> {
+        self.gaps.0.subscribe()
     }
 
     /// Sends an event to the board's listeners, every player's and the subscribers'; a game

@@ -19,5 +19,5 @@ pub use mail::{BoardCursor, InboxRow, OutboxRow};
 pub use moves::{MoveRow, QueuedMove};
 pub use rating::{RatingPoint, RatingRow};
 pub use status::{Status, UnknownStatus};
-pub use user::UserRow;
+pub use user::{Revocation, UserRow};
 pub use view::{Accepted, Correspondence, GameSummary, GameView, LiveClock, Proposal, SeatSummary};

@@ -1,5 +1,6 @@
-//! Notices between server nodes on one PostgreSQL database: `NOTIFY` on three channels (events,
-//! subscriptions, the lobby), the table that carries event bodies too long for a notification,
+//! Notices between server nodes on one PostgreSQL database: `NOTIFY` on five channels (events,
+//! subscriptions, the lobby, ended sessions, and the probes a node sends itself to check it
+//! still hears), the table that carries event bodies too long for a notification,
 //! the listening connection, and the advisory lock the leader holds. [`crate::cluster`] decides
 //! what to do with them; this file only speaks to the database.
 
@@ -9,7 +10,7 @@ use sqlx::{Connection, Row};
 
 use super::{Conn, Storage};
 use crate::error::{Error, Result};
-use crate::model::Event;
+use crate::model::{Event, Revocation};
 
 /// The channel events travel on.
 pub const EVENTS: &str = "ataxx_events";
@@ -17,6 +18,11 @@ pub const EVENTS: &str = "ataxx_events";
 pub const SUBSCRIPTIONS: &str = "ataxx_subscriptions";
 /// The channel lobby messages (seeks added and removed) travel on.
 pub const LOBBY: &str = "ataxx_lobby";
+/// The channel ended sessions travel on.
+pub const REVOCATIONS: &str = "ataxx_revocations";
+/// The channel a node's probes travel on: a node that has heard nothing for a while sends one
+/// to itself, and one that does not come back means its listening connection is gone.
+pub const PROBES: &str = "ataxx_probes";
 /// PostgreSQL refuses notification payloads from 8000 bytes on.
 const MAX_PAYLOAD: usize = 7900;
 /// The advisory lock key of the leader ("ataxx" in ASCII).
@@ -39,6 +45,12 @@ pub async fn send_event(conn: &mut Conn, event: &Event, now_ms: i64) -> Result<(
         format!("@{id}")
     };
     notify(conn, EVENTS, &payload).await
+}
+
+/// Tells every node, when the transaction commits, that sessions ended.
+pub async fn send_revocation(conn: &mut Conn, revocation: &Revocation) -> Result<()> {
+    let payload = serde_json::to_string(revocation).expect("notices serialize");
+    notify(conn, REVOCATIONS, &payload).await
 }
 
 /// A change of subscription, as it travels between nodes.
@@ -84,13 +96,19 @@ pub async fn send_lobby(storage: &Storage, json: &str) -> Result<()> {
     notify(&mut conn, LOBBY, json).await
 }
 
+/// Sends a probe (`payload` names the node) through the pool, to come back to every listener.
+pub async fn send_probe(storage: &Storage, payload: &str) -> Result<()> {
+    let mut conn = storage.read().await?;
+    notify(&mut conn, PROBES, payload).await
+}
+
 /// The name a node's listening connection shows in `pg_stat_activity` (with its process id, so
 /// an operator, or a test, can tell the nodes' listeners apart).
 pub fn listener_name(pid: u32) -> String {
     format!("ataxx events {pid}")
 }
 
-/// The connection a node hears the three channels on.
+/// The connection a node hears the five channels on.
 pub struct Listener(PgListener);
 
 impl Listener {
@@ -105,7 +123,7 @@ impl Listener {
             .connect_lazy_with(options);
         let mut listener = PgListener::connect_with(&pool).await.map_err(fail)?;
         listener
-            .listen_all([EVENTS, SUBSCRIPTIONS, LOBBY])
+            .listen_all([EVENTS, SUBSCRIPTIONS, LOBBY, REVOCATIONS, PROBES])
             .await
             .map_err(fail)?;
         Ok(Listener(listener))
@@ -122,11 +140,6 @@ impl Listener {
             Ok(None) => Ok(None),
             Err(err) => Err(err.to_string()),
         }
-    }
-
-    /// Listens again after an error (reconnecting a dropped connection); whether it worked.
-    pub async fn listen_again(&mut self) -> bool {
-        self.0.listen(EVENTS).await.is_ok()
     }
 }
 

@@ -46,6 +46,9 @@ pub struct Stats {
     pub reconnected: u64,
     /// Moves confirmed after the kill.
     pub after_kill: u64,
+    /// Player streams (two per game) that had not seen their game's last recorded ply a while
+    /// after the last move.
+    pub behind: u64,
 }
 
 /// A move waiting for its opponent's notification.
@@ -79,6 +82,8 @@ struct Shared {
     pending: Mutex<HashMap<i64, Pending>>,
     /// The highest ply each board's mover got a socket `ack` for.
     acks: Mutex<HashMap<i64, i64>>,
+    /// The highest ply each (player, board) stream has announced.
+    seen: Mutex<HashMap<(usize, i64), i64>>,
     killed_at: Mutex<Option<Instant>>,
     errors: AtomicU64,
     interrupted: AtomicU64,
@@ -157,11 +162,20 @@ impl Shared {
     }
 
     /// Moves a player whose node died to a survivor: a new event stream, a new text connection.
+    /// Tries again for up to a minute while the survivor refuses (its database away), as a
+    /// browser does.
     async fn reconnect(&self, player: usize) -> anyhow::Result<WsStream> {
         let _moving = self.players[player].moving.lock().await;
         let node = self.survivor();
         *self.players[player].text.lock().await = None;
-        let stream = self.open_socket(player, node).await?;
+        let mut tries = 0;
+        let stream = loop {
+            match self.open_socket(player, node).await {
+                Err(_) if tries < 120 => tokio::time::sleep(Duration::from_millis(500)).await,
+                opened => break opened?,
+            }
+            tries += 1;
+        };
         self.reconnected.fetch_add(1, Ordering::Relaxed);
         Ok(stream)
     }
@@ -194,8 +208,21 @@ impl Shared {
         }
     }
 
-    /// A board as a surviving node records it (blocking HTTP, off the runtime's threads).
+    /// A board as a surviving node records it, asked again for up to a minute while the
+    /// database is away (a restart).
     async fn record(self: &Arc<Self>, board: i64) -> anyhow::Result<Value> {
+        let mut tries = 0;
+        loop {
+            match self.record_once(board).await {
+                Err(_) if tries < 120 => tokio::time::sleep(Duration::from_millis(500)).await,
+                done => return done,
+            }
+            tries += 1;
+        }
+    }
+
+    /// A board as a surviving node records it (blocking HTTP, off the runtime's threads).
+    async fn record_once(self: &Arc<Self>, board: i64) -> anyhow::Result<Value> {
         let shared = self.clone();
         tokio::task::spawn_blocking(move || {
             let url = format!(
@@ -232,6 +259,11 @@ async fn read_events(shared: Arc<Shared>, player: usize, mut stream: WsStream) {
                 continue;
             };
             let board = event["board"].as_i64().unwrap_or(0);
+            if let Some(ply) = event["ply"].as_i64() {
+                let mut seen = shared.seen.lock().expect("seen");
+                let seen = seen.entry((player, board)).or_default();
+                *seen = (*seen).max(ply);
+            }
             match event["type"].as_str() {
                 Some("moves") => {
                     let first = event["moves"][0]["ply"].as_i64().unwrap_or(0);
@@ -330,15 +362,16 @@ async fn play_game(
                 .await
                 .map(|reply| !reply.starts_with("error"))
         };
-        if replied == Some(false) {
-            shared.errors.fetch_add(1, Ordering::Relaxed);
-            break;
-        }
         let latency = match replied {
-            Some(_) => match tokio::time::timeout(NOTIFIED_WITHIN, rx).await {
+            Some(true) => match tokio::time::timeout(NOTIFIED_WITHIN, rx).await {
                 Ok(Ok(latency)) => Some(latency),
                 _ => None,
             },
+            // Refused (the database away, say): resynchronise from the record and go on.
+            Some(false) => {
+                shared.errors.fetch_add(1, Ordering::Relaxed);
+                None
+            }
             // The connection is gone: give the player a moment to move to a survivor.
             None => {
                 tokio::time::sleep(Duration::from_millis(100)).await;
@@ -410,6 +443,40 @@ async fn count_lost(shared: &Arc<Shared>, board: i64, confirmed: &[(i64, String)
         .count() as u64
 }
 
+/// Counts the player streams that have not announced their game's last recorded ply, waiting
+/// up to [`NOTIFIED_WITHIN`] for the last events to arrive.
+async fn count_behind(shared: &Arc<Shared>, games: &[(i64, usize, usize)]) -> u64 {
+    let mut last = HashMap::new();
+    for &(board, _, _) in games {
+        if let Ok(record) = shared.record(board).await {
+            last.insert(board, record["ply"].as_i64().unwrap_or(0));
+        }
+    }
+    let deadline = Instant::now() + NOTIFIED_WITHIN;
+    loop {
+        let behind: Vec<(usize, i64, i64)> = {
+            let seen = shared.seen.lock().expect("seen");
+            games
+                .iter()
+                .flat_map(|&(board, x, o)| [(x, board), (o, board)])
+                .map(|key| (key.0, key.1, seen.get(&key).copied().unwrap_or(0)))
+                .filter(|(_, board, seen)| *seen < last.get(board).copied().unwrap_or(0))
+                .collect()
+        };
+        if behind.is_empty() || Instant::now() >= deadline {
+            for (player, board, seen) in &behind {
+                let name = &shared.players[*player].name;
+                eprintln!(
+                    "{name}'s stream is behind on board {board}: ply {seen} of {}",
+                    last[board]
+                );
+            }
+            return behind.len() as u64;
+        }
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+}
+
 /// Connects every player, plays every game, kills a node when asked, and checks the record.
 pub async fn play(
     args: &Args,
@@ -444,6 +511,7 @@ pub async fn play(
         players,
         pending: Mutex::new(HashMap::new()),
         acks: Mutex::new(HashMap::new()),
+        seen: Mutex::new(HashMap::new()),
         killed_at: Mutex::new(None),
         errors: AtomicU64::new(0),
         interrupted: AtomicU64::new(0),
@@ -475,6 +543,7 @@ pub async fn play(
     let start = Instant::now();
     let end = start + Duration::from_secs(args.seconds);
     let boards: Vec<i64> = games.iter().map(|g| g.0).collect();
+    let pairs = games.clone();
     let mut tasks = vec![];
     for (index, game) in games.into_iter().enumerate() {
         let offset = period.mul_f64(index as f64 / args.games as f64);
@@ -509,6 +578,7 @@ pub async fn play(
         interrupted: shared.interrupted.load(Ordering::Relaxed),
         reconnected: shared.reconnected.load(Ordering::Relaxed),
         after_kill: 0,
+        behind: count_behind(&shared, &pairs).await,
     };
     for (board, run) in boards.into_iter().zip(runs) {
         stats.moves += run.latencies.len() as u64;

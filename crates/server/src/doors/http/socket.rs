@@ -40,7 +40,7 @@ pub(super) async fn game_socket(
         None => None,
     };
     let current = state.app.games.summary(board).await?;
-    let events = state.app.hub.board(board);
+    let events = Feed::new(&state, state.app.hub.board(board));
     let greeting = match query.since {
         Some(since) if since >= current.version => None,
         _ => Some(snapshot(&state.app, board).await?),
@@ -62,7 +62,7 @@ pub(super) async fn user_socket(
         .unwrap_or_default()
         .to_string();
     let user = authenticated(&state, &headers, query.token.as_deref()).await?;
-    let events = state.app.hub.user(&user);
+    let events = Feed::new(&state, state.app.hub.user(&user));
     let greeting = json!({"type": "hello", "user": user}).to_string();
     // An open page keeps its user's live seeks open.
     let presence = state.app.seeks.present(&user);
@@ -107,6 +107,16 @@ impl Session {
             }
         }
     }
+
+    /// Whether the session is still open (it may have ended a moment ago, or while this node
+    /// was not listening); Err when the database cannot say.
+    async fn is_open(&self, state: &HttpState) -> Result<bool, Error> {
+        match state.app.accounts.token_user(&self.token).await {
+            Ok(user) => Ok(user == self.user),
+            Err(Error::Auth) => Ok(false),
+            Err(err) => Err(err),
+        }
+    }
 }
 
 /// Close code 1008 (policy violation): the session ended.
@@ -125,6 +135,29 @@ fn too_big_frame() -> Message {
     }))
 }
 
+/// What a socket forwards: its stream of events, and the hub's gaps (events this node may
+/// have missed), taken before its greeting is read so that none falls in between.
+struct Feed {
+    events: tokio::sync::broadcast::Receiver<Event>,
+    gaps: tokio::sync::watch::Receiver<u64>,
+}
+
+impl Feed {
+    fn new(state: &HttpState, events: tokio::sync::broadcast::Receiver<Event>) -> Feed {
+        let gaps = state.app.hub.gaps();
+        Feed { events, gaps }
+    }
+}
+
+/// What a stream that fell behind, or may have missed events, is sent: a board stream a fresh snapshot, a user
+/// stream `{"type":"resync"}`.
+async fn resync(state: &HttpState, board: Option<i64>) -> Option<String> {
+    match board {
+        Some(board) => snapshot(&state.app, board).await.ok(),
+        None => Some(json!({"type": "resync"}).to_string()),
+    }
+}
+
 /// Runs one socket: forwards events, answers client messages, ends on close, shutdown or the
 /// end of its session.
 async fn stream(
@@ -133,7 +166,10 @@ async fn stream(
     mut session: Option<Session>,
     board: Option<i64>,
     greeting: Option<String>,
-    mut events: tokio::sync::broadcast::Receiver<Event>,
+    Feed {
+        mut events,
+        mut gaps,
+    }: Feed,
 ) {
     let (mut sink, mut incoming) = socket.split();
     if let Some(greeting) = greeting {
@@ -151,13 +187,21 @@ async fn stream(
         let out: Option<String> = tokio::select! {
             event = events.recv() => match event {
                 Ok(event) => Some(event.json.to_string()),
-                // Fell behind: a board stream gets a fresh snapshot, a user stream is told to resync.
-                Err(RecvError::Lagged(_)) => match board {
-                    Some(board) => snapshot(&state.app, board).await.ok(),
-                    None => Some(json!({"type": "resync"}).to_string()),
-                },
+                Err(RecvError::Lagged(_)) => resync(&state, board).await,
                 Err(RecvError::Closed) => return,
             },
+            // The node's listener was away (a database restart): events may be missing, and so
+            // may the end of this socket's session.
+            Ok(()) = gaps.changed() => {
+                if let Some(s) = &session {
+                    // Unknown (the database away again) keeps the socket open.
+                    if matches!(s.is_open(&state).await, Ok(false)) {
+                        let _ = sink.send(session_ended_frame()).await;
+                        return;
+                    }
+                }
+                resync(&state, board).await
+            }
             message = incoming.next() => match message {
                 Some(Ok(Message::Text(text))) if text.len() > MAX_BODY => {
                     let _ = sink.send(too_big_frame()).await;
@@ -166,7 +210,8 @@ async fn stream(
                 Some(Ok(Message::Text(text))) => {
                     // A session revoked a moment ago may not act any more.
                     if let Some(s) = &session {
-                        if state.app.accounts.token_user(&s.token).await.ok().as_deref() != Some(s.user.as_str()) {
+                        // Unknown counts as ended: the message is refused.
+                        if !matches!(s.is_open(&state).await, Ok(true)) {
                             let _ = sink.send(Message::Text(error_message(None, &Error::Auth).into())).await;
                             let _ = sink.send(session_ended_frame()).await;
                             return;
