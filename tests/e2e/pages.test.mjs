@@ -6,7 +6,16 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { BASE, clickSquare, noScriptErrors, person, visitor, waitText } from './common.mjs';
+import { BASE, boardOf, clickSquare, noScriptErrors, person, visitor, waitText } from './common.mjs';
+
+/**
+ * Ends a game this file started, so that the later tests' front page and TV (which show the
+ * games in play) do not fill with it.
+ */
+const resign = async (page, board) => {
+  const response = await page.request.post(`${BASE}/api/games/${board}/move`, { data: { move: 'resign' } });
+  assert.ok(response.ok(), await response.text());
+};
 
 test('the keyboard cursor shows after a key press, not after a mouse click', async () => {
   const kit = await person('kit-cursor');
@@ -22,6 +31,7 @@ test('the keyboard cursor shows after a key press, not after a mouse click', asy
   assert.equal(await kit.locator('#board .kb-cursor').count(), 1, 'a key shows the cursor');
   await clickSquare(kit, 'a7');
   assert.equal(await kit.locator('#board .kb-cursor').count(), 0, 'the next click hides it again');
+  await resign(kit, boardOf(kit));
   await kit.context().close();
   noScriptErrors();
 });
@@ -61,6 +71,7 @@ test('a message from one page does not stay on the next; a typed a1a1 is told wh
   await tess.press('#move-input', 'Enter');
   await waitText(tess, '#notice', 'a1a1 starts and ends on the same cell');
   assert.doesNotMatch(await tess.locator('#notice').textContent(), /pass/);
+  await resign(tess, board);
   for (const page of [tess, tom]) await page.context().close();
   noScriptErrors();
 });
@@ -109,6 +120,7 @@ test("a live game's clocks start with each side's first move, and the page says 
   assert.ok((await play(rob, 'f6')).ok());
   await waitText(ria, '#status', /^Your move\.$/);
   await ria.waitForSelector('.clock.running[data-clock="x"]');
+  await resign(ria, board);
   for (const page of [ria, rob]) await page.context().close();
   noScriptErrors();
 });
@@ -136,6 +148,8 @@ test('the game page says rated or casual, the time control, the ratings and the 
   assert.equal(await cara.locator('#resign').isVisible(), true);
   assert.equal(await cara.locator('#undo').isVisible(), false, 'no undo to propose to bot-very-easy');
   assert.equal(await cara.locator('#draw').isVisible(), false, 'no draw to offer bot-very-easy');
+  await resign(cara, boardOf(cara));
+  await resign(cara, board);
   for (const page of [cara, cole]) await page.context().close();
   noScriptErrors();
 });
@@ -147,7 +161,8 @@ test('no engine help in a game in play; after it, the analysis lasts as long as 
   const { board } = await created.json();
   assert.equal((await ben.request.post(`${BASE}/api/games/${board}/accept`)).status(), 200);
   const play = (page, move) => page.request.post(`${BASE}/api/games/${board}/move`, { data: { move } });
-  assert.ok((await play(ada, 'b6')).ok());
+  // Moves no other test plays: a finished game's position may also stand on a board in play.
+  assert.ok((await play(ada, 'g2')).ok());
   for (const page of [ada, guest]) {
     await page.goto(`${BASE}/#/game/${board}`);
     await page.waitForSelector('.board .piece');
@@ -157,7 +172,7 @@ test('no engine help in a game in play; after it, the analysis lasts as long as 
   const fen = (await (await guest.request.get(`${BASE}/api/games/${board}`)).json()).fen;
   const refused = await guest.request.get(`${BASE}/api/analysis?fen=${encodeURIComponent(fen)}`);
   assert.equal(refused.status(), 403);
-  assert.ok((await play(ben, 'f6')).ok());
+  assert.ok((await play(ben, 'a2')).ok());
   assert.ok((await play(ada, 'resign')).ok());
   await waitText(guest, '#status', 'by resignation');
   await guest.click('#analyse');

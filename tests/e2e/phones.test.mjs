@@ -82,6 +82,9 @@ test('with 32-letter names and a 300-letter chat line no page is wider than a ph
   // The seek goes, as the other tests expect an empty list.
   const withdrawn = await o.request.delete(`${BASE}/api/seeks/${(await seek.json()).id}`);
   assert.ok(withdrawn.ok(), await withdrawn.text());
+  // The game ends, as the other tests' front page and TV show the games in play.
+  const resigned = await x.request.post(`${BASE}/api/games/${board}/move`, { data: { move: 'resign' } });
+  assert.ok(resigned.ok(), await resigned.text());
   for (const page of [x, o, guest]) await page.context().close();
   noScriptErrors();
 });

@@ -8,6 +8,7 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use ataxx::{Color, Layout, Position};
+use axum::extract::rejection::QueryRejection;
 use axum::extract::{Path, Query, State};
 use axum::http::{header, HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
@@ -122,8 +123,13 @@ struct ImageQuery {
 async fn board_image(
     State(state): State<WebState>,
     Path(image): Path<String>,
-    Query(query): Query<ImageQuery>,
+    query: Result<Query<ImageQuery>, QueryRejection>,
 ) -> Response {
+    // Refused in the JSON the API's errors take, as the document says (axum's own is text).
+    let query = match query {
+        Ok(Query(query)) => query,
+        Err(rejection) => return bad_request(rejection.body_text()),
+    };
     let (number, png) = match (image.strip_suffix(".svg"), image.strip_suffix(".png")) {
         (Some(number), _) => (number, false),
         (_, Some(number)) => (number, true),
