@@ -33,6 +33,17 @@ fn start_game(server: &Served, x: &str, o: &str, o_name: &str, clock: Option<&st
     board
 }
 
+/// The board as anyone reads it.
+fn game_of(server: &Served, board: i64) -> Value {
+    api(
+        "GET",
+        &server.url(&format!("/api/games/{board}")),
+        None,
+        None,
+    )
+    .1
+}
+
 fn act(server: &Served, board: i64, token: &str, mv: &str) -> (u16, Value) {
     api(
         "POST",
@@ -71,12 +82,7 @@ fn a_live_clock_starts_with_each_first_move_and_a_game_without_one_is_aborted_un
     let (server, alice, bob) = with_test_clock(&dir);
     let board = start_game(&server, &alice, &bob, "bob", Some("1+0"));
     command(&server, "clock advance 20");
-    let (_, game) = api(
-        "GET",
-        &server.url(&format!("/api/games/{board}")),
-        None,
-        None,
-    );
+    let game = game_of(&server, board);
     assert_eq!(
         game["clock"]["x_ms"], 60_000,
         "no clock runs before the first move: {game}"
@@ -91,12 +97,7 @@ fn a_live_clock_starts_with_each_first_move_and_a_game_without_one_is_aborted_un
     );
     // Bob has 30 s for his first move, counted from alice's.
     command(&server, "clock advance 25");
-    let (_, game) = api(
-        "GET",
-        &server.url(&format!("/api/games/{board}")),
-        None,
-        None,
-    );
+    let game = game_of(&server, board);
     assert_eq!(
         (&game["status"], &game["clock"]["o_ms"]),
         (&json!("active"), &json!(60_000))
@@ -137,12 +138,7 @@ fn a_live_clock_starts_with_each_first_move_and_a_game_without_one_is_aborted_un
     assert_eq!(act(&server, board, &alice, "b6").0, 200);
     assert_eq!(act(&server, board, &bob, "f6").0, 200);
     command(&server, "clock advance 40");
-    let (_, game) = api(
-        "GET",
-        &server.url(&format!("/api/games/{board}")),
-        None,
-        None,
-    );
+    let game = game_of(&server, board);
     assert_eq!(
         (&game["status"], &game["clock"]["running"]),
         (&json!("active"), &json!("x"))
@@ -335,12 +331,7 @@ fn no_engine_analysis_of_a_position_on_a_board_in_play_until_the_game_ends() {
     let bob = signup_and_login(&server, "bob", "secret2");
     let board = start_game(&server, &alice, &bob, "bob", Some("3+2"));
     assert_eq!(act(&server, board, &alice, "b6").0, 200);
-    let (_, game) = api(
-        "GET",
-        &server.url(&format!("/api/games/{board}")),
-        None,
-        None,
-    );
+    let game = game_of(&server, board);
     let fen = game["fen"].as_str().unwrap().to_string();
     let analysis = |fen: &str, token: Option<&str>| {
         let query: String = url_escape(fen);
