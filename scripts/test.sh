@@ -5,6 +5,7 @@
 #   - aiosmtpd (PyPI) in the same .venv: the real SMTP server the mail tests catch mail with;
 #   - Chromium (Debian) and playwright-core (npm) for the browser tests in tests/e2e.
 #   - schemathesis (PyPI) in .venv for the API tests in tests/api.
+#   - Postfix (Debian), which the mail door is tested behind (crates/cli/tests/postfix.rs).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -15,6 +16,7 @@ if [ ! -x .venv/bin/python ] || ! .venv/bin/python -c "import ataxx, aiosmtpd" 2
 fi
 export ATAXX_PYTHON="$PWD/.venv/bin/python"
 scripts/install-browser.sh
+scripts/install-postfix.sh
 # PostgreSQL (Debian packages) in a throwaway cluster, stopped on exit: the server tests below
 # run once more against it, and the cluster tests need it. Only CI must have it; elsewhere a
 # machine that cannot install it skips the PostgreSQL half with a notice.

@@ -149,8 +149,22 @@ impl Served {
 
     /// With environment variables (the relay password).
     pub fn start_with_env(db: &Path, extra: &[&str], env: &[(&str, &str)]) -> Served {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_ataxx"))
-            .envs(env.iter().copied())
+        let mut command = Command::new(env!("CARGO_BIN_EXE_ataxx"));
+        command.envs(env.iter().copied());
+        Served::spawn(command, db, extra)
+    }
+
+    /// `program` (a copy of the binary) run as the user `uid`:`gid`, as a server behind an MTA
+    /// runs as the MTA's pipe user.
+    pub fn start_as(program: &Path, uid: u32, gid: u32, db: &Path, extra: &[&str]) -> Served {
+        use std::os::unix::process::CommandExt;
+        let mut command = Command::new(program);
+        command.uid(uid).gid(gid);
+        Served::spawn(command, db, extra)
+    }
+
+    fn spawn(mut command: Command, db: &Path, extra: &[&str]) -> Served {
+        let mut child = command
             .args([
                 "serve",
                 "--http",
