@@ -13,8 +13,6 @@
 mod common;
 #[path = "common/mail_kit.rs"]
 mod mail_kit;
-#[path = "common/python.rs"]
-mod python;
 
 use std::io::Write;
 use std::net::TcpListener;
@@ -22,7 +20,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use mail_kit::{mails_to, sign_up, wait_for, Served, Sink};
+use mail_kit::{mails_to, python, sign_up, wait_for, Served, Sink};
 
 const GAME_DOMAIN: &str = "games.test";
 const SERVER: &str = "ataxx@games.test";

@@ -17,7 +17,7 @@ use lettre::{Message, SmtpTransport, Transport};
 use mail_parser::MessageParser;
 
 #[path = "python.rs"]
-mod python;
+pub mod python;
 
 /// A port nothing listens on right now.
 fn free_port() -> u16 {
