@@ -10,8 +10,11 @@
 //! record; those missing are reported as `lost`. A refused move (the database away during a
 //! restart) is counted as an error, and its game resynchronises from the record and goes on. At
 //! the end every player's stream must have announced its game's last recorded ply: those that
-//! did not are reported as `sockets behind`.
+//! did not are reported as `sockets behind`. `--spectators N` opens N anonymous sockets on the
+//! first game before play starts, as a TV crowd: it reports what an idle socket costs the server
+//! and, against a run without them, whether one game's crowd slows the others.
 
+mod crowd;
 mod play;
 
 use std::io::{BufRead, BufReader};
@@ -47,6 +50,9 @@ pub struct Args {
     /// Kill the last node with SIGKILL this many seconds into the run (needs --nodes 2 or more).
     #[arg(long, value_name = "S")]
     kill_node_after: Option<u64>,
+    /// Anonymous sockets watching the first game (on the first node) while the games are played.
+    #[arg(long, default_value_t = 0, value_name = "N")]
+    spectators: usize,
     /// The `ataxx` binary to run as the server, e.g. an older build, so that one load generator
     /// measures both (default: this binary).
     #[arg(long, value_name = "PATH")]
@@ -194,6 +200,18 @@ fn load(args: &Args, dir: &std::path::Path) -> anyhow::Result<()> {
         games.push((board, x, o));
     }
     let runtime = tokio::runtime::Runtime::new()?;
+    let crowd = match args.spectators {
+        0 => None,
+        count => {
+            let (board, server) = (games[0].0, &servers[0]);
+            eprintln!("opening {count} spectator sockets on board {board}");
+            let before = rss_kib(server.child.id());
+            let crowd = runtime.block_on(crowd::Crowd::gather(&server.http, board, count))?;
+            // Each socket's greeting sent and its buffers settled.
+            std::thread::sleep(std::time::Duration::from_secs(2));
+            Some((crowd, board, before, rss_kib(server.child.id())))
+        }
+    };
     let mut stats = runtime.block_on(play::play(args, &mut servers, names, tokens, games))?;
     // The survivors' memory (a killed node has none to show).
     let rss_after: Option<u64> = match args.kill_node_after {
@@ -230,11 +248,25 @@ fn load(args: &Args, dir: &std::path::Path) -> anyhow::Result<()> {
     println!("errors           {}", stats.errors);
     println!("lost             {}", stats.lost);
     println!("sockets behind   {} of {}", stats.behind, 2 * args.games);
+    let mut crowd_kib = 0;
+    if let Some((crowd, board, Some(before), Some(after))) = &crowd {
+        crowd_kib = after.saturating_sub(*before);
+        println!(
+            "spectators       {} on board {board}, {} open at the end, {} messages received",
+            args.spectators,
+            crowd.open(),
+            crowd.received()
+        );
+        println!(
+            "memory per idle socket {:.1} KiB",
+            crowd_kib as f64 / args.spectators as f64
+        );
+    }
     if let (Some(before), Some(after)) = (rss_before, rss_after) {
         println!("server RSS       {before} KiB before the games, {after} KiB after");
         println!(
             "memory per game  {:.1} KiB",
-            after.saturating_sub(before) as f64 / args.games as f64
+            after.saturating_sub(before + crowd_kib) as f64 / args.games as f64
         );
     }
     Ok(())

@@ -142,12 +142,12 @@ pub(super) async fn socket(
     })
     .to_string();
     let presence = user.as_deref().map(|user| state.app.seeks.present(user));
-    Ok(upgrade
-        .max_message_size(MAX_BODY)
-        .on_upgrade(move |socket| async move {
+    Ok(
+        super::socket::sized(upgrade, MAX_BODY).on_upgrade(move |socket| async move {
             lobby_stream(state, socket, greeting, events).await;
             drop(presence);
-        }))
+        }),
+    )
 }
 
 async fn lobby_stream(

@@ -45,9 +45,7 @@ pub(super) async fn game_socket(
         Some(since) if since >= current.version => None,
         _ => Some(snapshot(&state.app, board).await?),
     };
-    Ok(upgrade
-        .max_message_size(MAX_SOCKET_READ)
-        .max_frame_size(MAX_SOCKET_READ)
+    Ok(sized(upgrade, MAX_SOCKET_READ)
         .on_upgrade(move |socket| stream(state, socket, session, Some(board), greeting, events)))
 }
 
@@ -71,18 +69,30 @@ pub(super) async fn user_socket(
         token,
         revocations,
     };
-    Ok(upgrade
-        .max_message_size(MAX_SOCKET_READ)
-        .max_frame_size(MAX_SOCKET_READ)
-        .on_upgrade(move |socket| async move {
+    Ok(
+        sized(upgrade, MAX_SOCKET_READ).on_upgrade(move |socket| async move {
             stream(state, socket, Some(session), None, Some(greeting), events).await;
             drop(presence);
-        }))
+        }),
+    )
 }
 
 /// What a socket reads at most before it refuses a message: larger than [`MAX_BODY`] so that a
 /// message over the limit is read whole and answered with close code 1009.
 const MAX_SOCKET_READ: usize = 4 * MAX_BODY;
+
+/// A socket's read buffer. Clients send small messages (a move, a ping); tungstenite's default
+/// of 128 KiB, allocated when the socket opens, was most of an idle socket's 144 KiB (issue
+/// #29). A larger message is read in several calls.
+const SOCKET_READ_BUFFER: usize = 4 * 1024;
+
+/// The upgrade with the server's socket sizes: its read buffer, and `max` for a message or frame.
+pub(super) fn sized(upgrade: WebSocketUpgrade, max: usize) -> WebSocketUpgrade {
+    upgrade
+        .read_buffer_size(SOCKET_READ_BUFFER)
+        .max_message_size(max)
+        .max_frame_size(max)
+}
 
 /// The signed-in user of a socket, with the token it was opened with: a logout, a password
 /// change or a closed account ends it.
