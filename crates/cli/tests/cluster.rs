@@ -633,6 +633,8 @@ struct Relay {
     /// Where the nodes connect: the relay's address.
     addr: String,
     cut: tokio::sync::watch::Sender<u64>,
+    /// While set, a new connection is closed as soon as it is accepted.
+    refusing: std::sync::Arc<std::sync::atomic::AtomicBool>,
 }
 
 impl Relay {
@@ -641,12 +643,27 @@ impl Relay {
         let addr = listener.local_addr().unwrap().to_string();
         let (cut, cuts) = tokio::sync::watch::channel(0u64);
         let upstream = upstream.to_string();
+        let refusing = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let refuse = refusing.clone();
         tokio::spawn(async move {
             while let Ok((client, _)) = listener.accept().await {
-                tokio::spawn(relay(client, upstream.clone(), cuts.clone()));
+                if !refuse.load(std::sync::atomic::Ordering::SeqCst) {
+                    tokio::spawn(relay(client, upstream.clone(), cuts.clone()));
+                }
             }
         });
-        Relay { addr, cut }
+        Relay {
+            addr,
+            cut,
+            refusing,
+        }
+    }
+
+    /// Closes new connections at once (`true`), as a database host that is going down does,
+    /// or relays them again (`false`).
+    fn refuse(&self, refusing: bool) {
+        self.refusing
+            .store(refusing, std::sync::atomic::Ordering::SeqCst);
     }
 
     /// Cuts every connection open now; later ones are relayed as before.
@@ -788,4 +805,47 @@ async fn a_logout_password_change_or_signoff_on_one_node_closes_the_sockets_on_t
     door_a.ok("signoff alice secret1");
     assert_eq!(close_code(&mut alice2_user).await, Some(CloseCode::Policy));
     assert!(answers_ping(&mut carol_user).await, "carol's session");
+}
+
+/// A socket message that arrives while the database is away is answered with an error, and the
+/// socket stays open: it used to be closed as "session ended" (the session could not be
+/// checked), which signed pages out for a database restart and left the soak's streams behind.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_socket_message_while_the_database_is_away_is_refused_and_the_socket_stays_open() {
+    let Some(postgres) = OwnPostgres::start("database_away") else {
+        return;
+    };
+    let upstream = postgres.server.rsplit('@').next().unwrap();
+    let relay = Relay::start(upstream).await;
+    let db = postgres
+        .database("ataxx_away")
+        .replace(upstream, &relay.addr);
+    let a = node(&db);
+    a.text().ok("signup alice alice-password");
+    let alice = login(&a, "alice", "alice-password");
+    let mut ws = socket(&a.ws(&format!("/api/ws?token={alice}"))).await;
+    assert!(answers_ping(&mut ws).await);
+
+    // The database goes away: open connections are cut, new ones closed at once.
+    relay.refuse(true);
+    relay.cut();
+    served::send(&mut ws, json!({"type": "ping", "id": 2})).await;
+    let answer = loop {
+        match tokio::time::timeout(std::time::Duration::from_secs(20), ws.next()).await {
+            Ok(Some(Ok(Message::Text(text)))) => {
+                let value: Value = serde_json::from_str(&text).unwrap();
+                // A resync (the node's listener lost its connection too) may come first.
+                if value["type"] == "error" || value["type"] == "pong" {
+                    break value;
+                }
+            }
+            other => panic!("the socket ended while the database was away: {other:?}"),
+        }
+    };
+    assert_eq!(answer["type"], "error", "{answer}");
+    assert_ne!(answer["code"], "auth", "{answer}");
+
+    // Back: the same socket answers again.
+    relay.refuse(false);
+    assert!(answers_ping(&mut ws).await);
 }
