@@ -15,7 +15,7 @@ use std::thread;
 use std::time::{Duration, Instant};
 
 use arrayvec::ArrayVec;
-use ataxx::{Move, Position, HALFMOVE_LIMIT};
+use ataxx::{Bitboard, Move, Position, HALFMOVE_LIMIT};
 
 use crate::eval::Evaluator;
 use crate::nnue::{Accumulator, Network};
@@ -66,6 +66,18 @@ const LMR_MIN_MOVES: usize = 3;
 const ASPIRATION_DEPTH: i32 = 4;
 const ASPIRATION_WINDOW: i32 = 30;
 const IIR_DEPTH: i32 = 6;
+
+/// Moves searched at a node (any but the root) before jumps that capture nothing are skipped.
+const QUIET_JUMP_MOVES: usize = 2;
+
+/// Whether `mv` is a jump that captures nothing.
+#[inline]
+fn is_quiet_jump(pos: &Position, mv: Move) -> bool {
+    match mv {
+        Move::Jump { to, .. } => (Bitboard::neighbours_of(to) & pos.pieces(!pos.turn())).is_empty(),
+        _ => false,
+    }
+}
 
 /// Moves searched at a non-PV node of depth `depth` before the rest are skipped.
 fn late_move_count(depth: i32) -> usize {
@@ -305,6 +317,16 @@ impl<'a, E: Evaluator> Searcher<'a, E> {
             let index = next_index;
             next_index += 1;
             let mv = picked.mv;
+            // A jump that captures nothing only moves a piece (and leaves a hole): after the
+            // first two moves such jumps are skipped at every node but the root.
+            if ply > 0
+                && index >= QUIET_JUMP_MOVES
+                && best_score > -WIN_BOUND
+                && !is_decisive(alpha)
+                && is_quiet_jump(pos, mv)
+            {
+                continue;
+            }
             // Static margins say nothing once the window is about forced game ends.
             if !pv_node && index > 0 && best_score > -WIN_BOUND && !is_decisive(alpha) {
                 // Moves come by falling gain: past the count, the rest rarely matter.
