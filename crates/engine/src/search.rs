@@ -58,8 +58,8 @@ impl Report {
 // Pruning parameters (scores in hundredths of a piece).
 const RFP_DEPTH: i32 = 6;
 const RFP_MARGIN: i32 = 60;
-const FUTILITY_DEPTH: i32 = 2;
-const FUTILITY_MARGIN: i32 = 110;
+const FUTILITY_DEPTH: i32 = 6;
+const FUTILITY_MARGIN: i32 = 60;
 const LMP_DEPTH: i32 = 3;
 const LMR_MIN_DEPTH: i32 = 3;
 const LMR_MIN_MOVES: usize = 3;
