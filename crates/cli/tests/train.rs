@@ -102,6 +102,18 @@ fn train_reads_every_data_file_under_a_directory_and_counts_duplicates() {
         100.0 * (1.0 - distinct as f64 / (2 * records.len()) as f64)
     );
     assert!(stderr(&out).contains(&expected), "{}", stderr(&out));
+    // The fixture's 60 games start from 4 book positions, 4 random plies each.
+    let starts = records
+        .iter()
+        .filter(|r| r.first_of_game)
+        .map(|r| (r.x, r.o, r.blocked, r.turn))
+        .collect::<std::collections::HashSet<_>>()
+        .len();
+    assert!(
+        stderr(&out).contains(&format!("; {starts} distinct starts")),
+        "{}",
+        stderr(&out)
+    );
 }
 
 #[test]

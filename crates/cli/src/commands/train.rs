@@ -114,11 +114,18 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         records.extend(chunk);
     }
     let distinct = data::distinct_positions(&records);
+    let starts: Vec<data::Record> = records
+        .iter()
+        .filter(|r| r.first_of_game)
+        .copied()
+        .collect();
     eprintln!(
-        "{} files, {games} games, {} positions, {distinct} distinct ({:.2} % duplicates)",
+        "{} files, {games} games, {} positions, {distinct} distinct ({:.2} % duplicates); \
+         {} distinct starts",
         files.len(),
         records.len(),
-        100.0 * (1.0 - distinct as f64 / records.len().max(1) as f64)
+        100.0 * (1.0 - distinct as f64 / records.len().max(1) as f64),
+        data::distinct_positions(&starts)
     );
     let dataset = Dataset::split(&records, config.validation)?;
     eprintln!(
