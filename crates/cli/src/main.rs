@@ -57,7 +57,7 @@ enum Command {
     Analyze(commands::analyze::Args),
     /// Fit the evaluation weights to game results from PGN files (Texel tuning).
     Tune(commands::tune::Args),
-    /// Self-play training data: positions with search score and game result.
+    /// Self-play training data: games with a search score per move, added to a corpus directory.
     Datagen(commands::datagen::Args),
     /// Train the learned evaluation from datagen files (a net file for EvalFile).
     Train(commands::train::Args),

@@ -1,88 +1,181 @@
-//! `ataxx datagen`: a small run writes readable records, and a second run resumes it.
+//! `ataxx datagen`: a small run writes whole files of replayable games into a corpus directory,
+//! and a second run resumes it.
 
 mod common;
 
-use ataxx::Color;
+use std::path::Path;
+
+use ataxx::{Color, Position};
 use common::{ataxx, stdout_of};
-use engine::data::{self, Record};
+use engine::data::{self, Chunk, Ply};
 
 /// `ataxx datagen` with `args`, which must succeed.
 fn datagen(args: &[&str]) {
     stdout_of(&[&["datagen"], args].concat());
 }
 
-fn records(path: &std::path::Path) -> Vec<Record> {
-    data::read_all(std::fs::File::open(path).unwrap()).unwrap()
+fn chunk(path: &Path) -> Chunk {
+    Chunk::from_bytes(&std::fs::read(path).unwrap()).unwrap()
+}
+
+/// The data files of `dir`, by name.
+fn files(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    names
 }
 
 #[test]
-fn datagen_writes_games_of_scored_positions_and_resumes() {
+fn datagen_writes_files_of_scored_games_and_resumes() {
     let dir = tempfile::tempdir().unwrap();
-    let file = dir.path().join("games.bin");
-    let path = file.to_str().unwrap();
-    let common = ["--nodes", "300", "--random-plies", "4", "--threads", "2"];
-    datagen(&[&["--output", path, "--games", "2"], &common[..]].concat());
-    let first = records(&file);
-    assert_eq!(data::count_games(&first), 2);
-    assert!(first[0].first_of_game && first.len() > 2);
-    for r in &first {
-        let pos = r.position();
-        assert!(!pos.is_game_over() && !pos.must_pass(), "{pos}");
-    }
-    // Within a game, both sides' results agree: a win for one is a loss for the other.
-    let x_result = |r: &Record| {
-        if r.turn == Color::X {
-            r.result
-        } else {
-            -r.result
-        }
-    };
-    let end = 1 + first[1..].iter().position(|r| r.first_of_game).unwrap();
-    assert!(first[..end]
-        .iter()
-        .all(|r| x_result(r) == x_result(&first[0])));
-
-    // A second run with a larger count appends games and keeps the first ones as they were.
+    let corpus = dir.path().join("corpus");
+    let path = corpus.to_str().unwrap();
+    let common = [
+        "--nodes",
+        "300",
+        "--random-plies",
+        "8-12",
+        "--opening-nodes",
+        "200",
+        "--chunk-games",
+        "2",
+        "--threads",
+        "2",
+        "--seed",
+        "4",
+    ];
     datagen(&[&["--output", path, "--games", "3"], &common[..]].concat());
-    let second = records(&file);
-    assert_eq!(data::count_games(&second), 3);
-    assert_eq!(&second[..first.len()], &first[..]);
-    // Same seed, same games: a fresh file of three games is the resumed one.
-    let fresh = dir.path().join("fresh.bin");
+    // Three games round up to two files of two.
+    assert_eq!(
+        files(&corpus),
+        ["seed4-00000.games.zst", "seed4-00001.games.zst"]
+    );
+    let first = chunk(&corpus.join("seed4-00000.games.zst"));
+    assert!(first.settings.contains("nodes 300 random-plies 8-12"));
+    assert_eq!(first.games.len(), 2);
+    let start = Position::startpos();
+    for game in &first.games {
+        // The engine took over after 8 to 12 random plies of the standard start.
+        let plies = game.start.fullmove_number() * 2 - 2 + u32::from(game.start.turn() == Color::O);
+        assert!((8..=12).contains(&plies), "{}", game.start);
+        assert_eq!(game.start.blocked(), start.blocked());
+        assert!(game.plies.len() > 4);
+    }
+    // Every searched position replays to a record whose result agrees with the game's winner.
+    let records = first.records().unwrap();
+    assert_eq!(data::count_games(&records), 2);
+    let searched = first.games[0]
+        .plies
+        .iter()
+        .filter(|p| **p != Ply::Pass)
+        .count();
+    let winner = first.games[0].winner;
+    for r in &records[..searched] {
+        let expected = match winner {
+            None => 0,
+            Some(side) if side == r.turn => 1,
+            Some(_) => -1,
+        };
+        assert_eq!(r.result, expected);
+    }
+
+    // A second run with a larger count adds a file and leaves the others untouched.
+    let before = std::fs::read(corpus.join("seed4-00001.games.zst")).unwrap();
+    datagen(&[&["--output", path, "--games", "6"], &common[..]].concat());
+    assert_eq!(files(&corpus).len(), 3);
+    assert_eq!(
+        std::fs::read(corpus.join("seed4-00001.games.zst")).unwrap(),
+        before
+    );
+    // Same seed, same games: a fresh corpus of six games holds the same files.
+    let fresh = dir.path().join("fresh");
     datagen(
         &[
-            &["--output", fresh.to_str().unwrap(), "--games", "3"],
+            &["--output", fresh.to_str().unwrap(), "--games", "6"],
             &common[..],
         ]
         .concat(),
     );
-    assert_eq!(records(&fresh), second);
+    for name in files(&corpus) {
+        assert_eq!(
+            chunk(&fresh.join(&name)),
+            chunk(&corpus.join(&name)),
+            "{name}"
+        );
+    }
+    // Other settings under the same seed are refused.
+    let out = ataxx(&[
+        "datagen",
+        "--output",
+        path,
+        "--games",
+        "8",
+        "--chunk-games",
+        "2",
+        "--seed",
+        "4",
+    ]);
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("other settings"));
 }
 
 #[test]
-fn datagen_plays_with_a_net_file_and_refuses_a_bad_one() {
+fn datagen_plays_with_the_evaluation_asked_for_and_refuses_a_bad_one() {
     let dir = tempfile::tempdir().unwrap();
-    let file = dir.path().join("net_games.bin");
-    let path = file.to_str().unwrap();
-    let common = ["--nodes", "300", "--random-plies", "4", "--games", "2"];
-    datagen(&[&["--output", path, "--eval-file", "default"], &common[..]].concat());
-    let with_net = records(&file);
-    assert_eq!(data::count_games(&with_net), 2);
-    // The same games with the hand-crafted evaluation score their positions differently.
-    let hand = dir.path().join("hand_games.bin");
-    datagen(&[&["--output", hand.to_str().unwrap()], &common[..]].concat());
-    let scores = |rs: &[Record]| rs.iter().map(|r| r.score).collect::<Vec<_>>();
-    assert_ne!(scores(&with_net), scores(&records(&hand)));
+    let common = [
+        "--nodes",
+        "300",
+        "--games",
+        "2",
+        "--chunk-games",
+        "2",
+        "--opening-nodes",
+        "0",
+    ];
+    let scores = |name: &str, eval: &str| {
+        let out = dir.path().join(name);
+        datagen(
+            &[
+                &["--output", out.to_str().unwrap(), "--eval-file", eval],
+                &common[..],
+            ]
+            .concat(),
+        );
+        let chunk = chunk(&out.join("seed1-00000.games.zst"));
+        chunk
+            .records()
+            .unwrap()
+            .iter()
+            .map(|r| r.score)
+            .collect::<Vec<_>>()
+    };
+    // The same openings (same seed) scored by the embedded net and the hand-crafted evaluation.
+    assert_ne!(scores("net", "default"), scores("hce", "hce"));
 
     let bad = dir.path().join("bad.nnue");
     std::fs::write(&bad, b"nonsense").unwrap();
     let out = ataxx(&[
         "datagen",
         "--output",
-        path,
+        dir.path().join("x").to_str().unwrap(),
         "--eval-file",
         bad.to_str().unwrap(),
     ]);
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("not a net file"));
+    // A book of another board size is refused: the data holds 7×7 games.
+    let book = dir.path().join("book.txt");
+    std::fs::write(&book, "x3o/5/5/5/o3x x 0 1\n").unwrap();
+    let out = ataxx(&[
+        "datagen",
+        "--output",
+        dir.path().join("y").to_str().unwrap(),
+        "--book",
+        book.to_str().unwrap(),
+    ]);
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("7x7"));
 }

@@ -9,7 +9,7 @@ use engine::nnue::{Activation, Network, Shape};
 
 const FIXTURE: &str = concat!(
     env!("CARGO_MANIFEST_DIR"),
-    "/../engine/tests/fixtures/selfplay.bin"
+    "/../engine/tests/fixtures/selfplay.games.zst"
 );
 
 fn train(args: &[&str]) -> Output {
@@ -64,6 +64,55 @@ fn train_writes_a_net_each_epoch_and_resumes_from_its_checkpoint() {
         stderr(&other).contains("seed differs"),
         "{}",
         stderr(&other)
+    );
+}
+
+#[test]
+fn train_reads_every_data_file_under_a_directory_and_counts_duplicates() {
+    let dir = tempfile::tempdir().unwrap();
+    let corpus = dir.path().join("corpus");
+    std::fs::create_dir_all(corpus.join("more")).unwrap();
+    // The same games twice (in a subdirectory too), and a file that is not data.
+    std::fs::copy(FIXTURE, corpus.join("a.games.zst")).unwrap();
+    std::fs::copy(FIXTURE, corpus.join("more/b.games.zst")).unwrap();
+    std::fs::write(corpus.join("README.md"), "not data").unwrap();
+    let records = engine::data::Chunk::from_bytes(&std::fs::read(FIXTURE).unwrap())
+        .unwrap()
+        .records()
+        .unwrap();
+    let distinct = records
+        .iter()
+        .map(|r| (r.x, r.o, r.blocked, r.turn))
+        .collect::<std::collections::HashSet<_>>()
+        .len();
+    let net = dir.path().join("n.nnue");
+    let out = train(&[
+        corpus.to_str().unwrap(),
+        "-o",
+        net.to_str().unwrap(),
+        "--epochs",
+        "1",
+        "--batch-size",
+        "512",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let expected = format!(
+        "2 files, 120 games, {} positions, {distinct} distinct ({:.2} % duplicates)",
+        2 * records.len(),
+        100.0 * (1.0 - distinct as f64 / (2 * records.len()) as f64)
+    );
+    assert!(stderr(&out).contains(&expected), "{}", stderr(&out));
+    // The fixture's 60 games start from 4 book positions, 4 random plies each.
+    let starts = records
+        .iter()
+        .filter(|r| r.first_of_game)
+        .map(|r| (r.x, r.o, r.blocked, r.turn))
+        .collect::<std::collections::HashSet<_>>()
+        .len();
+    assert!(
+        stderr(&out).contains(&format!("; {starts} distinct starts")),
+        "{}",
+        stderr(&out)
     );
 }
 

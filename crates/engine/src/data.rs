@@ -1,32 +1,77 @@
-//! Training data: positions with the search score and the game's result, in fixed-size binary
-//! records that `ataxx datagen` writes and a trainer reads.
+//! Training data: self-play games stored as their start position plus one move and one search
+//! score per ply, zstd-compressed, which `ataxx datagen` writes and the trainer reads.
 //!
-//! A record is [`RECORD_BYTES`] bytes, little-endian:
+//! A data file ([`Chunk`]) is one zstd stream; decompressed it is, little-endian, varints as
+//! LEB128 (signed ones zigzag-encoded):
 //!
-//! | Bytes | Field |
+//! | Field | Encoding |
 //! |---|---|
-//! | 0–7 | x's pieces (bitboard, bit `8·rank + file`, `a1` = bit 0) |
-//! | 8–15 | o's pieces |
-//! | 16–23 | blocked cells of the board (cells off an n×n board are not set) |
-//! | 24 | board size (3–8) |
-//! | 25 | bit 0: side to move (0 x, 1 o); bit 7: the first record of a game |
-//! | 26 | halfmove clock |
-//! | 27 | result for the side to move: 1 win, 0 draw, −1 loss (i8) |
-//! | 28–29 | search score for the side to move, in hundredths of a piece (i16; forced game ends as ±(10000 − plies), see [`crate::score`]) |
-//! | 30–31 | fullmove number (u16, saturating) |
+//! | magic | the 8 bytes `ATXGAMES` |
+//! | version | one byte, 1 |
+//! | settings | varint length, then UTF-8 text: how the games were made |
+//! | game count | varint |
+//! | games | one after another |
 //!
-//! Games are written whole, so a file is a sequence of games, each starting with a flagged
-//! record; counting the flags tells how many games a file holds (how `datagen` resumes).
+//! and a game is:
+//!
+//! | Field | Encoding |
+//! |---|---|
+//! | start | the 19-byte [`PositionMessage`] (7×7 board, side to move, both counters) |
+//! | result | one byte: 0 draw, 1 x won, 2 o won |
+//! | ply count | varint |
+//! | plies | a move byte (bits 0–5 the target square's index `8·rank + file`, bit 6 set for a jump, which is followed by a byte with its origin's index; 255 for a pass), then, for a move that is not a pass, the search score for the side to move in hundredths of a piece (signed varint; forced ends ±(10000 − plies), see [`crate::score`]) |
+//!
+//! Every position before a move that is not a pass is a training position: the side to move had
+//! a real move, the engine searched it, and the ply holds its score. A game's result is the one
+//! the rules gave, or the one a search proved (the game is then cut after that search's move).
+//! So a position costs about three bytes before compression (a single move and a two-byte
+//! score) and the start's 21 bytes are shared by the game's 60–100 positions.
 
+use std::collections::HashSet;
+use std::hash::{BuildHasher, RandomState};
 use std::io::{self, Read};
 
-use ataxx::{Bitboard, Color, Position};
+use ataxx::{
+    Color, DecodeError, EncodeError, Move, Position, PositionMessage, Square, MESSAGE_BYTES,
+};
+use integer_encoding::{VarIntReader, VarIntWriter};
 use thiserror::Error;
 
-/// Size of one record.
-pub const RECORD_BYTES: usize = 32;
+/// The usual ending of a data file's name.
+pub const EXTENSION: &str = "games.zst";
 
-const FIRST_OF_GAME: u8 = 0x80;
+const MAGIC: &[u8; 8] = b"ATXGAMES";
+const VERSION: u8 = 1;
+const PASS: u8 = 255;
+const JUMP: u8 = 0x40;
+/// zstd level: files are written once and read many times.
+const LEVEL: i32 = 19;
+
+/// One ply of a recorded game.
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub enum Ply {
+    /// The side to move had to pass (not a training position).
+    Pass,
+    /// The engine's move and its search score for the side to move.
+    Searched { mv: Move, score: i16 },
+}
+
+/// One self-play game.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct GameRecord {
+    /// The position the engine took over (after the random opening plies).
+    pub start: Position,
+    pub plies: Vec<Ply>,
+    /// The winner, or `None` for a draw.
+    pub winner: Option<Color>,
+}
+
+/// The contents of one data file: how its games were made, and the games.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct Chunk {
+    pub settings: String,
+    pub games: Vec<GameRecord>,
+}
 
 /// One training position.
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]
@@ -36,8 +81,6 @@ pub struct Record {
     pub blocked: u64,
     pub size: u8,
     pub turn: Color,
-    pub halfmove: u8,
-    pub fullmove: u16,
     /// Search score for the side to move.
     pub score: i16,
     /// The game's result for the side to move: 1, 0 or −1.
@@ -46,15 +89,38 @@ pub struct Record {
     pub first_of_game: bool,
 }
 
-/// A record that does not describe a position.
-#[derive(Debug, Clone, PartialEq, Eq, Error)]
+/// Data that cannot be read or written.
+#[derive(Debug, Error)]
 pub enum DataError {
-    #[error("record {index}: {reason}")]
-    Invalid { index: u64, reason: &'static str },
-    #[error("the data ends inside a record ({0} bytes left over)")]
-    Truncated(usize),
-    #[error("reading the data: {0}")]
-    Io(io::ErrorKind),
+    #[error("not a games file (its first bytes are not ATXGAMES)")]
+    Magic,
+    #[error("games file version {0} (this build reads version {VERSION})")]
+    Version(u8),
+    #[error("the data ends early ({0})")]
+    Truncated(&'static str),
+    #[error("{0} bytes follow the last game")]
+    TrailingBytes(usize),
+    #[error("the settings text is not UTF-8")]
+    Settings,
+    #[error("game {game}: start position: {source}")]
+    Start { game: usize, source: DecodeError },
+    #[error("game {game}: {source}")]
+    Encode { game: usize, source: EncodeError },
+    #[error("game {game}: result byte {found} (expected 0, 1 or 2)")]
+    Result { game: usize, found: u8 },
+    #[error("game {game}, ply {ply}: move byte {found:#04x} names no move")]
+    MoveByte { game: usize, ply: usize, found: u8 },
+    #[error("game {game}, ply {ply}: {mv} is not legal in {position}")]
+    Illegal {
+        game: usize,
+        ply: usize,
+        mv: String,
+        position: String,
+    },
+    #[error("game {game}, ply {ply}: score {score} does not fit 16 bits")]
+    Score { game: usize, ply: usize, score: i64 },
+    #[error("zstd: {0}")]
+    Compression(io::Error),
 }
 
 impl Record {
@@ -66,124 +132,181 @@ impl Record {
             blocked: pos.blocked().0,
             size: pos.size(),
             turn: pos.turn(),
-            halfmove: pos.halfmove_clock().min(255) as u8,
-            fullmove: pos.fullmove_number().min(u32::from(u16::MAX)) as u16,
             score: score.clamp(i32::from(i16::MIN), i32::from(i16::MAX)) as i16,
             result: result.signum(),
             first_of_game,
         }
     }
+}
 
-    pub fn to_bytes(&self) -> [u8; RECORD_BYTES] {
-        let mut out = [0u8; RECORD_BYTES];
-        out[0..8].copy_from_slice(&self.x.to_le_bytes());
-        out[8..16].copy_from_slice(&self.o.to_le_bytes());
-        out[16..24].copy_from_slice(&self.blocked.to_le_bytes());
-        out[24] = self.size;
-        out[25] =
-            u8::from(self.turn == Color::O) | if self.first_of_game { FIRST_OF_GAME } else { 0 };
-        out[26] = self.halfmove;
-        out[27] = self.result as u8;
-        out[28..30].copy_from_slice(&self.score.to_le_bytes());
-        out[30..32].copy_from_slice(&self.fullmove.to_le_bytes());
-        out
-    }
-
-    /// Reads a record, checking that it describes a position (`index` names it in errors).
-    pub fn from_bytes(bytes: &[u8; RECORD_BYTES], index: u64) -> Result<Record, DataError> {
-        let invalid = |reason| DataError::Invalid { index, reason };
-        let word = |at: usize| u64::from_le_bytes(bytes[at..at + 8].try_into().expect("8 bytes"));
-        let (x, o, blocked) = (word(0), word(8), word(16));
-        let size = bytes[24];
-        if !(3..=8).contains(&size) {
-            return Err(invalid("board size outside 3-8"));
-        }
-        let board = Bitboard::board(size).0;
-        if (x | o | blocked) & !board != 0 {
-            return Err(invalid("a cell off the board is set"));
-        }
-        if x & o != 0 || (x | o) & blocked != 0 {
-            return Err(invalid("a cell holds two things"));
-        }
-        if bytes[25] & !(FIRST_OF_GAME | 1) != 0 {
-            return Err(invalid("unknown flag bits"));
-        }
-        let result = bytes[27] as i8;
-        if !(-1..=1).contains(&result) {
-            return Err(invalid("result outside -1..1"));
-        }
-        Ok(Record {
-            x,
-            o,
-            blocked,
-            size,
-            turn: if bytes[25] & 1 == 0 {
-                Color::X
-            } else {
-                Color::O
-            },
-            halfmove: bytes[26],
-            fullmove: u16::from_le_bytes([bytes[30], bytes[31]]),
-            score: i16::from_le_bytes([bytes[28], bytes[29]]),
-            result,
-            first_of_game: bytes[25] & FIRST_OF_GAME != 0,
-        })
-    }
-
-    /// The position this record describes.
-    pub fn position(&self) -> Position {
-        let mut rows = Vec::with_capacity(usize::from(self.size));
-        for rank in (0..self.size).rev() {
-            let mut row = String::new();
-            let mut gap = 0;
-            for file in 0..self.size {
-                let bit = 1u64 << (8 * rank + file);
-                let c = if self.x & bit != 0 {
-                    'x'
-                } else if self.o & bit != 0 {
-                    'o'
-                } else if self.blocked & bit != 0 {
-                    '-'
-                } else {
-                    gap += 1;
-                    continue;
+impl GameRecord {
+    /// The training positions of the game, replayed from its start; `game` names it in errors.
+    pub fn records(&self, game: usize) -> Result<Vec<Record>, DataError> {
+        let mut pos = self.start;
+        let mut out = Vec::with_capacity(self.plies.len());
+        for (ply, step) in self.plies.iter().enumerate() {
+            let (mv, score) = match *step {
+                Ply::Pass => (Move::Pass, None),
+                Ply::Searched { mv, score } => (mv, Some(score)),
+            };
+            if pos.is_game_over() || (mv == Move::Pass) != pos.must_pass() || !pos.is_legal(mv) {
+                return Err(DataError::Illegal {
+                    game,
+                    ply,
+                    mv: mv.to_string(),
+                    position: pos.to_string(),
+                });
+            }
+            if let Some(score) = score {
+                let result = match self.winner {
+                    None => 0,
+                    Some(side) if side == pos.turn() => 1,
+                    Some(_) => -1,
                 };
-                if gap > 0 {
-                    row += &gap.to_string();
-                    gap = 0;
-                }
-                row.push(c);
+                out.push(Record::new(&pos, i32::from(score), result, out.is_empty()));
             }
-            if gap > 0 {
-                row += &gap.to_string();
-            }
-            rows.push(row);
+            pos.play_unchecked(mv);
         }
-        let turn = if self.turn == Color::X { 'x' } else { 'o' };
-        let fen = format!(
-            "{} {turn} {} {}",
-            rows.join("/"),
-            self.halfmove,
-            self.fullmove.max(1)
-        );
-        fen.parse().expect("a checked record is a valid position")
+        Ok(out)
     }
 }
 
-/// Reads every record of `reader`.
-pub fn read_all(mut reader: impl Read) -> Result<Vec<Record>, DataError> {
-    let mut bytes = Vec::new();
-    reader
-        .read_to_end(&mut bytes)
-        .map_err(|e| DataError::Io(e.kind()))?;
-    let chunks = bytes.chunks_exact(RECORD_BYTES);
-    if !chunks.remainder().is_empty() {
-        return Err(DataError::Truncated(chunks.remainder().len()));
+impl Chunk {
+    /// The file's bytes: the encoding above, compressed.
+    pub fn to_bytes(&self) -> Result<Vec<u8>, DataError> {
+        let mut raw = Vec::new();
+        raw.extend_from_slice(MAGIC);
+        raw.push(VERSION);
+        raw.write_varint(self.settings.len()).expect("in memory");
+        raw.extend_from_slice(self.settings.as_bytes());
+        raw.write_varint(self.games.len()).expect("in memory");
+        for (index, game) in self.games.iter().enumerate() {
+            let start = PositionMessage::from_position(&game.start).map_err(|source| {
+                DataError::Encode {
+                    game: index,
+                    source,
+                }
+            })?;
+            raw.extend_from_slice(&start.to_bytes());
+            raw.push(match game.winner {
+                None => 0,
+                Some(Color::X) => 1,
+                Some(Color::O) => 2,
+            });
+            raw.write_varint(game.plies.len()).expect("in memory");
+            for ply in &game.plies {
+                match *ply {
+                    Ply::Pass => raw.push(PASS),
+                    Ply::Searched { mv, score } => {
+                        let to = mv.to().expect("a searched move is not a pass").index();
+                        match mv.from() {
+                            Some(from) => raw.extend_from_slice(&[to | JUMP, from.index()]),
+                            None => raw.push(to),
+                        }
+                        raw.write_varint(score).expect("in memory");
+                    }
+                }
+            }
+        }
+        zstd::encode_all(raw.as_slice(), LEVEL).map_err(DataError::Compression)
     }
-    chunks
-        .enumerate()
-        .map(|(i, chunk)| Record::from_bytes(chunk.try_into().expect("exact chunk"), i as u64))
-        .collect()
+
+    /// Reads a file's bytes, checking every field; the games' moves are checked by
+    /// [`GameRecord::records`].
+    pub fn from_bytes(bytes: &[u8]) -> Result<Chunk, DataError> {
+        let raw = zstd::decode_all(bytes).map_err(DataError::Compression)?;
+        let mut input = raw.as_slice();
+        let mut header = [0u8; 9];
+        input
+            .read_exact(&mut header)
+            .map_err(|_| DataError::Truncated("header"))?;
+        if &header[..8] != MAGIC {
+            return Err(DataError::Magic);
+        }
+        if header[8] != VERSION {
+            return Err(DataError::Version(header[8]));
+        }
+        let settings_len: usize = varint(&mut input, "settings")?;
+        let settings = take(&mut input, settings_len, "settings")?;
+        let settings = String::from_utf8(settings.to_vec()).map_err(|_| DataError::Settings)?;
+        let count: usize = varint(&mut input, "game count")?;
+        let mut games = Vec::with_capacity(count.min(1 << 16));
+        for game in 0..count {
+            let start = PositionMessage::from_bytes(take(&mut input, MESSAGE_BYTES, "start")?)
+                .map_err(|source| DataError::Start { game, source })?
+                .to_position();
+            let winner = match take(&mut input, 1, "result")?[0] {
+                0 => None,
+                1 => Some(Color::X),
+                2 => Some(Color::O),
+                found => return Err(DataError::Result { game, found }),
+            };
+            let len: usize = varint(&mut input, "ply count")?;
+            let mut plies = Vec::with_capacity(len.min(1 << 12));
+            for ply in 0..len {
+                let byte = take(&mut input, 1, "move")?[0];
+                if byte == PASS {
+                    plies.push(Ply::Pass);
+                    continue;
+                }
+                let bad = |found| DataError::MoveByte { game, ply, found };
+                let square = |index: u8| Square::new(index & 7, index >> 3).ok_or(bad(index));
+                let to = square(byte & 0x3f)?;
+                let mv = if byte & !0x3f == JUMP {
+                    let from = take(&mut input, 1, "move")?[0];
+                    if from >= 64 {
+                        return Err(bad(from));
+                    }
+                    Move::Jump {
+                        from: square(from)?,
+                        to,
+                    }
+                } else if byte & !0x3f == 0 {
+                    Move::Single(to)
+                } else {
+                    return Err(bad(byte));
+                };
+                let score: i64 = varint(&mut input, "score")?;
+                let score =
+                    i16::try_from(score).map_err(|_| DataError::Score { game, ply, score })?;
+                plies.push(Ply::Searched { mv, score });
+            }
+            games.push(GameRecord {
+                start,
+                plies,
+                winner,
+            });
+        }
+        if !input.is_empty() {
+            return Err(DataError::TrailingBytes(input.len()));
+        }
+        Ok(Chunk { settings, games })
+    }
+
+    /// Every game's training positions, in order.
+    pub fn records(&self) -> Result<Vec<Record>, DataError> {
+        let mut out = Vec::new();
+        for (index, game) in self.games.iter().enumerate() {
+            out.extend(game.records(index)?);
+        }
+        Ok(out)
+    }
+}
+
+fn varint<V: integer_encoding::VarInt>(
+    input: &mut &[u8],
+    what: &'static str,
+) -> Result<V, DataError> {
+    input.read_varint().map_err(|_| DataError::Truncated(what))
+}
+
+fn take<'a>(input: &mut &'a [u8], len: usize, what: &'static str) -> Result<&'a [u8], DataError> {
+    if input.len() < len {
+        return Err(DataError::Truncated(what));
+    }
+    let (head, rest) = input.split_at(len);
+    *input = rest;
+    Ok(head)
 }
 
 /// Number of games in a stream of records: the records that start a game.
@@ -191,49 +314,194 @@ pub fn count_games(records: &[Record]) -> u64 {
     records.iter().filter(|r| r.first_of_game).count() as u64
 }
 
+/// How many of `records` are distinct positions (cells and side to move; the scores and
+/// results may differ).
+pub fn distinct_positions(records: &[Record]) -> usize {
+    let hasher = RandomState::new();
+    records
+        .iter()
+        .map(|r| hasher.hash_one((r.x, r.o, r.blocked, r.size, r.turn == Color::X)))
+        .collect::<HashSet<u64>>()
+        .len()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::score::win_in;
 
-    #[test]
-    fn records_round_trip_through_bytes_and_positions() {
-        let fens = [
-            "x5o/7/7/7/7/7/o5x x 0 1",
-            "x5o/7/2-1-2/7/2-1-2/7/o5x o 3 12",
-            "xxx2oo/xx3oo/x1x1o2/7/2o1x2/oo3xx/oo2xxx x 0 10",
-            "-xxoo--/x-xoo-o/xxx-ooo/7/ooo-xxx/o-oxx-x/--ooxx- o 99 60",
-            "x3o/5/5/5/o3x x 0 1",
-            "x6o/8/8/8/8/8/8/o6x o 7 200",
-            "x1o/1-1/o1x x 0 1",
-        ];
-        let mut stream = Vec::new();
-        let mut written = Vec::new();
-        for (i, fen) in fens.iter().enumerate() {
-            let pos: Position = fen.parse().unwrap();
-            let score = [0, 57, -300, win_in(9), -win_in(4), 32_767, -1][i];
-            let record = Record::new(&pos, score, [1, 0, -1][i % 3], i % 3 == 0);
-            let bytes = record.to_bytes();
-            let back = Record::from_bytes(&bytes, i as u64).unwrap();
-            assert_eq!(back, record, "{fen}");
-            assert_eq!(back.position(), pos, "{fen}");
-            assert_eq!(i32::from(back.score), score, "{fen}");
-            stream.extend_from_slice(&bytes);
-            written.push(record);
+    /// A game of `len` plies from `fen`, each ply the first legal move (a pass where forced),
+    /// scored by a formula of the ply.
+    fn game(fen: &str, len: usize, winner: Option<Color>) -> GameRecord {
+        let start: Position = fen.parse().unwrap();
+        let mut pos = start;
+        let mut plies = Vec::new();
+        for i in 0..len {
+            if pos.is_game_over() {
+                break;
+            }
+            let mv = pos.legal_moves()[i % pos.legal_moves().len()];
+            plies.push(if mv == Move::Pass {
+                Ply::Pass
+            } else {
+                let score = [0, 57, -300, win_in(9), -win_in(4), 9999, -1][i % 7];
+                Ply::Searched {
+                    mv,
+                    score: score as i16,
+                }
+            });
+            pos.play_unchecked(mv);
         }
-        let read = read_all(stream.as_slice()).unwrap();
-        assert_eq!(read, written);
-        assert_eq!(count_games(&read), 3);
-        // A torn record and a corrupt one are reported, not read.
+        GameRecord {
+            start,
+            plies,
+            winner,
+        }
+    }
+
+    fn chunk() -> Chunk {
+        Chunk {
+            settings: "nodes=5000 test".into(),
+            games: vec![
+                game("x5o/7/7/7/7/7/o5x x 0 1", 40, Some(Color::X)),
+                game("x5o/7/2-1-2/7/2-1-2/7/o5x o 3 12", 30, None),
+                // x has no move: the first ply is a pass.
+                game("x-o4/--o4/ooo4/7/7/7/7 x 0 30", 5, Some(Color::O)),
+            ],
+        }
+    }
+
+    #[test]
+    fn games_round_trip_through_bytes_and_replay_to_their_positions() {
+        let chunk = chunk();
+        assert_eq!(chunk.games[2].plies[0], Ply::Pass);
+        assert!(chunk.games[0]
+            .plies
+            .iter()
+            .any(|p| matches!(p, Ply::Searched { mv, .. } if mv.is_jump())));
+        let bytes = chunk.to_bytes().unwrap();
+        let back = Chunk::from_bytes(&bytes).unwrap();
+        assert_eq!(back, chunk);
+
+        let records = back.records().unwrap();
+        let searched = |g: &GameRecord| g.plies.iter().filter(|p| **p != Ply::Pass).count();
         assert_eq!(
-            read_all(&stream[..stream.len() - 5]),
-            Err(DataError::Truncated(RECORD_BYTES - 5))
+            records.len(),
+            chunk.games.iter().map(searched).sum::<usize>()
         );
-        let mut corrupt = stream.clone();
-        corrupt[RECORD_BYTES + 24] = 9;
+        assert_eq!(count_games(&records), 3);
+        // The first record is the start, scored by the first ply, won by the side to move.
+        let first = Record::new(&chunk.games[0].start, 0, 1, true);
+        assert_eq!(records[0], first);
+        // Results alternate with the side to move in a decided game, and are 0 in a draw.
+        let game0 = &records[..searched(&chunk.games[0])];
+        assert!(game0
+            .iter()
+            .all(|r| r.result == if r.turn == Color::X { 1 } else { -1 }));
+        assert!(records[game0.len()..]
+            .iter()
+            .take(searched(&chunk.games[1]))
+            .all(|r| r.result == 0));
+        // A few bytes per position.
+        assert!(
+            bytes.len() < 4 * records.len() + 100,
+            "{} bytes",
+            bytes.len()
+        );
+    }
+
+    #[test]
+    fn damaged_files_are_refused_with_the_reason() {
+        let chunk = chunk();
+        let bytes = chunk.to_bytes().unwrap();
         assert!(matches!(
-            read_all(corrupt.as_slice()),
-            Err(DataError::Invalid { index: 1, .. })
+            Chunk::from_bytes(&bytes[..bytes.len() - 3]),
+            Err(DataError::Compression(_))
         ));
+        let raw = zstd::decode_all(bytes.as_slice()).unwrap();
+        let pack = |raw: &[u8]| zstd::encode_all(raw, 1).unwrap();
+        let read = |raw: &[u8]| Chunk::from_bytes(&pack(raw));
+        assert!(matches!(
+            read(&raw[..raw.len() - 1]),
+            Err(DataError::Truncated(_))
+        ));
+        assert!(matches!(
+            read(&[&raw[..], &[0]].concat()),
+            Err(DataError::TrailingBytes(1))
+        ));
+        let mut bad = raw.clone();
+        bad[0] = b'B';
+        assert!(matches!(read(&bad), Err(DataError::Magic)));
+        bad = raw.clone();
+        bad[8] = 7;
+        assert!(matches!(read(&bad), Err(DataError::Version(7))));
+        // The first game's result byte follows the header, settings, count and start.
+        let start_at = 9 + 1 + chunk.settings.len() + 1;
+        bad = raw.clone();
+        bad[start_at + MESSAGE_BYTES] = 3;
+        assert!(matches!(
+            read(&bad),
+            Err(DataError::Result { game: 0, found: 3 })
+        ));
+        bad = raw.clone();
+        bad[start_at + 14] = 0;
+        assert!(matches!(read(&bad), Err(DataError::Start { game: 0, .. })));
+        // A move byte naming a square off the 8×8 grid.
+        bad = raw.clone();
+        bad[start_at + MESSAGE_BYTES + 2] = 0xbf;
+        assert!(matches!(
+            read(&bad),
+            Err(DataError::MoveByte {
+                game: 0,
+                ply: 0,
+                ..
+            })
+        ));
+        // A well-formed but illegal move is found when the game is replayed.
+        let mut wrong = chunk.clone();
+        wrong.games[1].plies[3] = wrong.games[1].plies[0];
+        let wrong = Chunk::from_bytes(&wrong.to_bytes().unwrap()).unwrap();
+        assert!(matches!(
+            wrong.records(),
+            Err(DataError::Illegal {
+                game: 1,
+                ply: 3,
+                ..
+            })
+        ));
+        // A pass where a move exists is refused as well.
+        let mut pass = chunk;
+        pass.games[0].plies[5] = Ply::Pass;
+        assert!(matches!(
+            pass.records(),
+            Err(DataError::Illegal {
+                game: 0,
+                ply: 5,
+                ..
+            })
+        ));
+    }
+
+    #[test]
+    fn other_board_sizes_are_refused_when_writing() {
+        let chunk = Chunk {
+            settings: String::new(),
+            games: vec![game("x3o/5/5/5/o3x x 0 1", 4, None)],
+        };
+        assert!(matches!(
+            chunk.to_bytes(),
+            Err(DataError::Encode { game: 0, .. })
+        ));
+    }
+
+    #[test]
+    fn distinct_positions_ignores_scores_and_results() {
+        let pos = Position::startpos();
+        let records = [
+            Record::new(&pos, 0, 1, true),
+            Record::new(&pos, 50, -1, true),
+            Record::new(&"x5o/7/7/7/7/7/o5x o 0 1".parse().unwrap(), 0, 1, true),
+        ];
+        assert_eq!(distinct_positions(&records), 2);
     }
 }

@@ -15,7 +15,7 @@ use std::thread;
 use std::time::{Duration, Instant};
 
 use arrayvec::ArrayVec;
-use ataxx::{Move, Position, HALFMOVE_LIMIT};
+use ataxx::{Bitboard, Move, Position, HALFMOVE_LIMIT};
 
 use crate::eval::Evaluator;
 use crate::nnue::{Accumulator, Network};
@@ -57,15 +57,33 @@ impl Report {
 
 // Pruning parameters (scores in hundredths of a piece).
 const RFP_DEPTH: i32 = 6;
-const RFP_MARGIN: i32 = 90;
-const FUTILITY_DEPTH: i32 = 2;
-const FUTILITY_MARGIN: i32 = 110;
+const RFP_MARGIN: i32 = 60;
+const FUTILITY_DEPTH: i32 = 6;
+const FUTILITY_MARGIN: i32 = 60;
 const LMP_DEPTH: i32 = 3;
 const LMR_MIN_DEPTH: i32 = 3;
 const LMR_MIN_MOVES: usize = 3;
 const ASPIRATION_DEPTH: i32 = 4;
 const ASPIRATION_WINDOW: i32 = 30;
 const IIR_DEPTH: i32 = 6;
+const SINGULAR_DEPTH: i32 = 6;
+/// How far below the table's depth an entry may be and still be tested for singularity.
+const SINGULAR_ENTRY_DEPTH: i32 = 3;
+/// The singular search's bound lies this many hundredths of a piece per ply below the entry.
+const SINGULAR_MARGIN: i32 = 2;
+const SINGULAR_EXTENSION: i32 = 1;
+
+/// Moves searched at a node (any but the root) before jumps that capture nothing are skipped.
+const QUIET_JUMP_MOVES: usize = 2;
+
+/// Whether `mv` is a jump that captures nothing.
+#[inline]
+fn is_quiet_jump(pos: &Position, mv: Move) -> bool {
+    match mv {
+        Move::Jump { to, .. } => (Bitboard::neighbours_of(to) & pos.pieces(!pos.turn())).is_empty(),
+        _ => false,
+    }
+}
 
 /// Moves searched at a non-PV node of depth `depth` before the rest are skipped.
 fn late_move_count(depth: i32) -> usize {
@@ -125,6 +143,8 @@ struct Searcher<'a, E: Evaluator> {
     reductions: &'a Reductions,
     pv: Box<[[Move; MAX_PLY]; MAX_PLY]>,
     pv_len: [usize; MAX_PLY],
+    /// The move a singular search at each ply leaves out (the table's move), if any.
+    excluded: [Option<Move>; MAX_PLY],
     /// The evaluation's network when it covers the board, with the units of the position at
     /// each ply of the current line (copy-make: a child's slot is rewritten from its parent's).
     net: Option<(&'a Network, Box<[Accumulator]>)>,
@@ -165,6 +185,7 @@ impl<'a, E: Evaluator> Searcher<'a, E> {
             reductions,
             pv: Box::new([[Move::Pass; MAX_PLY]; MAX_PLY]),
             pv_len: [0; MAX_PLY],
+            excluded: [None; MAX_PLY],
             net,
         }
     }
@@ -264,8 +285,11 @@ impl<'a, E: Evaluator> Searcher<'a, E> {
         } else {
             0
         };
+        let excluded = self.excluded[ply];
         let entry = self.tt.probe(key);
-        if let Some(e) = entry.filter(|e| !pv_node && e.depth >= depth && fits_clock(e.depth)) {
+        if let Some(e) = entry
+            .filter(|e| !pv_node && excluded.is_none() && e.depth >= depth && fits_clock(e.depth))
+        {
             let s = from_table(e.score, ply);
             let cut = match e.bound {
                 Bound::Exact => true,
@@ -279,6 +303,7 @@ impl<'a, E: Evaluator> Searcher<'a, E> {
 
         if !pv_node
             && !must_pass
+            && excluded.is_none()
             && depth <= RFP_DEPTH
             && !is_decisive(beta)
             && static_eval - RFP_MARGIN * depth >= beta
@@ -290,7 +315,7 @@ impl<'a, E: Evaluator> Searcher<'a, E> {
         // Internal iterative reduction: with no move from the table this node's ordering is a
         // guess, so search it shallower, by two plies to keep the score's parity; the next
         // iteration finds the move this search stores.
-        let depth = if tt_move.is_none() && !must_pass && depth >= IIR_DEPTH {
+        let depth = if tt_move.is_none() && !must_pass && excluded.is_none() && depth >= IIR_DEPTH {
             depth - 2
         } else {
             depth
@@ -302,9 +327,22 @@ impl<'a, E: Evaluator> Searcher<'a, E> {
         let mut tried: ArrayVec<Move, 64> = ArrayVec::new();
         let mut next_index = 0;
         while let Some(picked) = picker.next(pos, self.tables, ply) {
+            if Some(picked.mv) == excluded {
+                continue;
+            }
             let index = next_index;
             next_index += 1;
             let mv = picked.mv;
+            // A jump that captures nothing only moves a piece (and leaves a hole): after the
+            // first two moves such jumps are skipped at every node but the root.
+            if ply > 0
+                && index >= QUIET_JUMP_MOVES
+                && best_score > -WIN_BOUND
+                && !is_decisive(alpha)
+                && is_quiet_jump(pos, mv)
+            {
+                continue;
+            }
             // Static margins say nothing once the window is about forced game ends.
             if !pv_node && index > 0 && best_score > -WIN_BOUND && !is_decisive(alpha) {
                 // Moves come by falling gain: past the count, the rest rarely matter.
@@ -317,10 +355,48 @@ impl<'a, E: Evaluator> Searcher<'a, E> {
                     continue;
                 }
             }
+            // Singular extension: when every other move stays well below the table's score for
+            // the table's move, that move is searched a ply deeper; when another move also
+            // reaches this node's beta, the node is cut (multicut).
+            let mut extension = 0;
+            if let Some(e) = entry.filter(|e| {
+                index == 0
+                    && Some(mv) == tt_move
+                    && excluded.is_none()
+                    && !pv_node
+                    && ply > 0
+                    && depth >= SINGULAR_DEPTH
+                    && e.depth >= depth - SINGULAR_ENTRY_DEPTH
+                    && e.bound != Bound::Upper
+                    && !is_decisive(from_table(e.score, ply))
+            }) {
+                let singular_beta = from_table(e.score, ply) - SINGULAR_MARGIN * depth;
+                // About half the depth, of the same parity.
+                let singular_depth = depth - 2 * ((depth + 3) / 4);
+                self.excluded[ply] = Some(mv);
+                let score = self.negamax(
+                    pos,
+                    key,
+                    singular_depth,
+                    ply,
+                    singular_beta - 1,
+                    singular_beta,
+                );
+                self.excluded[ply] = None;
+                self.pv_len[ply] = 0;
+                if self.aborted {
+                    return 0;
+                }
+                if score < singular_beta {
+                    extension = SINGULAR_EXTENSION;
+                } else if singular_beta >= beta {
+                    return singular_beta;
+                }
+            }
             let mut child = *pos;
             child.play_unchecked(mv);
             self.enter_child(pos, &child, ply);
-            let new_depth = depth - 1;
+            let new_depth = depth - 1 + extension;
             // Only searches of depth 1 or more probe the table: hash the child for them, and
             // start loading its slot while this node's work goes on.
             let child_key = if new_depth > 0 {
@@ -371,7 +447,7 @@ impl<'a, E: Evaluator> Searcher<'a, E> {
             }
         }
 
-        if clock_safe {
+        if clock_safe && excluded.is_none() {
             let bound = if best_score >= beta {
                 Bound::Lower
             } else if alpha > original_alpha {
@@ -749,6 +825,46 @@ mod tests {
             pos,
         );
         searcher.negamax(pos, pos.hash(), depth, 1, 0, 1)
+    }
+
+    #[test]
+    fn quiet_jumps_are_the_jumps_that_capture_nothing() {
+        // x on c3, b2, a1; o on c5, d5, e5.
+        let pos: Position = "7/7/2ooo2/7/2x4/1x5/x6 x 0 1".parse().unwrap();
+        let quiet = |text: &str| is_quiet_jump(&pos, text.parse().unwrap());
+        assert!(quiet("a1a3") && quiet("c3e1"));
+        // c3-e4 lands beside d5 and e5; d4 is a single.
+        assert!(!quiet("c3e4") && !quiet("d4") && !quiet("b1"));
+    }
+
+    #[test]
+    fn a_search_without_the_table_move_stores_nothing_and_scores_no_higher() {
+        let pos: Position = "x5o/7/2-1-2/7/2-1-2/7/o5x x 0 1".parse().unwrap();
+        let eval = HandCrafted::default();
+        let reductions = Reductions::new();
+        let stop = AtomicBool::new(false);
+        let search = |excluded: Option<Move>, tt: &TranspositionTable| {
+            let mut tables = OrderingTables::default();
+            let mut searcher = Searcher::new(
+                &eval,
+                tt,
+                &mut tables,
+                &stop,
+                TimeManager::new(&Limits::default(), Instant::now()),
+                u64::MAX,
+                &reductions,
+                &pos,
+            );
+            searcher.excluded[1] = excluded;
+            searcher.negamax(&pos, pos.hash(), 4, 1, -INFINITE, INFINITE)
+        };
+        let tt = TranspositionTable::new(1);
+        let full = search(None, &tt);
+        let best = tt.probe(pos.hash()).and_then(|e| e.mv).unwrap();
+        let empty = TranspositionTable::new(1);
+        let without = search(Some(best), &empty);
+        assert!(without <= full, "{without} > {full}");
+        assert!(empty.probe(pos.hash()).is_none());
     }
 
     #[test]

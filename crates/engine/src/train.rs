@@ -587,10 +587,13 @@ impl Dataset {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::data::read_all;
+    use crate::data::Chunk;
 
     fn fixture() -> Vec<Record> {
-        read_all(&include_bytes!("../tests/fixtures/selfplay.bin")[..]).unwrap()
+        Chunk::from_bytes(include_bytes!("../tests/fixtures/selfplay.games.zst"))
+            .unwrap()
+            .records()
+            .unwrap()
     }
 
     const SQUARED_32: Shape = Shape {

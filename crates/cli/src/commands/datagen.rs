@@ -1,24 +1,25 @@
-//! `ataxx datagen`: self-play training data for a learned evaluation.
+//! `ataxx datagen`: self-play training data for the learned evaluation, appended to a corpus
+//! directory (docs/datagen.md).
 //!
-//! Each game starts from the start position (or a book position) plus a few random plies, then
-//! the engine plays both sides at a fixed node budget per move. Every position where the side
-//! to move has a real move is written as an [`engine::data::Record`] with the search score and
-//! the game's final result. A game ends by the rules, or early once the search proves a forced
-//! end (the proven result is the game's result). Games are written whole and in order, so an
-//! interrupted run resumes where it stopped: the file's game count says which game is next.
+//! Each game starts from the standard start position (or a book position), plays a random
+//! number of random plies, keeps the opening when a short search scores it near level (or draws
+//! it again), then the engine plays both sides at a fixed node budget per move. A game ends by
+//! the rules, or early once the search proves a forced end. Games are written in files of
+//! `--chunk-games` games ([`engine::data::Chunk`]), each written whole (through a temporary
+//! file and a rename) and never changed afterwards, so a corpus under git only ever gains
+//! files, and an interrupted run resumes at its first missing file.
 
 use std::collections::BTreeMap;
-use std::fs::{File, OpenOptions};
-use std::io::{BufWriter, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
+use std::str::FromStr;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 use std::sync::mpsc;
 use std::time::Instant;
 
 use anyhow::{bail, Context};
-use ataxx::{Color, Position};
+use ataxx::{Color, Move, Position};
 use clap::Args as ClapArgs;
-use engine::data::{self, Record, RECORD_BYTES};
+use engine::data::{Chunk, GameRecord, Ply, EXTENSION};
 use engine::score::is_decisive;
 use engine::search::Engine;
 use engine::time::Limits;
@@ -29,52 +30,91 @@ use rand_chacha::ChaCha8Rng;
 
 #[derive(ClapArgs)]
 pub struct Args {
-    /// The data file; an existing one is checked and continued.
+    /// The corpus directory (created if missing); files are named seed<SEED>-<N>.games.zst.
     #[arg(long, short)]
     output: PathBuf,
-    /// Games the file holds when the run ends (earlier games in the file count).
-    #[arg(long, default_value_t = 100)]
+    /// Games of this seed the directory holds when the run ends, rounded up to whole files
+    /// (files written by earlier runs count).
+    #[arg(long, default_value_t = 1_000)]
     games: u64,
+    /// Games per file.
+    #[arg(long, default_value_t = 500)]
+    chunk_games: u64,
     /// Search budget per move.
     #[arg(long, default_value_t = 5_000)]
     nodes: u64,
-    /// Random plies played before the engine takes over (not recorded).
-    #[arg(long, default_value_t = 8)]
-    random_plies: u32,
-    /// Start positions, one FEN per line (as `ataxx match --book`); game g starts from line
-    /// g mod count. Default: the standard start position.
+    /// Random plies played before the engine takes over (not recorded): a count or a range
+    /// such as 8-16, each game drawing its count uniformly from it.
+    #[arg(long, default_value = "8-16")]
+    random_plies: PlyRange,
+    /// Node budget of the search that checks a random opening; 0 keeps every opening.
+    #[arg(long, default_value_t = 1_000)]
+    opening_nodes: u64,
+    /// An opening is kept when that search scores it within this many hundredths of a piece
+    /// of level; otherwise another is drawn (after 100 draws, the most level one is kept).
+    #[arg(long, default_value_t = 100)]
+    opening_margin: i32,
+    /// Start positions, one FEN per line (as `ataxx match --book`), 7×7 boards only; game g
+    /// starts from line g mod count. Default: the standard start position.
     #[arg(long)]
     book: Option<PathBuf>,
     /// Games played at once.
     #[arg(long, default_value_t = 1)]
     threads: usize,
-    /// Seed of the random plies; game g uses a stream derived from it and g.
+    /// Seed of the random plies; game g uses a stream derived from it and g. Each run that
+    /// adds to a corpus takes a seed of its own.
     #[arg(long, default_value_t = 1)]
     seed: u64,
     /// Transposition table per thread, in MiB.
     #[arg(long, default_value_t = 16)]
     hash: usize,
-    /// Play with this net (docs/nnue.md) on 7×7 boards, or `default` for the embedded one;
-    /// without it, the hand-crafted evaluation.
-    #[arg(long, value_name = "NET_FILE")]
-    eval_file: Option<PathBuf>,
+    /// The evaluation: `default` (the embedded net, docs/nnue.md), a net file, or `hce` (the
+    /// hand-crafted evaluation).
+    #[arg(long, value_name = "NET_FILE", default_value = "default")]
+    eval_file: PathBuf,
 }
 
-/// One finished game: its index and its records, encoded.
-struct Game {
+/// A count of random plies, or a range to draw it from.
+#[derive(Copy, Clone, Debug)]
+pub struct PlyRange {
+    low: u32,
+    high: u32,
+}
+
+impl FromStr for PlyRange {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<PlyRange, String> {
+        let number = |t: &str| {
+            t.trim()
+                .parse::<u32>()
+                .map_err(|_| format!("{text:?} is not a ply count or a range such as 8-16"))
+        };
+        let (low, high) = match text.split_once('-') {
+            Some((a, b)) => (number(a)?, number(b)?),
+            None => (number(text)?, number(text)?),
+        };
+        if low > high {
+            return Err(format!("the range {text:?} is empty"));
+        }
+        Ok(PlyRange { low, high })
+    }
+}
+
+/// One finished game and its index.
+struct Played {
     index: u64,
-    bytes: Vec<u8>,
-    positions: u64,
+    game: GameRecord,
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {
-    if args.threads == 0 || args.nodes == 0 {
-        bail!("--threads and --nodes must be at least 1");
+    if args.threads == 0 || args.nodes == 0 || args.chunk_games == 0 {
+        bail!("--threads, --nodes and --chunk-games must be at least 1");
     }
-    let eval = match &args.eval_file {
-        None => NetEval::new(None),
-        Some(path) if path.as_os_str() == "default" => NetEval::builtin(),
-        Some(path) => NetEval::new(Some(Network::load(path)?)),
+    let eval = match args.eval_file.to_str() {
+        Some("hce") => NetEval::new(None),
+        Some("default") => NetEval::builtin(),
+        _ => NetEval::new(Some(Network::load(&args.eval_file)?)),
     };
     let starts = match &args.book {
         Some(path) => {
@@ -85,35 +125,55 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             if book.is_empty() {
                 bail!("the book {} holds no position", path.display());
             }
+            if let Some(other) = book.iter().find(|p| p.size() != 7) {
+                bail!("the training data holds 7x7 games; the book has {other}");
+            }
             book
         }
         None => vec![Position::startpos()],
     };
-    let done = games_in(&args.output)?;
-    if done >= args.games {
+    std::fs::create_dir_all(&args.output)
+        .with_context(|| format!("creating {}", args.output.display()))?;
+    let settings = settings_of(&args);
+    let chunks = args.games.div_ceil(args.chunk_games);
+    let first_missing = (0..chunks)
+        .find(|&k| !chunk_path(&args, k).exists())
+        .unwrap_or(chunks);
+    if first_missing > 0 {
+        // Resuming: the files already there must have been made the same way.
+        let last = chunk_path(&args, first_missing - 1);
+        let bytes = std::fs::read(&last).with_context(|| format!("reading {}", last.display()))?;
+        let found = Chunk::from_bytes(&bytes)
+            .with_context(|| format!("reading {}", last.display()))?
+            .settings;
+        if found != settings {
+            bail!(
+                "{} was made with other settings ({found}); this run's are {settings}; \
+                 give this run a seed of its own",
+                last.display()
+            );
+        }
+    }
+    if first_missing == chunks {
         println!(
-            "{} already holds {done} games (asked for {})",
+            "{} already holds {} games of seed {}",
             args.output.display(),
-            args.games
+            chunks * args.chunk_games,
+            args.seed
         );
         return Ok(());
     }
-    let file = OpenOptions::new()
-        .create(true)
-        .append(true)
-        .open(&args.output)
-        .with_context(|| format!("opening {}", args.output.display()))?;
-    let mut out = BufWriter::new(file);
+    let (first_game, end_game) = (first_missing * args.chunk_games, chunks * args.chunk_games);
 
-    let bar = ProgressBar::new(args.games).with_style(
+    let bar = ProgressBar::new(end_game).with_style(
         ProgressStyle::with_template(
             "{bar:40} {pos}/{len} games  {msg}  {elapsed_precise}, ETA {eta_precise}",
         )
         .expect("valid template"),
     );
-    bar.set_position(done);
-    let next = AtomicU64::new(done);
-    let (send, receive) = mpsc::channel::<Game>();
+    bar.set_position(first_game);
+    let next = AtomicU64::new(first_game);
+    let (send, receive) = mpsc::channel::<Played>();
     let started = Instant::now();
     let mut positions = 0u64;
     std::thread::scope(|scope| -> anyhow::Result<()> {
@@ -124,28 +184,27 @@ pub fn run(args: Args) -> anyhow::Result<()> {
                 let mut engine = Engine::new(eval.clone(), args.hash);
                 loop {
                     let index = next.fetch_add(1, Relaxed);
-                    if index >= args.games {
+                    if index >= end_game {
                         break;
                     }
                     let start = starts[(index % starts.len() as u64) as usize];
                     let game = play_game(&mut engine, start, index, args);
-                    if send.send(game).is_err() {
+                    if send.send(Played { index, game }).is_err() {
                         break;
                     }
                 }
             });
         }
         drop(send);
-        // Games finish out of order; they are written in order so that the file always holds
-        // games 0..n.
+        // Games finish out of order; a file is written once all of its games are in.
         let mut pending = BTreeMap::new();
-        let mut expected = done;
-        for game in receive {
-            pending.insert(game.index, game);
+        let mut expected = first_game;
+        let mut games = Vec::new();
+        for played in receive {
+            pending.insert(played.index, played.game);
             while let Some(game) = pending.remove(&expected) {
-                out.write_all(&game.bytes)?;
-                out.flush()?;
-                positions += game.positions;
+                positions += game.plies.iter().filter(|p| **p != Ply::Pass).count() as u64;
+                games.push(game);
                 expected += 1;
                 bar.inc(1);
                 let secs = started.elapsed().as_secs_f64().max(1e-3);
@@ -153,76 +212,143 @@ pub fn run(args: Args) -> anyhow::Result<()> {
                     "{positions} positions, {:.0} positions/s",
                     positions as f64 / secs
                 ));
+                if expected % args.chunk_games == 0 {
+                    let chunk = Chunk {
+                        settings: settings.clone(),
+                        games: std::mem::take(&mut games),
+                    };
+                    let path = chunk_path(&args, expected / args.chunk_games - 1);
+                    write_chunk(&path, &chunk)?;
+                    // A line per file, also where the bar is hidden (no terminal).
+                    bar.suspend(|| {
+                        eprintln!(
+                            "wrote {} ({expected} games, {positions} new positions, {:.0}/s)",
+                            path.display(),
+                            positions as f64 / started.elapsed().as_secs_f64().max(1e-3)
+                        )
+                    });
+                }
             }
         }
         Ok(())
     })?;
     bar.finish();
     println!(
-        "{}: {} games, {positions} new positions in {:.1} s",
+        "{}: {} games of seed {}, {positions} new positions in {:.1} s",
         args.output.display(),
-        args.games,
+        end_game,
+        args.seed,
         started.elapsed().as_secs_f64()
     );
     Ok(())
 }
 
-/// Games already in `path` (0 when it does not exist). A torn last record (an interrupted
-/// write) is cut off.
-fn games_in(path: &PathBuf) -> anyhow::Result<u64> {
-    let Ok(file) = File::open(path) else {
-        return Ok(0);
-    };
-    let len = file.metadata()?.len();
-    let whole = len - len % RECORD_BYTES as u64;
-    if whole != len {
-        eprintln!(
-            "{}: cutting off a torn record ({} bytes)",
-            path.display(),
-            len - whole
-        );
-        OpenOptions::new().write(true).open(path)?.set_len(whole)?;
-    }
-    let records =
-        data::read_all(File::open(path)?).with_context(|| format!("reading {}", path.display()))?;
-    Ok(data::count_games(&records))
+/// How the games were made, stored in every file.
+fn settings_of(args: &Args) -> String {
+    let book = args
+        .book
+        .as_ref()
+        .map_or("startpos".into(), |p| p.display().to_string());
+    format!(
+        "ataxx datagen: seed {} chunk-games {} nodes {} random-plies {}-{} opening-nodes {} \
+         opening-margin {} book {book} eval {}",
+        args.seed,
+        args.chunk_games,
+        args.nodes,
+        args.random_plies.low,
+        args.random_plies.high,
+        args.opening_nodes,
+        args.opening_margin,
+        args.eval_file.display()
+    )
 }
 
-/// Plays game `index` from `start` and encodes its records.
-fn play_game(engine: &mut Engine<NetEval>, start: Position, index: u64, args: &Args) -> Game {
-    let mut rng = ChaCha8Rng::seed_from_u64(args.seed ^ index.wrapping_mul(0x9E37_79B9_7F4A_7C15));
-    // Random plies; an opening that ends the game is drawn again.
-    let mut pos = start;
+fn chunk_path(args: &Args, chunk: u64) -> PathBuf {
+    args.output
+        .join(format!("seed{}-{chunk:05}.{EXTENSION}", args.seed))
+}
+
+/// Writes a file whole: a temporary file, then a rename.
+fn write_chunk(path: &Path, chunk: &Chunk) -> anyhow::Result<()> {
+    let tmp = path.with_extension("tmp");
+    std::fs::write(&tmp, chunk.to_bytes()?)
+        .with_context(|| format!("writing {}", tmp.display()))?;
+    std::fs::rename(&tmp, path).with_context(|| format!("writing {}", path.display()))
+}
+
+/// A random opening from `start`: up to 100 draws, the first that a short search scores near
+/// level (or the most level one).
+fn opening(
+    engine: &mut Engine<NetEval>,
+    start: Position,
+    rng: &mut ChaCha8Rng,
+    args: &Args,
+) -> Position {
+    let stop = AtomicBool::new(false);
+    let check = Limits {
+        nodes: Some(args.opening_nodes),
+        ..Limits::default()
+    };
+    let mut best: Option<(i32, Position)> = None;
     for _ in 0..100 {
-        pos = start;
-        for _ in 0..args.random_plies {
+        let mut pos = start;
+        let plies = rng.random_range(args.random_plies.low..=args.random_plies.high);
+        for _ in 0..plies {
             let moves = pos.legal_moves();
             if moves.is_empty() {
                 break;
             }
             pos.play_unchecked(moves[rng.random_range(0..moves.len())]);
         }
-        if !pos.is_game_over() {
-            break;
+        if pos.is_game_over() {
+            continue;
+        }
+        if args.opening_nodes == 0 {
+            return pos;
+        }
+        engine.clear();
+        let imbalance = engine.search(&pos, &check, &stop, |_| {}).score.abs();
+        if imbalance <= args.opening_margin {
+            return pos;
+        }
+        let more_level = match best {
+            Some((b, _)) => imbalance < b,
+            None => true,
+        };
+        if more_level {
+            best = Some((imbalance, pos));
         }
     }
+    best.map_or(start, |(_, pos)| pos)
+}
+
+/// Plays game `index` from `start`.
+fn play_game(engine: &mut Engine<NetEval>, start: Position, index: u64, args: &Args) -> GameRecord {
+    let mut rng = ChaCha8Rng::seed_from_u64(args.seed ^ index.wrapping_mul(0x9E37_79B9_7F4A_7C15));
+    let first = opening(engine, start, &mut rng, args);
     engine.clear();
     let limits = Limits {
         nodes: Some(args.nodes),
         ..Limits::default()
     };
     let stop = AtomicBool::new(false);
-    let mut recorded: Vec<(Position, i32)> = Vec::new();
+    let mut pos = first;
+    let mut plies = Vec::new();
     let winner: Option<Color> = loop {
         if let Some(outcome) = pos.outcome() {
             break outcome.winner();
         }
         if pos.must_pass() {
-            pos.play_unchecked(ataxx::Move::Pass);
+            plies.push(Ply::Pass);
+            pos.play_unchecked(Move::Pass);
             continue;
         }
         let report = engine.search(&pos, &limits, &stop, |_| {});
-        recorded.push((pos, report.score));
+        let score = report.score.clamp(i16::MIN.into(), i16::MAX.into()) as i16;
+        plies.push(Ply::Searched {
+            mv: report.best_move(),
+            score,
+        });
         if is_decisive(report.score) {
             // Adjudicated: the search has proved the end.
             let mover = pos.turn();
@@ -230,18 +356,9 @@ fn play_game(engine: &mut Engine<NetEval>, start: Position, index: u64, args: &A
         }
         pos.play_unchecked(report.best_move());
     };
-    let mut bytes = Vec::with_capacity(recorded.len() * RECORD_BYTES);
-    for (i, (p, score)) in recorded.iter().enumerate() {
-        let result = match winner {
-            None => 0,
-            Some(side) if side == p.turn() => 1,
-            Some(_) => -1,
-        };
-        bytes.extend_from_slice(&Record::new(p, *score, result, i == 0).to_bytes());
-    }
-    Game {
-        index,
-        bytes,
-        positions: recorded.len() as u64,
+    GameRecord {
+        start: first,
+        plies,
+        winner,
     }
 }

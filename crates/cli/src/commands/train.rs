@@ -16,7 +16,8 @@ use indicatif::{ProgressBar, ProgressStyle};
 
 #[derive(ClapArgs)]
 pub struct Args {
-    /// Data files written by `ataxx datagen`.
+    /// Data files written by `ataxx datagen`, or directories: every data file under them
+    /// (`data/` is the whole corpus).
     #[arg(required = true, value_name = "DATA")]
     data: Vec<PathBuf>,
     /// The net file written after each epoch.
@@ -57,6 +58,27 @@ pub struct Args {
 
 /// Writes `bytes` to `path` through a temporary file, so that an interrupted write never
 /// leaves a torn file behind.
+/// `path` if it is a file, or every data file under it (sorted, so that runs are repeatable).
+fn corpus_files(path: &Path, out: &mut Vec<PathBuf>) -> anyhow::Result<()> {
+    if !path.is_dir() {
+        out.push(path.to_path_buf());
+        return Ok(());
+    }
+    let mut entries = std::fs::read_dir(path)
+        .with_context(|| format!("reading {}", path.display()))?
+        .map(|e| e.map(|e| e.path()))
+        .collect::<Result<Vec<_>, _>>()
+        .with_context(|| format!("reading {}", path.display()))?;
+    entries.sort();
+    for entry in entries {
+        let is_data = entry.to_string_lossy().ends_with(data::EXTENSION);
+        if entry.is_dir() || is_data {
+            corpus_files(&entry, out)?;
+        }
+    }
+    Ok(())
+}
+
 fn write_atomically(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
     let tmp = path.with_extension("tmp");
     std::fs::write(&tmp, bytes).with_context(|| format!("writing {}", tmp.display()))?;
@@ -78,18 +100,33 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         seed: args.seed,
         threads: args.threads,
     };
-    let mut records = Vec::new();
+    let mut files = Vec::new();
     for path in &args.data {
-        let file =
-            std::fs::File::open(path).with_context(|| format!("opening {}", path.display()))?;
-        let read = data::read_all(std::io::BufReader::new(file)).with_context(|| {
-            format!(
-                "reading {} (run its datagen command again to repair a torn end)",
-                path.display()
-            )
-        })?;
-        records.extend(read);
+        corpus_files(path, &mut files)?;
     }
+    let (mut records, mut games) = (Vec::new(), 0);
+    for path in &files {
+        let bytes = std::fs::read(path).with_context(|| format!("reading {}", path.display()))?;
+        let chunk = data::Chunk::from_bytes(&bytes)
+            .and_then(|chunk| chunk.records())
+            .with_context(|| format!("reading {}", path.display()))?;
+        games += data::count_games(&chunk);
+        records.extend(chunk);
+    }
+    let distinct = data::distinct_positions(&records);
+    let starts: Vec<data::Record> = records
+        .iter()
+        .filter(|r| r.first_of_game)
+        .copied()
+        .collect();
+    eprintln!(
+        "{} files, {games} games, {} positions, {distinct} distinct ({:.2} % duplicates); \
+         {} distinct starts",
+        files.len(),
+        records.len(),
+        100.0 * (1.0 - distinct as f64 / records.len().max(1) as f64),
+        data::distinct_positions(&starts)
+    );
     let dataset = Dataset::split(&records, config.validation)?;
     eprintln!(
         "{} positions: {} for training, {} for validation ({} of other board sizes skipped)",
