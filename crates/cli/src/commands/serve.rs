@@ -51,6 +51,15 @@ pub struct Args {
     /// doubling with each further failure, up to an hour).
     #[arg(long, default_value_t = 100)]
     login_failures_per_address: u32,
+    /// Failed logins on one account from all addresses together (in the hour since the last)
+    /// before the addresses that never signed in to it wait; those the owner signed in from in
+    /// the last 90 days are let in.
+    #[arg(long, default_value_t = 100)]
+    login_failures_per_account: u32,
+    /// A reverse proxy (IP address) whose `X-Forwarded-For` header names the client: limits and
+    /// throttles then count that address. Repeatable. Without it the header is ignored.
+    #[arg(long = "trusted-proxy", value_name = "IP")]
+    trusted_proxies: Vec<std::net::IpAddr>,
     /// Open HTTP connections (WebSockets included) per client address.
     #[arg(long, default_value_t = 100)]
     http_max_per_address: u32,
@@ -110,6 +119,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
                 Some(url) => http::Site::at(url).map_err(anyhow::Error::msg)?,
                 None => http::Site::default(),
             },
+            trusted_proxies: http::TrustedProxies::new(args.trusted_proxies),
         },
         text: address("text", &args.text)?,
         test_clock: args.test_clock,
@@ -120,6 +130,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
                 text_connections_per_address: args.text_max_per_address.max(1),
                 http_connections_per_address: args.http_max_per_address.max(1),
                 failures_per_address: args.login_failures_per_address.max(1),
+                failures_per_account: args.login_failures_per_account.max(1),
                 ..RateLimits::DEFAULT
             }
         },

@@ -21,6 +21,7 @@ mod api_error;
 mod auth;
 mod command;
 mod errors;
+mod forwarded;
 mod games;
 mod kinds;
 mod leaderboard;
@@ -36,6 +37,7 @@ use api_error::{bad, ApiError, ApiResult, Body};
 use auth::{authenticated, token};
 use socket::SocketQuery;
 
+pub use forwarded::TrustedProxies;
 pub use listen::Limits;
 pub use origin::Site;
 
@@ -54,6 +56,8 @@ struct HttpState {
 pub struct Options {
     pub limits: Limits,
     pub site: Site,
+    /// The reverse proxies whose `X-Forwarded-For` names the client (`--trusted-proxy`).
+    pub trusted_proxies: TrustedProxies,
 }
 
 pub async fn serve(
@@ -67,7 +71,8 @@ pub async fn serve(
         stopped: stopped.clone(),
         site: options.site,
     };
-    listen::serve(router(state), listener, stopped, options.limits).await;
+    let proxies = options.trusted_proxies;
+    listen::serve(router(state), listener, stopped, options.limits, proxies).await;
 }
 
 fn router(state: HttpState) -> Router {
