@@ -359,6 +359,7 @@ impl Accounts {
             .run(move || password_matches(&password, checked.as_deref()))
             .await?;
         if !ok {
+            crate::metrics::metrics().failed_logins.inc();
             self.logins.failed(self.peer, &name, limit).await?;
             tracing::info!(user = %name, peer = ?self.peer, "authentication failed");
             return Err(Error::Auth);

@@ -46,7 +46,12 @@ fn address_key(peer: Option<IpAddr>) -> String {
     peer.map_or_else(|| "local".to_string(), |ip| ip.to_string())
 }
 
-fn retry_after(until_ms: i64, now_ms: i64) -> Error {
+/// The refusal of an attempt over the `limit` (counted in the metrics) until `until_ms`.
+fn retry_after(limit: &'static str, until_ms: i64, now_ms: i64) -> Error {
+    crate::metrics::metrics()
+        .rate_limited
+        .with_label_values(&[limit])
+        .inc();
     Error::RateLimited {
         retry_after_s: ((until_ms - now_ms) / 1000).max(1) as u64,
     }
@@ -56,7 +61,7 @@ impl LoginFailures {
     /// Refuses an attempt while the pair is locked.
     fn check(&self, now_ms: i64) -> Result<()> {
         match self.locked_until_ms > now_ms {
-            true => Err(retry_after(self.locked_until_ms, now_ms)),
+            true => Err(retry_after("login", self.locked_until_ms, now_ms)),
             false => Ok(()),
         }
     }
@@ -268,7 +273,7 @@ impl Windows {
         let mut conn = self.storage.read().await?;
         match limits::window(&mut conn, key).await? {
             Some((started, used)) if now - started < ms(WINDOW) && used >= i64::from(limit) => {
-                Err(retry_after(started + ms(WINDOW), now))
+                Err(retry_after("window", started + ms(WINDOW), now))
             }
             _ => Ok(()),
         }

@@ -27,6 +27,7 @@ use tower::ServiceExt;
 
 use super::TrustedProxies;
 use crate::doors::accept::{Acceptor, Open, Slot, Warnings};
+use crate::metrics::{self, Connected};
 
 /// The HTTP door's limits on connections.
 #[derive(Clone, Copy, Debug)]
@@ -69,7 +70,7 @@ pub(super) async fn serve(
         tokio::select! {
             (stream, peer) = acceptor.accept() => match open.take(peer.ip(), cap(&proxies, peer, limits)) {
                 Some(slot) => {
-                    let io = Counted { stream, _slot: slot };
+                    let io = Counted { stream, _slot: slot, _connected: Connected::to("http") };
                     let proxies = proxies.clone();
                     connections.spawn(connection(router.clone(), io, peer, proxies, stopped.clone(), limits.idle));
                 }
@@ -78,6 +79,7 @@ pub(super) async fn serve(
                         tracing::warn!(%peer, max = limits.per_address, held_back,
                             "http: too many connections from one address");
                     }
+                    metrics::refused("http");
                     // Best effort and at once: a refusal must not hold a descriptor or a task.
                     let _ = stream.try_write(TOO_MANY.as_bytes());
                 }
@@ -138,6 +140,7 @@ async fn connection(
 struct Counted {
     stream: TcpStream,
     _slot: Slot,
+    _connected: Connected,
 }
 
 impl AsyncRead for Counted {

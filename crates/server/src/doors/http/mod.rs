@@ -23,9 +23,11 @@ mod command;
 mod errors;
 mod forwarded;
 mod games;
+mod health;
 mod kinds;
 mod leaderboard;
 mod listen;
+pub mod metrics;
 mod origin;
 mod seeks;
 mod socket;
@@ -78,6 +80,8 @@ pub async fn serve(
 fn router(state: HttpState) -> Router {
     Router::new()
         .route("/api/openapi.json", get(openapi))
+        .route("/healthz", get(health::healthz))
+        .route("/readyz", get(health::readyz))
         .route("/api/command", post(command::run))
         .route("/api/signup", post(accounts::signup))
         .route("/api/login", post(accounts::login))
@@ -128,6 +132,7 @@ fn router(state: HttpState) -> Router {
         .layer(axum::middleware::from_fn(
             crate::doors::http::errors::json_errors,
         ))
+        .layer(axum::middleware::from_fn(health::with_request_id))
         .with_state(state)
 }
 
