@@ -49,7 +49,7 @@ server=$!
 
 # deploy/nginx.conf as written, with this run's ports, certificate and server name.
 sed -e "s|server 127.0.0.1:8080;|server 127.0.0.1:$http_port;|" \
-    -e "s|listen 443 ssl;|listen 127.0.0.1:$tls_port ssl;|" \
+    -e "s|listen 443 ssl http2;|listen 127.0.0.1:$tls_port ssl http2;|" \
     -e "s|listen 80;|listen 127.0.0.1:$plain_port;|" \
     -e "s|ataxx.example.org|localhost|" \
     -e "s|/etc/ssl/ataxx/cert.pem|$tmp/cert.pem|" \
