@@ -2,6 +2,7 @@
 # Starts a throwaway PostgreSQL cluster for the tests and prints the shell lines that export it:
 #   eval "$(scripts/postgres.sh start)"   # sets ATAXX_TEST_POSTGRES and ATAXX_TEST_PGDATA
 #   scripts/postgres.sh restart "$ATAXX_TEST_PGDATA"   # a fast shutdown, then the same cluster again
+#   scripts/postgres.sh halt "$ATAXX_TEST_PGDATA"     # a fast shutdown; `resume` starts it again
 #   scripts/postgres.sh stop "$ATAXX_TEST_PGDATA"
 # PostgreSQL comes from Debian's packages (installed when missing and we are root). The cluster
 # runs as an unprivileged user (PostgreSQL refuses root) on a free loopback port, with password
@@ -43,9 +44,8 @@ start() {
     --no-sync >/dev/null
   port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
   # fsync off: a throwaway cluster; max_connections: each server node pools up to 16.
-  as_owner "$bin/pg_ctl" -D "$dir/data" -l "$dir/log" -w -o \
-    "-p $port -k $dir -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=400" \
-    start >/dev/null
+  as_owner bash -c "echo '-p $port -k $dir -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=400' > '$dir/options'"
+  as_owner "$bin/pg_ctl" -D "$dir/data" -l "$dir/log" -w -o "$(cat "$dir/options")" start >/dev/null
   echo "export ATAXX_TEST_POSTGRES='postgres://ataxx:$password@127.0.0.1:$port'"
   echo "export ATAXX_TEST_PGDATA='$dir'"
 }
@@ -64,6 +64,18 @@ restart() {
   as_owner_of "$dir" "$(pg_bin)/pg_ctl" -D "$dir/data" -l "$dir/log" -w -m fast restart >/dev/null
 }
 
+# Stops the cluster (a fast shutdown) and keeps it, for `resume`: the database goes away.
+halt() {
+  local dir=${1:?usage: postgres.sh halt DIR}
+  as_owner_of "$dir" "$(pg_bin)/pg_ctl" -D "$dir/data" -w -m fast stop >/dev/null
+}
+
+# Starts a halted cluster again with its options.
+resume() {
+  local dir=${1:?usage: postgres.sh resume DIR}
+  as_owner_of "$dir" "$(pg_bin)/pg_ctl" -D "$dir/data" -l "$dir/log" -w -o "$(cat "$dir/options")" start >/dev/null
+}
+
 stop() {
   local dir=${1:?usage: postgres.sh stop DIR}
   local bin
@@ -75,6 +87,8 @@ stop() {
 case "${1:-}" in
   start) start ;;
   restart) restart "${2:-}" ;;
+  halt) halt "${2:-}" ;;
+  resume) resume "${2:-}" ;;
   stop) stop "${2:-}" ;;
-  *) echo "usage: $0 start | restart DIR | stop DIR" >&2; exit 2 ;;
+  *) echo "usage: $0 start | restart DIR | halt DIR | resume DIR | stop DIR" >&2; exit 2 ;;
 esac

@@ -34,6 +34,10 @@ enum Command {
     Decode(commands::decode::Args),
     /// Run the game server (embedded SQLite database, HTTP and text doors).
     Serve(Box<commands::serve::Args>),
+    /// Copy a SQLite database consistently while the server runs (PostgreSQL: pg_dump).
+    Backup(commands::backup::BackupArgs),
+    /// Check a backup and put it in place of a stopped server's database.
+    Restore(commands::backup::RestoreArgs),
     /// Hand one mail (RFC 5322 on stdin) to the server's mail door, as an MTA's pipe delivery.
     MailIn(commands::mail::MailInArgs),
     /// Show the outbound mail queue.
@@ -114,6 +118,8 @@ fn main() -> ExitCode {
         Command::Encode(args) => commands::encode::run(args),
         Command::Decode(args) => commands::decode::run(args),
         Command::Serve(args) => commands::serve::run(*args),
+        Command::Backup(args) => commands::backup::run_backup(args),
+        Command::Restore(args) => commands::backup::run_restore(args),
         Command::MailIn(args) => commands::mail::mail_in(args),
         Command::Mailq(args) => commands::mail::mailq(args),
         Command::Client(args) => commands::client::run(args),

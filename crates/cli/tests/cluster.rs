@@ -573,6 +573,15 @@ impl OwnPostgres {
     fn restart(&self) {
         postgres_script(&["restart", &self.dir]);
     }
+
+    /// A fast shutdown: the database is away until [`OwnPostgres::resume`].
+    fn halt(&self) {
+        postgres_script(&["halt", &self.dir]);
+    }
+
+    fn resume(&self) {
+        postgres_script(&["resume", &self.dir]);
+    }
 }
 
 impl Drop for OwnPostgres {
@@ -848,4 +857,49 @@ async fn a_socket_message_while_the_database_is_away_is_refused_and_the_socket_s
     // Back: the same socket answers again.
     relay.refuse(false);
     assert!(answers_ping(&mut ws).await);
+}
+
+/// `GET path` on `server`: the status, or 0 when no answer came within 10 s.
+fn status_of(server: &Served, path: &str) -> u16 {
+    let agent = ureq::Agent::config_builder()
+        .http_status_as_error(false)
+        .timeout_global(Some(std::time::Duration::from_secs(10)))
+        .build()
+        .new_agent();
+    agent
+        .get(&server.url(path))
+        .call()
+        .map_or(0, |answer| answer.status().as_u16())
+}
+
+/// Polls `path` until it answers `want` (at most `secs` seconds); the last status.
+fn status_becomes(server: &Served, path: &str, want: u16, secs: u64) -> u16 {
+    let until = std::time::Instant::now() + std::time::Duration::from_secs(secs);
+    loop {
+        let status = status_of(server, path);
+        if status == want || std::time::Instant::now() > until {
+            return status;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(200));
+    }
+}
+
+#[test]
+fn readiness_follows_the_database_away_and_back_while_health_stays() {
+    let test = "readiness_follows_the_database_away_and_back_while_health_stays";
+    let Some(postgres) = OwnPostgres::start(test) else {
+        return;
+    };
+    let server = Served::on_database(&postgres.database("ready"), &[]);
+    assert_eq!(status_of(&server, "/healthz"), 200);
+    assert_eq!(status_of(&server, "/readyz"), 200);
+    postgres.halt();
+    assert_eq!(status_becomes(&server, "/readyz", 503, 20), 503);
+    assert_eq!(
+        status_of(&server, "/healthz"),
+        200,
+        "the process still answers"
+    );
+    postgres.resume();
+    assert_eq!(status_becomes(&server, "/readyz", 200, 30), 200);
 }

@@ -1,5 +1,5 @@
-//! Regression tests of issue #28 (a server you can put on the open internet), findings 2, 3, 11
-//! and 12, each through a real `ataxx serve` process and real sockets: expensive requests are
+//! Regression tests of issue #28 (a server you can put on the open internet), findings 2, 3, 8,
+//! 11 and 12, each through a real `ataxx serve` process and real sockets: expensive requests are
 //! bounded and their memory given back, failed logins are throttled per address, HTTP
 //! connections are capped per address and time out, running out of file descriptors neither
 //! floods the log nor stops the doors, the session cookie is refused from other sites' pages and
@@ -202,6 +202,109 @@ fn failed_logins_from_one_address_are_throttled_whatever_the_userids() {
     // Another address is not held back.
     let answer = login_from("127.0.0.5", "zed", "secret1");
     assert_eq!(answer.status, 200, "{}", answer.body);
+}
+
+/// `POST /api/login` from the source address `from`, with `headers`.
+fn login_from_with(
+    server: &Served,
+    from: &str,
+    headers: &[(&str, &str)],
+    userid: &str,
+    password: &str,
+) -> u16 {
+    let body = json!({"userid": userid, "password": password}).to_string();
+    let mut all = vec![("Content-Type", "application/json")];
+    all.extend_from_slice(headers);
+    let answer = request(server, Some(from), "POST", "/api/login", &all, &body);
+    answer.expect("an answer").status
+}
+
+#[test]
+fn a_trusted_proxys_client_is_throttled_as_itself_and_a_forged_forward_changes_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let limits = ["--login-failures-per-address", "3"];
+    let proxied = Served::fresh(
+        &dir,
+        &[&limits[..], &["--trusted-proxy", "127.0.0.1"]].concat(),
+    );
+    proxied.text().ok("signup zed secret1");
+    let via = |client: &'static str| [("X-Forwarded-For", client)];
+    for i in 0..3 {
+        let status = login_from_with(
+            &proxied,
+            "127.0.0.1",
+            &via("203.0.113.7"),
+            &format!("x{i}"),
+            "guess",
+        );
+        assert_eq!(status, 401);
+    }
+    let right =
+        |from, headers: &[(&str, &str)]| login_from_with(&proxied, from, headers, "zed", "secret1");
+    assert_eq!(
+        right("127.0.0.1", &via("203.0.113.7")),
+        429,
+        "the forwarded client waits"
+    );
+    assert_eq!(
+        right("127.0.0.1", &via("203.0.113.8")),
+        200,
+        "another client of the proxy does not"
+    );
+    assert_eq!(right("127.0.0.1", &[]), 200, "nor the proxy itself");
+    // A client that is no trusted proxy cannot choose its address.
+    assert_eq!(right("127.0.0.77", &via("203.0.113.7")), 200);
+
+    let dir = tempfile::tempdir().unwrap();
+    let direct = Served::fresh(&dir, &limits);
+    direct.text().ok("signup zed secret1");
+    for i in 0..3 {
+        let forged = format!("203.0.113.{i}");
+        let status = login_from_with(
+            &direct,
+            "127.0.0.66",
+            &[("X-Forwarded-For", &forged)],
+            &format!("x{i}"),
+            "guess",
+        );
+        assert_eq!(status, 401);
+    }
+    let fresh_forgery = [("X-Forwarded-For", "203.0.113.99")];
+    assert_eq!(
+        login_from_with(&direct, "127.0.0.66", &fresh_forgery, "zed", "secret1"),
+        429
+    );
+}
+
+#[test]
+fn an_accounts_failures_from_many_addresses_hold_back_only_addresses_it_never_signed_in_from() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = Served::fresh(&dir, &["--login-failures-per-account", "4"]);
+    server.text().ok("signup zed secret1");
+    assert_eq!(
+        login_from_with(&server, "127.0.0.9", &[], "zed", "secret1"),
+        200
+    );
+    // Four addresses, each far under its own limits, one wrong password each.
+    for i in 20..24 {
+        let status = login_from_with(&server, &format!("127.0.0.{i}"), &[], "zed", "guess");
+        assert_eq!(status, 401);
+    }
+    assert_eq!(
+        login_from_with(&server, "127.0.0.30", &[], "zed", "secret1"),
+        429
+    );
+    assert_eq!(
+        login_from_with(&server, "127.0.0.9", &[], "zed", "secret1"),
+        200,
+        "the owner's known address is let in"
+    );
+    // Other accounts are not held back.
+    server.text().ok("signup amy secret2");
+    assert_eq!(
+        login_from_with(&server, "127.0.0.30", &[], "amy", "secret2"),
+        200
+    );
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -20,6 +20,7 @@ pub mod domain;
 pub mod doors;
 mod error;
 pub mod events;
+pub mod metrics;
 pub mod model;
 pub mod redact;
 pub mod store;
@@ -63,6 +64,8 @@ pub struct Config {
     pub smtp: Option<SocketAddr>,
     /// The mail door (inbox processing, board mails, the outbox); None = no mail.
     pub mail: Option<mail::MailConfig>,
+    /// Where `GET /metrics` (Prometheus) is served; None = nowhere.
+    pub metrics: Option<SocketAddr>,
 }
 
 impl Default for Config {
@@ -79,6 +82,7 @@ impl Default for Config {
             text_idle: text::IDLE_TIMEOUT,
             smtp: None,
             mail: None,
+            metrics: None,
         }
     }
 }
@@ -140,6 +144,7 @@ pub struct Server {
     pub http_addr: Option<SocketAddr>,
     pub text_addr: Option<SocketAddr>,
     pub smtp_addr: Option<SocketAddr>,
+    pub metrics_addr: Option<SocketAddr>,
     pub app: App,
     stop: watch::Sender<bool>,
     tasks: Vec<JoinHandle<()>>,
@@ -226,6 +231,16 @@ impl Server {
                 "--smtp needs the mail door (a mail configuration)".into(),
             ));
         }
+        let mut metrics_addr = None;
+        if let Some(addr) = config.metrics {
+            let listener = bind(addr).await?;
+            metrics_addr = Some(listener.local_addr().map_err(io_error)?);
+            tasks.push(tokio::spawn(http::metrics::serve(
+                app.clone(),
+                listener,
+                stopped.clone(),
+            )));
+        }
         tasks.push(tokio::spawn(sweeper(
             app.games.clone(),
             app.leader.clone(),
@@ -236,6 +251,7 @@ impl Server {
             http_addr,
             text_addr,
             smtp_addr,
+            metrics_addr,
             app,
             stop,
             tasks,

@@ -1,6 +1,7 @@
 //! One module per subcommand: its clap `Args` and a `run` function.
 
 pub mod analyze;
+pub mod backup;
 pub mod bench;
 pub mod blocks;
 pub mod bot;

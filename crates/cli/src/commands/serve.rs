@@ -32,6 +32,14 @@ pub struct Args {
     /// Log level: error, warn, info, debug, trace.
     #[arg(long, default_value = "info")]
     log: tracing::Level,
+    /// Log lines as `text` or as `json` objects (one a line, with the request's id in
+    /// `span.id`).
+    #[arg(long, default_value = "text", value_parser = ["text", "json"])]
+    log_format: String,
+    /// Serve `GET /metrics` (Prometheus text format) on this address; off by default, so that
+    /// it is never public by accident.
+    #[arg(long, value_name = "ADDR")]
+    metrics: Option<String>,
     /// Testing only: allow the command `clock advance <seconds>` to move the server's clock.
     #[arg(long, hide = true)]
     test_clock: bool,
@@ -51,6 +59,15 @@ pub struct Args {
     /// doubling with each further failure, up to an hour).
     #[arg(long, default_value_t = 100)]
     login_failures_per_address: u32,
+    /// Failed logins on one account from all addresses together (in the hour since the last)
+    /// before the addresses that never signed in to it wait; those the owner signed in from in
+    /// the last 90 days are let in.
+    #[arg(long, default_value_t = 100)]
+    login_failures_per_account: u32,
+    /// A reverse proxy (IP address) whose `X-Forwarded-For` header names the client: limits and
+    /// throttles then count that address. Repeatable. Without it the header is ignored.
+    #[arg(long = "trusted-proxy", value_name = "IP")]
+    trusted_proxies: Vec<std::net::IpAddr>,
     /// Open HTTP connections (WebSockets included) per client address.
     #[arg(long, default_value_t = 100)]
     http_max_per_address: u32,
@@ -93,11 +110,17 @@ fn give_large_blocks_back() {
 
 pub fn run(args: Args) -> anyhow::Result<()> {
     give_large_blocks_back();
-    tracing_subscriber::fmt()
+    let log = tracing_subscriber::fmt()
         .with_max_level(args.log)
-        .with_writer(std::io::stderr)
-        .with_ansi(std::io::stderr().is_terminal())
-        .init();
+        .with_writer(std::io::stderr);
+    match args.log_format.as_str() {
+        "json" => log
+            .json()
+            .with_current_span(true)
+            .with_span_list(false)
+            .init(),
+        _ => log.with_ansi(std::io::stderr().is_terminal()).init(),
+    }
     let config = Config {
         db: args.db,
         http: address("http", &args.http)?,
@@ -110,6 +133,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
                 Some(url) => http::Site::at(url).map_err(anyhow::Error::msg)?,
                 None => http::Site::default(),
             },
+            trusted_proxies: http::TrustedProxies::new(args.trusted_proxies),
         },
         text: address("text", &args.text)?,
         test_clock: args.test_clock,
@@ -120,6 +144,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
                 text_connections_per_address: args.text_max_per_address.max(1),
                 http_connections_per_address: args.http_max_per_address.max(1),
                 failures_per_address: args.login_failures_per_address.max(1),
+                failures_per_account: args.login_failures_per_account.max(1),
                 ..RateLimits::DEFAULT
             }
         },
@@ -131,6 +156,10 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         text_idle: Duration::from_secs(args.text_idle_secs.max(1)),
         smtp: address("smtp", &args.mail.smtp)?,
         mail: args.mail.config()?,
+        metrics: match &args.metrics {
+            Some(text) => address("metrics", text)?,
+            None => None,
+        },
     };
     let runtime = tokio::runtime::Runtime::new().context("starting the async runtime")?;
     runtime.block_on(async move {
@@ -150,6 +179,10 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         if let Some(addr) = server.smtp_addr {
             println!("smtp {addr}");
             tracing::info!("SMTP door on {addr}");
+        }
+        if let Some(addr) = server.metrics_addr {
+            println!("metrics {addr}");
+            tracing::info!("metrics on http://{addr}/metrics");
         }
         shutdown_signal().await;
         tracing::info!("shutting down");

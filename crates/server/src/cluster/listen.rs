@@ -85,6 +85,7 @@ impl Listening {
                     },
                     Some(_) => {
                         tracing::warn!("event listener silent: listening on a new connection");
+                        self.app.hub.set_listener_away(true);
                         self.reconnect().await;
                         (heard, probe_sent) = (Instant::now(), None);
                     }
@@ -95,6 +96,9 @@ impl Listening {
     }
 
     async fn received(&mut self, received: Heard) {
+        if !matches!(received, Heard::Notice(..)) {
+            self.app.hub.set_listener_away(true);
+        }
         match received {
             Heard::Notice(channel, payload) => {
                 deliver(&self.app, &mut self.pushed, &channel, &payload).await;
@@ -146,6 +150,7 @@ impl Listening {
             tokio::time::sleep(ELECTION_RETRY).await;
         }
         self.app.hub.gap();
+        self.app.hub.set_listener_away(false);
     }
 }
 

@@ -47,6 +47,10 @@ pub struct RateLimits {
     /// Failed logins per client address, whatever the userids, before that address must wait
     /// for every account (the same doubling wait): made-up userids are throttled too.
     pub failures_per_address: u32,
+    /// Failed logins on one account from all addresses together (in the hour since the last)
+    /// before the addresses that never signed in to it must wait (the same doubling wait); the
+    /// addresses the owner signed in from are let in.
+    pub failures_per_account: u32,
     /// Open text-door connections per client address, counted by each node (a connection
     /// belongs to one process, and goes when it dies).
     pub text_connections_per_address: u32,
@@ -59,6 +63,7 @@ impl RateLimits {
         signups_per_minute: 10,
         failures_per_minute: 10,
         failures_per_address: 100,
+        failures_per_account: 100,
         text_connections_per_address: 20,
         http_connections_per_address: 100,
     };
@@ -67,6 +72,7 @@ impl RateLimits {
         signups_per_minute: u32::MAX,
         failures_per_minute: u32::MAX,
         failures_per_address: u32::MAX,
+        failures_per_account: u32::MAX,
         text_connections_per_address: u32::MAX,
         http_connections_per_address: u32::MAX,
     };
@@ -74,6 +80,8 @@ impl RateLimits {
 
 /// A stored password hash and the keyed digest of the password last verified against it.
 type Verified = (String, [u8; 32]);
+/// A user and the client address a password was verified from.
+type VerifiedFrom = (String, Option<IpAddr>);
 
 /// The account service.
 #[derive(Clone)]
@@ -89,9 +97,11 @@ pub struct Accounts {
     peer: Option<IpAddr>,
     /// Announces ended sessions to open WebSockets, of every node (through the hub).
     publisher: Publisher,
-    /// userid -> (stored hash, keyed digest of the password last verified against it). The
-    /// stored hash is read every time, so a password changed on another node voids the entry.
-    verified: Arc<Mutex<HashMap<String, Verified>>>,
+    /// (userid, client address) -> (stored hash, keyed digest of the password last verified
+    /// against it). The stored hash is read every time, so a password changed on another node
+    /// voids the entry. Per address, so that a new address checks the password in full once and
+    /// so becomes known to the account (throttle.rs).
+    verified: Arc<Mutex<HashMap<VerifiedFrom, Verified>>>,
     cache_key: [u8; 32],
 }
 
@@ -312,12 +322,14 @@ impl Accounts {
 
     /// Checks a userid and password; returns the stored (lower-case) userid. Failures are
     /// throttled per (client address, userid), so a stranger's failures never lock the owner
-    /// out from another address.
+    /// out from another address, and per account from all addresses, which holds back only
+    /// addresses that never signed in to it.
     pub async fn verify(&self, userid: &str, password: &str) -> Result<String> {
         let name = normalize_userid(userid).map_err(|_| Error::Auth)?;
         let limit = LoginLimits {
             per_account: self.limits.failures_per_minute,
             per_address: self.limits.failures_per_address,
+            per_account_from_all: self.limits.failures_per_account,
         };
         let failed_before = self.logins.check(self.peer, &name, limit).await?;
         let digest = self.digest(password);
@@ -328,7 +340,10 @@ impl Accounts {
                 .map(|u| u.password_hash)
         };
         let cached = stored.as_ref().is_some_and(|hash| {
-            self.verified.lock().expect("credential cache").get(&name)
+            self.verified
+                .lock()
+                .expect("credential cache")
+                .get(&(name.clone(), self.peer))
                 == Some(&(hash.clone(), digest))
         });
         if cached {
@@ -344,24 +359,28 @@ impl Accounts {
             .run(move || password_matches(&password, checked.as_deref()))
             .await?;
         if !ok {
+            crate::metrics::metrics().failed_logins.inc();
             self.logins.failed(self.peer, &name, limit).await?;
             tracing::info!(user = %name, peer = ?self.peer, "authentication failed");
             return Err(Error::Auth);
         }
-        if failed_before {
-            self.logins.succeeded(self.peer, &name).await?;
-        }
+        self.logins
+            .signed_in(self.peer, &name, failed_before)
+            .await?;
         if let Some(hash) = stored {
             self.verified
                 .lock()
                 .expect("credential cache")
-                .insert(name.clone(), (hash, digest));
+                .insert((name.clone(), self.peer), (hash, digest));
         }
         Ok(name)
     }
 
     fn forget(&self, name: &str) {
-        self.verified.lock().expect("credential cache").remove(name);
+        self.verified
+            .lock()
+            .expect("credential cache")
+            .retain(|(user, _), _| user != name);
     }
 
     pub async fn change_password(&self, userid: &str, current: &str, new: &str) -> Result<()> {

@@ -10,6 +10,7 @@ pub mod challenge_policy;
 pub mod clock;
 pub mod games;
 pub mod gate;
+pub mod health;
 pub mod leader;
 pub mod listings;
 pub mod messages;

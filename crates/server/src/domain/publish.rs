@@ -3,11 +3,46 @@
 
 use crate::error::Result;
 use crate::events::Publisher;
-use crate::model::{Event, Revocation};
+use crate::metrics::metrics;
+use crate::model::{Event, EventKind, Revocation};
 use crate::store::{self, Storage, WriteTx};
 
 /// Commits `tx` and publishes `events`, in order; nothing is published unless the commit is.
+/// The committing node counts them in its metrics (once, whichever nodes hear them).
 pub async fn commit_events(
+    publisher: &Publisher,
+    tx: WriteTx,
+    events: Vec<Event>,
+    now_ms: i64,
+) -> Result<()> {
+    let counted: Vec<(String, i64, bool, bool)> = events
+        .iter()
+        .map(|event| {
+            let moves = match &event.kind {
+                EventKind::Moves { moves } => moves.len() as i64,
+                _ => 0,
+            };
+            let started = matches!(event.kind, EventKind::Started);
+            let ended = matches!(event.kind, EventKind::Ended);
+            (event.game.game.clone(), moves, started, ended)
+        })
+        .collect();
+    commit_and_publish(publisher, tx, events, now_ms).await?;
+    let metrics = metrics();
+    for (kind, moves, started, ended) in counted {
+        let kind = [kind.as_str()];
+        metrics.moves.with_label_values(&kind).inc_by(moves as u64);
+        if started {
+            metrics.games_started.with_label_values(&kind).inc();
+        }
+        if ended {
+            metrics.games_finished.with_label_values(&kind).inc();
+        }
+    }
+    Ok(())
+}
+
+async fn commit_and_publish(
     publisher: &Publisher,
     mut tx: WriteTx,
     events: Vec<Event>,

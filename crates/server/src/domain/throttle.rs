@@ -1,6 +1,6 @@
 //! Rate limits, kept in the database so that they hold across server nodes: failed logins per
-//! (client address, account) and per client address with exponential backoff, and attempts per
-//! key in fixed one-minute windows (signups per address).
+//! (client address, account), per client address and per account with exponential backoff, and
+//! attempts per key in fixed one-minute windows (signups per address).
 //!
 //! Counting failures per account alone lets anyone lock a user out (ten wrong passwords for
 //! `zed` from anywhere, and `zed`'s right password is refused). Here the count belongs to the
@@ -46,7 +46,12 @@ fn address_key(peer: Option<IpAddr>) -> String {
     peer.map_or_else(|| "local".to_string(), |ip| ip.to_string())
 }
 
-fn retry_after(until_ms: i64, now_ms: i64) -> Error {
+/// The refusal of an attempt over the `limit` (counted in the metrics) until `until_ms`.
+fn retry_after(limit: &'static str, until_ms: i64, now_ms: i64) -> Error {
+    crate::metrics::metrics()
+        .rate_limited
+        .with_label_values(&[limit])
+        .inc();
     Error::RateLimited {
         retry_after_s: ((until_ms - now_ms) / 1000).max(1) as u64,
     }
@@ -56,7 +61,7 @@ impl LoginFailures {
     /// Refuses an attempt while the pair is locked.
     fn check(&self, now_ms: i64) -> Result<()> {
         match self.locked_until_ms > now_ms {
-            true => Err(retry_after(self.locked_until_ms, now_ms)),
+            true => Err(retry_after("login", self.locked_until_ms, now_ms)),
             false => Ok(()),
         }
     }
@@ -85,25 +90,55 @@ impl LoginFailures {
 }
 
 /// How many failed logins an address may make before it waits: on one account, and on all
-/// accounts together. `u32::MAX` is no limit.
+/// accounts together; and how many an account may take from all addresses together before the
+/// addresses that never signed in to it wait. `u32::MAX` is no limit.
 #[derive(Clone, Copy, Debug)]
 pub struct LoginLimits {
     pub per_account: u32,
     pub per_address: u32,
+    pub per_account_from_all: u32,
 }
 
-/// The account name under which an address's failures on all accounts are counted (no userid
-/// has a `*`).
-const ANY_ACCOUNT: &str = "*";
+/// The address or account under which failures on all of them are counted (no userid has a
+/// `*`, and no client address is one).
+const ANY: &str = "*";
+
+/// How long a sign-in keeps its address known to the account.
+const KNOWN_FOR: Duration = Duration::from_secs(90 * 24 * 3600);
+
+/// One record an attempt is counted in: the pair, and its limit.
+struct Counted<'a> {
+    address: &'a str,
+    account: &'a str,
+    limit: u32,
+}
 
 impl LoginLimits {
-    /// The records an attempt on `account` counts in, each with its limit.
-    fn keys<'a>(&self, account: &'a str) -> [(&'a str, u32); 2] {
-        [(account, self.per_account), (ANY_ACCOUNT, self.per_address)]
+    /// The records an attempt from `address` on `account` counts in, those with a limit.
+    fn records<'a>(&self, address: &'a str, account: &'a str) -> Vec<Counted<'a>> {
+        [
+            (address, account, self.per_account),
+            (address, ANY, self.per_address),
+            (ANY, account, self.per_account_from_all),
+        ]
+        .into_iter()
+        .filter(|(_, _, limit)| *limit != u32::MAX)
+        .map(|(address, account, limit)| Counted {
+            address,
+            account,
+            limit,
+        })
+        .collect()
     }
 }
 
-/// The failed logins of each (address, account) pair and of each address, in the database.
+/// The failed logins of each (address, account) pair, of each address and of each account, in
+/// the database, and the addresses each account signed in from.
+///
+/// The cap on an account's failures from all addresses together (issue #28, 8: many addresses,
+/// each under its own limits, could otherwise guess on for ever) must not become a way to lock
+/// the owner out: when it is reached, only addresses that have not signed in to the account in
+/// the last 90 days wait; an address the owner used before is let in as always.
 #[derive(Clone)]
 pub struct LoginThrottle {
     storage: Storage,
@@ -114,8 +149,9 @@ impl LoginThrottle {
         LoginThrottle { storage }
     }
 
-    /// Refuses an attempt from `peer` on `account` while that pair, or that address, is locked;
-    /// returns whether the pair has failures on record (a success then clears them).
+    /// Refuses an attempt from `peer` on `account` while that pair or that address is locked,
+    /// or the account is and `peer` never signed in to it; returns whether the pair has
+    /// failures on record (a success then clears them). One query when nothing is locked.
     pub async fn check(
         &self,
         peer: Option<IpAddr>,
@@ -123,22 +159,32 @@ impl LoginThrottle {
         allowed: LoginLimits,
     ) -> Result<bool> {
         let address = address_key(peer);
+        let counted = allowed.records(&address, account);
+        if counted.is_empty() {
+            return Ok(false);
+        }
+        let pairs: Vec<(&str, &str)> = counted.iter().map(|c| (c.address, c.account)).collect();
         let mut conn = self.storage.read().await?;
+        let now = wall_ms();
         let mut pair_failed = false;
-        for (key, limit) in allowed.keys(account) {
-            if limit == u32::MAX {
-                continue;
+        for ((key_address, key_account), record) in
+            limits::login_failure_records(&mut conn, &pairs).await?
+        {
+            if let Err(refusal) = record.check(now) {
+                let spared = key_address == ANY
+                    && limits::is_known_login(&mut conn, account, &address, now - ms(KNOWN_FOR))
+                        .await?;
+                if !spared {
+                    return Err(refusal);
+                }
             }
-            if let Some(record) = limits::login_failures(&mut conn, &address, key).await? {
-                record.check(wall_ms())?;
-                pair_failed |= key == account;
-            }
+            pair_failed |= key_address == address && key_account == account;
         }
         Ok(pair_failed)
     }
 
-    /// Counts a failure against the pair and the address; from a record's limit on, locks it
-    /// with a doubling wait.
+    /// Counts a failure against the pair, the address and the account; from a record's limit
+    /// on, locks it with a doubling wait.
     pub async fn failed(
         &self,
         peer: Option<IpAddr>,
@@ -149,15 +195,13 @@ impl LoginThrottle {
         let address = address_key(peer);
         let mut tx = self.storage.write().await?;
         let mut locked = vec![];
-        for (key, limit) in allowed.keys(account) {
-            if limit == u32::MAX {
-                continue;
-            }
-            let previous = limits::lock_login_failures(&mut tx, &address, key).await?;
-            let record = LoginFailures::after_failure(previous, limit, now);
-            limits::set_login_failures(&mut tx, &address, key, &record).await?;
+        for counted in allowed.records(&address, account) {
+            let (key_address, key_account) = (counted.address, counted.account);
+            let previous = limits::lock_login_failures(&mut tx, key_address, key_account).await?;
+            let record = LoginFailures::after_failure(previous, counted.limit, now);
+            limits::set_login_failures(&mut tx, key_address, key_account, &record).await?;
             if record.locked_until_ms > now {
-                locked.push((key, record));
+                locked.push((key_address, key_account, record));
             }
         }
         // Now and then, pairs nobody failed on for long are swept out.
@@ -165,14 +209,15 @@ impl LoginThrottle {
             limits::forget_login_failures(&mut tx, now - ms(FORGET_AFTER)).await?;
         }
         tx.commit().await?;
-        for (key, record) in locked {
+        for (key_address, key_account, record) in locked {
             tracing::warn!(
                 peer = ?peer,
-                user = %key,
+                address = %key_address,
+                user = %key_account,
                 failures = record.failures,
                 wait_s = (record.locked_until_ms - now) / 1000,
-                "repeated failed logins: this address waits before trying this account \
-                 (\"*\": any account) again"
+                "repeated failed logins: this address waits before trying this account again \
+                 (address \"*\": every address that never signed in to it; user \"*\": any account)"
             );
         }
         Ok(())
@@ -183,6 +228,27 @@ impl LoginThrottle {
     pub async fn succeeded(&self, peer: Option<IpAddr>, account: &str) -> Result<()> {
         let mut tx = self.storage.write().await?;
         limits::clear_login_failures(&mut tx, &address_key(peer), account).await?;
+        tx.commit().await
+    }
+
+    /// A right password checked in full (not from the digest cache): the address becomes known
+    /// to the account, and the pair's failures, if it had any, are cleared.
+    pub async fn signed_in(
+        &self,
+        peer: Option<IpAddr>,
+        account: &str,
+        failed_before: bool,
+    ) -> Result<()> {
+        let now = wall_ms();
+        let address = address_key(peer);
+        let mut tx = self.storage.write().await?;
+        limits::remember_login(&mut tx, account, &address, now).await?;
+        if failed_before {
+            limits::clear_login_failures(&mut tx, &address, account).await?;
+        }
+        if rand::random::<u8>() == 0 {
+            limits::forget_known_logins(&mut tx, now - ms(KNOWN_FOR)).await?;
+        }
         tx.commit().await
     }
 }
@@ -207,7 +273,7 @@ impl Windows {
         let mut conn = self.storage.read().await?;
         match limits::window(&mut conn, key).await? {
             Some((started, used)) if now - started < ms(WINDOW) && used >= i64::from(limit) => {
-                Err(retry_after(started + ms(WINDOW), now))
+                Err(retry_after("window", started + ms(WINDOW), now))
             }
             _ => Ok(()),
         }

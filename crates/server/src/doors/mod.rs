@@ -8,6 +8,7 @@ pub mod command;
 pub mod http;
 pub mod mail;
 pub mod render;
+pub mod request_id;
 pub mod session_cookie;
 pub mod text;
 mod web;

@@ -144,6 +144,7 @@ async fn read_line<R: tokio::io::AsyncBufRead + Unpin>(
 
 /// Tells a client over the per-address cap why it is turned away, then closes.
 async fn refuse(mut stream: TcpStream, peer: SocketAddr, max: usize) {
+    crate::metrics::refused("text");
     let text = format!(
         "error: too many connections from {} (at most {max} at once); close one and try again",
         peer.ip()
@@ -164,6 +165,7 @@ async fn connection(
     idle: Duration,
     _slot: Slot,
 ) {
+    let _connected = crate::metrics::Connected::to("text");
     let _ = stream.set_nodelay(true);
     let (read, mut write) = stream.into_split();
     let mut reader = BufReader::new(read);
@@ -199,7 +201,10 @@ async fn connection(
                     body: None,
                     peer: Some(peer.ip()),
                 };
-                let reply = command::execute(&app, &request).await;
+                let id = crate::doors::request_id::new_id();
+                let span = crate::doors::request_id::span("text", &id);
+                let reply =
+                    tracing::Instrument::instrument(command::execute(&app, &request), span).await;
                 match command::wants_json(&request.line) {
                     true => reply.to_json(),
                     false => reply.text,

@@ -28,6 +28,9 @@ pub struct Hub {
     gaps: Gaps,
     /// Ended sessions, for the sockets opened with them.
     revocations: Revocations,
+    /// Whether this node's listener (several nodes on PostgreSQL) is away: the node is not
+    /// ready (`/readyz`) until it listens again and has caught up.
+    listener_away: Arc<std::sync::atomic::AtomicBool>,
 }
 
 #[derive(Clone)]
@@ -149,6 +152,18 @@ impl Hub {
     pub fn gap(&self) {
         self.gaps.0.send_modify(|gaps| *gaps += 1);
         self.publish_lobby(serde_json::json!({"type": "resync"}).to_string());
+    }
+
+    /// Marks this node's listener away (it lost its connection) or back (listening and caught
+    /// up).
+    pub fn set_listener_away(&self, away: bool) {
+        self.listener_away
+            .store(away, std::sync::atomic::Ordering::Relaxed);
+    }
+
+    pub fn listener_away(&self) -> bool {
+        self.listener_away
+            .load(std::sync::atomic::Ordering::Relaxed)
     }
 
     /// Changes with each [`Hub::gap`].

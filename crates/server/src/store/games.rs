@@ -265,6 +265,14 @@ pub async fn in_play_at(conn: &mut AnyConnection, game: &str, prefix: &str) -> R
     Ok(row.try_get::<i64, _>("n")? > 0)
 }
 
+/// How many games are in play, of every kind.
+pub async fn games_in_play(conn: &mut AnyConnection) -> Result<i64> {
+    let row = sqlx::query("SELECT COUNT(*) AS n FROM games WHERE status = 'active'")
+        .fetch_one(conn)
+        .await?;
+    Ok(row.try_get("n")?)
+}
+
 pub async fn active_game_count(conn: &mut AnyConnection, name: &str) -> Result<i64> {
     let row = sqlx::query(
         "SELECT COUNT(*) AS n FROM games WHERE status IN ('challenge', 'active') \

@@ -26,19 +26,76 @@ fn failures_from_row(row: &sqlx::any::AnyRow) -> Result<LoginFailures> {
     })
 }
 
-pub async fn login_failures(
+/// The records of the pairs `(address, account)` for each of `pairs`, in one query: the pairs an
+/// attempt is counted in, read before each login.
+pub async fn login_failure_records(
     conn: &mut AnyConnection,
-    address: &str,
+    pairs: &[(&str, &str)],
+) -> Result<Vec<((String, String), LoginFailures)>> {
+    let wanted: Vec<String> = (0..pairs.len())
+        .map(|i| format!("(address = ${} AND account = ${})", 2 * i + 1, 2 * i + 2))
+        .collect();
+    let sql = format!(
+        "SELECT address, account, {FAILURE_COLUMNS} FROM login_failures WHERE {}",
+        wanted.join(" OR ")
+    );
+    let mut query = sqlx::query(&sql);
+    for (address, account) in pairs {
+        query = query.bind(*address).bind(*account);
+    }
+    let rows = query.fetch_all(conn).await?;
+    rows.iter()
+        .map(|row| {
+            let pair = (row.try_get("address")?, row.try_get("account")?);
+            Ok((pair, failures_from_row(row)?))
+        })
+        .collect()
+}
+
+/// Whether `account` was signed in to from `address` since `since_ms`.
+pub async fn is_known_login(
+    conn: &mut AnyConnection,
     account: &str,
-) -> Result<Option<LoginFailures>> {
-    let sql =
-        format!("SELECT {FAILURE_COLUMNS} FROM login_failures WHERE address = $1 AND account = $2");
-    let row = sqlx::query(&sql)
-        .bind(address)
-        .bind(account)
-        .fetch_optional(conn)
+    address: &str,
+    since_ms: i64,
+) -> Result<bool> {
+    let row = sqlx::query(
+        "SELECT 1 FROM known_logins WHERE account = $1 AND address = $2 AND last_login_ms >= $3",
+    )
+    .bind(account)
+    .bind(address)
+    .bind(since_ms)
+    .fetch_optional(conn)
+    .await?;
+    Ok(row.is_some())
+}
+
+/// Records a sign-in to `account` from `address` at `now_ms`.
+pub async fn remember_login(
+    conn: &mut AnyConnection,
+    account: &str,
+    address: &str,
+    now_ms: i64,
+) -> Result<()> {
+    sqlx::query(
+        "INSERT INTO known_logins (account, address, last_login_ms) VALUES ($1, $2, $3) \
+         ON CONFLICT (account, address) DO UPDATE SET last_login_ms = excluded.last_login_ms",
+    )
+    .bind(account)
+    .bind(address)
+    .bind(now_ms)
+    .execute(conn)
+    .await?;
+    Ok(())
+}
+
+/// Deletes the sign-ins older than `before_ms`.
+pub async fn forget_known_logins(conn: &mut AnyConnection, before_ms: i64) -> Result<()> {
+    sqlx::query("DELETE FROM known_logins WHERE last_login_ms < $1")
+        .bind(before_ms)
+        .execute(conn)
         .await?;
-    row.as_ref().map(failures_from_row).transpose()
+    Ok(())
 }
 
 /// The pair's record, its row locked until the transaction ends (PostgreSQL). A pair without

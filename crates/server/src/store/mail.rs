@@ -486,3 +486,12 @@ pub async fn take_pending_addresses(
         .await?;
     Ok(Some(pending))
 }
+
+/// How many mails wait to be sent (queued, or being handed to the relay).
+pub async fn outbox_waiting(conn: &mut AnyConnection) -> Result<i64> {
+    let row =
+        sqlx::query("SELECT COUNT(*) AS n FROM mail_outbox WHERE status IN ('queued', 'sending')")
+            .fetch_one(conn)
+            .await?;
+    Ok(row.try_get("n")?)
+}

@@ -25,6 +25,7 @@ use sqlx::{Any, AnyPool};
 
 use crate::error::{Error, Result};
 
+pub mod backup;
 mod chat;
 mod games;
 pub mod limits;
@@ -46,7 +47,7 @@ pub use chat::*;
 pub use games::*;
 pub use moves::*;
 use open::{create_database, migrations, sqlite_file};
-pub use open::{database_url, is_postgres};
+pub use open::{database_url, is_postgres, migrations_done};
 pub use queued::*;
 pub use ratings::*;
 pub use retry::{is_conflict, retry_conflicts, CONFLICT_RETRIES};

@@ -91,9 +91,19 @@ pub(super) fn migrations() -> Migrator {
     migrations_up_to(i64::MAX)
 }
 
+/// Whether every migration this build knows has been applied to the database.
+pub async fn migrations_done(conn: &mut AnyConnection) -> Result<bool> {
+    use sqlx::Row;
+    let row = sqlx::query("SELECT COUNT(*) AS n FROM _sqlx_migrations WHERE success = TRUE")
+        .fetch_one(conn)
+        .await?;
+    let applied: i64 = row.try_get("n")?;
+    Ok(applied as usize >= migrations().migrations.len())
+}
+
 /// The migrations up to `last` (tests build old databases with fewer).
 fn migrations_up_to(last: i64) -> Migrator {
-    let files: [(i64, &str, &str); 10] = [
+    let files: [(i64, &str, &str); 11] = [
         (1, "init", include_str!("../../migrations/0001_init.sql")),
         (
             2,
@@ -131,6 +141,11 @@ fn migrations_up_to(last: i64) -> Migrator {
             10,
             "mail hardening",
             include_str!("../../migrations/0010_mail_hardening.sql"),
+        ),
+        (
+            11,
+            "operations",
+            include_str!("../../migrations/0011_operations.sql"),
         ),
     ];
     Migrator {

@@ -109,6 +109,11 @@ impl WriteTx {
     /// Commits, lets the next writer in, and returns once the commit is durable. An error means
     /// the transaction may not have committed; nothing it wrote may be announced.
     pub async fn commit(mut self) -> Result<()> {
+        let started = std::time::Instant::now();
+        let database = match self.conn {
+            Some(TxConnection::Pooled(_)) => "postgres",
+            _ => "sqlite",
+        };
         self.in_flight = true;
         if let Err(err) = self.execute("COMMIT").await {
             if let Some(conn) = self.conn.take() {
@@ -122,6 +127,10 @@ impl WriteTx {
         if let Some(flusher) = &self.flusher {
             flusher.flush().await?;
         }
+        crate::metrics::metrics()
+            .commit_seconds
+            .with_label_values(&[database])
+            .observe(crate::metrics::seconds_since(started));
         Ok(())
     }
 }

@@ -21,10 +21,18 @@ impl Games {
         action: &Action,
         guard: Option<i64>,
     ) -> Result<GameSummary> {
-        store::retry_conflicts("a player's action", || {
+        let started = std::time::Instant::now();
+        let summary = store::retry_conflicts("a player's action", || {
             self.act_once(board, user, action, guard)
         })
-        .await
+        .await?;
+        if matches!(action, Action::Play(_)) {
+            crate::metrics::metrics()
+                .move_seconds
+                .with_label_values(&[summary.game.as_str()])
+                .observe(crate::metrics::seconds_since(started));
+        }
+        Ok(summary)
     }
 
     async fn act_once(

@@ -25,7 +25,9 @@ use tokio::sync::watch;
 use tokio::task::JoinSet;
 use tower::ServiceExt;
 
+use super::TrustedProxies;
 use crate::doors::accept::{Acceptor, Open, Slot, Warnings};
+use crate::metrics::{self, Connected};
 
 /// The HTTP door's limits on connections.
 #[derive(Clone, Copy, Debug)]
@@ -58,6 +60,7 @@ pub(super) async fn serve(
     listener: TcpListener,
     mut stopped: watch::Receiver<bool>,
     limits: Limits,
+    proxies: TrustedProxies,
 ) {
     let open = Open::default();
     let mut acceptor = Acceptor::new(listener, "http");
@@ -65,16 +68,18 @@ pub(super) async fn serve(
     let mut connections = JoinSet::new();
     loop {
         tokio::select! {
-            (stream, peer) = acceptor.accept() => match open.take(peer.ip(), limits.per_address) {
+            (stream, peer) = acceptor.accept() => match open.take(peer.ip(), cap(&proxies, peer, limits)) {
                 Some(slot) => {
-                    let io = Counted { stream, _slot: slot };
-                    connections.spawn(connection(router.clone(), io, peer, stopped.clone(), limits.idle));
+                    let io = Counted { stream, _slot: slot, _connected: Connected::to("http") };
+                    let proxies = proxies.clone();
+                    connections.spawn(connection(router.clone(), io, peer, proxies, stopped.clone(), limits.idle));
                 }
                 None => {
                     if let Some(held_back) = refusals.may_log() {
                         tracing::warn!(%peer, max = limits.per_address, held_back,
                             "http: too many connections from one address");
                     }
+                    metrics::refused("http");
                     // Best effort and at once: a refusal must not hold a descriptor or a task.
                     let _ = stream.try_write(TOO_MANY.as_bytes());
                 }
@@ -90,17 +95,28 @@ pub(super) async fn serve(
     .await;
 }
 
+/// The open connections `peer` may hold: a trusted proxy carries every client's, and caps its
+/// own clients itself.
+fn cap(proxies: &TrustedProxies, peer: SocketAddr, limits: Limits) -> usize {
+    match proxies.trusts(peer.ip()) {
+        true => usize::MAX,
+        false => limits.per_address,
+    }
+}
+
 /// One HTTP/1.1 connection (with upgrades to WebSocket), the client's address given to the
-/// handlers as `ConnectInfo`.
+/// handlers as `ConnectInfo` (from `X-Forwarded-For` when a trusted proxy forwards it).
 async fn connection(
     router: Router,
     io: Counted,
     peer: SocketAddr,
+    proxies: TrustedProxies,
     mut stopped: watch::Receiver<bool>,
     idle: Duration,
 ) {
     let service = hyper::service::service_fn(move |mut request: hyper::Request<Incoming>| {
-        request.extensions_mut().insert(ConnectInfo(peer));
+        let client = proxies.client(peer, request.headers());
+        request.extensions_mut().insert(ConnectInfo(client));
         router.clone().oneshot(request)
     });
     // HTTP/1.1 only: a browser speaks HTTP/2 only over TLS, which a proxy in front ends, and
@@ -124,6 +140,7 @@ async fn connection(
 struct Counted {
     stream: TcpStream,
     _slot: Slot,
+    _connected: Connected,
 }
 
 impl AsyncRead for Counted {

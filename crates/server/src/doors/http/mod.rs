@@ -21,10 +21,13 @@ mod api_error;
 mod auth;
 mod command;
 mod errors;
+mod forwarded;
 mod games;
+mod health;
 mod kinds;
 mod leaderboard;
 mod listen;
+pub mod metrics;
 mod origin;
 mod seeks;
 mod socket;
@@ -36,6 +39,7 @@ use api_error::{bad, ApiError, ApiResult, Body};
 use auth::{authenticated, token};
 use socket::SocketQuery;
 
+pub use forwarded::TrustedProxies;
 pub use listen::Limits;
 pub use origin::Site;
 
@@ -54,6 +58,8 @@ struct HttpState {
 pub struct Options {
     pub limits: Limits,
     pub site: Site,
+    /// The reverse proxies whose `X-Forwarded-For` names the client (`--trusted-proxy`).
+    pub trusted_proxies: TrustedProxies,
 }
 
 pub async fn serve(
@@ -67,12 +73,15 @@ pub async fn serve(
         stopped: stopped.clone(),
         site: options.site,
     };
-    listen::serve(router(state), listener, stopped, options.limits).await;
+    let proxies = options.trusted_proxies;
+    listen::serve(router(state), listener, stopped, options.limits, proxies).await;
 }
 
 fn router(state: HttpState) -> Router {
     Router::new()
         .route("/api/openapi.json", get(openapi))
+        .route("/healthz", get(health::healthz))
+        .route("/readyz", get(health::readyz))
         .route("/api/command", post(command::run))
         .route("/api/signup", post(accounts::signup))
         .route("/api/login", post(accounts::login))
@@ -123,6 +132,7 @@ fn router(state: HttpState) -> Router {
         .layer(axum::middleware::from_fn(
             crate::doors::http::errors::json_errors,
         ))
+        .layer(axum::middleware::from_fn(health::with_request_id))
         .with_state(state)
 }
 

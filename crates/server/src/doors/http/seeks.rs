@@ -156,6 +156,7 @@ async fn lobby_stream(
     greeting: String,
     mut events: tokio::sync::broadcast::Receiver<std::sync::Arc<str>>,
 ) {
+    let _connected = crate::metrics::Connected::to("websocket");
     let (mut sink, mut incoming) = socket.split();
     if sink.send(Message::Text(greeting.into())).await.is_err() {
         return;

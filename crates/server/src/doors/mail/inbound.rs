@@ -109,7 +109,9 @@ async fn answer(
         body: comment.clone(),
         peer: Some(sender_peer(from)),
     };
-    let reply = command::execute(app, &request).await;
+    let id = crate::doors::request_id::new_id();
+    let span = crate::doors::request_id::span("mail", &id);
+    let reply = tracing::Instrument::instrument(command::execute(app, &request), span).await;
     let parsed = command::parse(&line).ok();
     // A move's comment goes on the board, for its next board mail.
     if let (true, Some(Command::Act { board, userid, .. }), Some(comment)) =

@@ -73,6 +73,7 @@ fn declared_size(params: &str) -> Option<usize> {
 }
 
 async fn session(app: App, mail: Mail, stream: TcpStream) {
+    let _connected = crate::metrics::Connected::to("smtp");
     let domain = mail.config.domain().to_string();
     let hard_limit = mail.config.max_bytes.saturating_mul(HARD_LIMIT_FACTOR);
     let (read, mut write) = stream.into_split();
