@@ -72,7 +72,8 @@ export function mountFront(root, { toast, signedIn }) {
         <form id="quick-play" class="quick-play" autocomplete="on">
           <label>Computer level <select name="bot" id="front-bot"></select></label>
           <label>Pick a user name <input name="userid" autocomplete="username" required maxlength="32"></label>
-          <label>and a password <input name="password" type="password" autocomplete="new-password" required></label>
+          <label>and a password <input name="password" type="password" autocomplete="new-password" required minlength="8" aria-describedby="quick-play-rule"></label>
+          <p class="hint" id="quick-play-rule">At least 8 characters, with no spaces, quotes or colons.</p>
           <button type="submit" class="primary" id="quick-play-submit">Play the computer now</button>
           <p class="error" id="quick-play-error" role="alert"></p>
         </form>

@@ -14,7 +14,7 @@ mod view;
 
 pub use chat::ChatRow;
 pub use event::{Event, EventKind};
-pub use game::{GameFilter, GameRow, SeatRow};
+pub use game::{GameFilter, GameRow, GameSearch, Outcome, SeatRow};
 pub use mail::{BoardCursor, InboxRow, OutboxRow};
 pub use moves::{MoveRow, QueuedMove};
 pub use rating::{RatingPoint, RatingRow};

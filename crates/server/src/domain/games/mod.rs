@@ -27,11 +27,13 @@ mod limits;
 mod options;
 mod play;
 mod proposals;
+mod search;
 mod view;
 pub(crate) use challenge::open_board;
 pub use closing::LeftBoards;
 pub use options::{ChallengeOptions, OPTION_HELP};
 pub use play::Queued;
+pub use search::{Found, MAX_EXPORT};
 pub use view::{replay, result_text};
 
 const DAY_MS: i64 = 24 * 3600 * 1000;

@@ -26,6 +26,7 @@ mod kinds;
 mod leaderboard;
 mod listen;
 mod origin;
+mod search;
 mod seeks;
 mod socket;
 pub mod socket_messages;
@@ -83,6 +84,8 @@ fn router(state: HttpState) -> Router {
         .route("/api/standings", get(users::standings))
         .route("/api/bots", get(users::bots))
         .route("/api/games", get(games::list).post(games::challenge))
+        .route("/api/games/search", get(search::search))
+        .route("/api/games/search/pgn", get(search::pgn))
         .route("/api/games/{board}", get(games::game))
         .route("/api/games/{board}/text", get(games::game_text))
         .route("/api/games/{board}/pgn", get(games::game_pgn))
