@@ -486,8 +486,9 @@ fn the_games_search_filters_counts_and_pages_and_exports_a_players_games_as_pgn(
     played.push((board, "ankor", false, "loss", false));
     let four = [("bob", bob.as_str()), ("carol", &carol), ("dave", &dave)];
     let board = start_kind(&server, "ataxx4", &alice, &four);
-    for (_, token) in &four {
-        assert_eq!(act(&server, board, token, "resign").0, 200);
+    for (name, token) in &four {
+        let (status, body) = act(&server, board, token, "resign");
+        assert_eq!(status, 200, "{name}: {body}");
     }
     assert_eq!(game_of(&server, board)["status"], "finished");
     played.push((board, "ataxx4", false, "win", false));

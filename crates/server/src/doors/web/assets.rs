@@ -57,6 +57,7 @@ const ASSETS: &[Asset] = &[
     asset!("profile.js", JS),
     asset!("leaderboard.js", JS),
     asset!("games.js", JS),
+    asset!("rules.js", JS),
     asset!("rematch.js", JS),
     asset!("premove.js", JS),
     asset!("notify.js", JS),
