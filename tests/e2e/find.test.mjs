@@ -38,6 +38,11 @@ test('the games search filters and pages finished games, and a player\'s page li
   assert.equal(await first.locator('a').getAttribute('href'), `#/game/${hex}`);
   assert.ok(await first.locator('time[datetime]').count(), 'the date is a <time>');
   await shot(guest, 'games-search.png');
+  await guest.click('#dark-toggle');
+  await guest.waitForSelector('body.dark');
+  await shot(guest, 'games-search-dark.png');
+  await guest.click('#dark-toggle');
+  await guest.waitForSelector('body.light');
   await guest.click('.pager a[rel=next]');
   await waitText(guest, '#games-count', 'page 2 of 2');
   assert.equal(await guest.locator('#games-list li').count(), 2);

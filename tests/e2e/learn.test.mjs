@@ -14,6 +14,16 @@ async function play(page, attempt, cells) {
   }
 }
 
+/** Screenshots of the whole page, light and dark (the navigation's toggle). */
+async function shots(page, name) {
+  await shot(page, `${name}.png`, true);
+  await page.click('#dark-toggle');
+  await page.waitForSelector('body.dark');
+  await shot(page, `${name}-dark.png`, true);
+  await page.click('#dark-toggle');
+  await page.waitForSelector('body.light');
+}
+
 /** Waits for the try's verdict. */
 const said = (page, attempt, words) => waitText(page, `#${attempt} .try-status`, words);
 
@@ -50,7 +60,7 @@ test('on each rules page the move the text asks for does what it says, and anoth
   assert.equal(await guest.locator('#try-2 .piece.x[data-sq="c3"]').count(), 0, 'the jump left c3');
   await play(guest, 'try-3', ['a2', 'b3']);
   await said(guest, 'try-3', '2 pieces turned: X has 4, O has 0');
-  await shot(guest, 'rules-ataxx.png', true);
+  await shots(guest, 'rules-ataxx');
 
   await guest.goto(`${BASE}/#/rules/hexxagon`);
   await guest.waitForSelector('#try-2 .piece');
@@ -59,14 +69,14 @@ test('on each rules page the move the text asks for does what it says, and anoth
   await play(guest, 'try-2', ['a1', 'c3']);
   await said(guest, 'try-2', 'Jumped a1c3 and took 2');
   await guest.waitForSelector('#try-2 .piece.x[data-sq="c4"]');
-  await shot(guest, 'rules-hexxagon.png', true);
+  await shots(guest, 'rules-hexxagon');
 
   await guest.goto(`${BASE}/#/rules/ataxx4`);
   await guest.waitForSelector('#try-1 .piece');
   await play(guest, 'try-1', ['a5', 'b5']);
   await said(guest, 'try-1', 'Blue is out. The turn skips it: green moves next');
   assert.equal(await guest.locator('#try-1 .piece.b').count(), 0);
-  await shot(guest, 'rules-ataxx4.png', true);
+  await shots(guest, 'rules-ataxx4');
 
   await guest.goto(`${BASE}/#/rules/ankor`);
   await guest.waitForSelector('#try-2 .cube');
@@ -79,7 +89,7 @@ test('on each rules page the move the text asks for does what it says, and anoth
   await play(guest, 'try-3', ['c3', "c2'"]);
   await said(guest, 'try-3', 'O wins');
   await guest.waitForSelector('#try-3 .cube.win');
-  await shot(guest, 'rules-ankor.png', true);
+  await shots(guest, 'rules-ankor');
   await guest.context().close();
   noScriptErrors();
 });

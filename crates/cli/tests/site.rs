@@ -484,13 +484,13 @@ fn the_games_search_filters_counts_and_pages_and_exports_a_players_games_as_pgn(
     let board = start_kind(&server, "ankor", &bob, &[("alice", &alice)]);
     assert_eq!(act(&server, board, &alice, "resign").0, 200);
     played.push((board, "ankor", false, "loss", false));
+    // Four players: a resignation ends the game, the others ranked by their pieces.
     let four = [("bob", bob.as_str()), ("carol", &carol), ("dave", &dave)];
     let board = start_kind(&server, "ataxx4", &alice, &four);
-    for (name, token) in &four {
-        let (status, body) = act(&server, board, token, "resign");
-        assert_eq!(status, 200, "{name}: {body}");
-    }
-    assert_eq!(game_of(&server, board)["status"], "finished");
+    assert_eq!(act(&server, board, &bob, "resign").0, 200);
+    let finished = game_of(&server, board);
+    assert_eq!(finished["status"], "finished");
+    assert_eq!(finished["seats"][0]["outcome"], "win", "{finished}");
     played.push((board, "ataxx4", false, "win", false));
     // A game alice does not play.
     let board = start_game(&server, &bob, &carol, "carol", None);
@@ -536,11 +536,8 @@ fn the_games_search_filters_counts_and_pages_and_exports_a_players_games_as_pgn(
         search("player=alice&rated=false")["total"],
         count(&|g| !g.4)
     );
-    assert_eq!(
-        search("player=alice&game=ataxx4&result=win")["total"],
-        1,
-        "the last one standing of four wins"
-    );
+    assert_eq!(search("player=alice&game=ataxx4&result=win")["total"], 1);
+    assert_eq!(search("player=bob&game=ataxx4&result=loss")["total"], 1);
     // A draw needs no player; the whole server's finished games include bob and carol's.
     assert_eq!(search("result=draw")["total"], 1);
     assert_eq!(search("")["total"], played.len() + 1);
@@ -617,4 +614,113 @@ fn the_games_search_filters_counts_and_pages_and_exports_a_players_games_as_pgn(
     for game in ["ataxx", "hexxagon", "ataxx4", "ankor"] {
         assert!(pgn.contains(&format!("[Variant \"{game}\"]")), "{game}");
     }
+}
+
+#[test]
+fn spectators_chat_apart_moderators_mute_on_every_door_read_reports_and_blocks_hold_for_challenges()
+{
+    let dir = tempfile::tempdir().unwrap();
+    let server = Served::start_on(
+        &dir.path().join("ataxx.db"),
+        "127.0.0.1:0",
+        &["--test-clock", "--admin", "root"],
+    );
+    let [root, alice, bob, carol, dave] = ["root", "alice", "bob", "carol", "dave"]
+        .map(|name| signup_and_login(&server, name, &format!("secret-{name}")));
+    let post = |path: &str, token: &str, body: Value| {
+        api("POST", &server.url(path), Some(token), Some(body))
+    };
+    let get = |path: &str, token: &str| api("GET", &server.url(path), Some(token), None);
+    let board = start_game(&server, &alice, &bob, "bob", None);
+    let chat = format!("/api/games/{board}/chat");
+    // A player's line is the players'; anyone else's is the spectators'.
+    assert_eq!(post(&chat, &alice, json!({"text": "good luck"})).0, 200);
+    let (status, line) = post(&chat, &carol, json!({"text": "nice opening"}));
+    assert_eq!(status, 200, "{line}");
+    let lines = game_of(&server, board)["chat"].clone();
+    let channels: Vec<(&str, &str)> = lines
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| (l["name"].as_str().unwrap(), l["channel"].as_str().unwrap()))
+        .collect();
+    assert_eq!(channels, [("alice", "players"), ("carol", "spectators")]);
+
+    // Reports are kept for the moderators: root (serve --admin) and whom root makes one.
+    let (status, report) = post(
+        "/api/reports",
+        &bob,
+        json!({"user": "carol", "board": board, "reason": "spoilers"}),
+    );
+    assert_eq!(status, 200, "{report}");
+    let (status, refused) = get("/api/reports", &carol);
+    assert_eq!(
+        (status, refused["error"]["code"].as_str()),
+        (403, Some("not_a_moderator"))
+    );
+    let (status, refused) = post("/api/users/carol/moderator", &bob, json!({}));
+    assert_eq!(status, 400, "{refused}");
+    assert_eq!(post("/api/users/dave/moderator", &root, json!({})).0, 200);
+    let (status, reports) = get("/api/reports", &dave);
+    assert_eq!(status, 200, "{reports}");
+    assert_eq!(reports.as_array().unwrap().len(), 1, "{reports}");
+    assert_eq!(reports[0]["reported"], "carol");
+    assert_eq!(reports[0]["reporter"], "bob");
+    assert_eq!(reports[0]["board"], board);
+
+    // A mute refuses the user's chat on the API and the text door until it runs out.
+    let (status, refused) = post("/api/users/dave/mute", &carol, json!({"minutes": 5}));
+    assert_eq!(status, 403, "{refused}");
+    let (status, muted) = post("/api/users/carol/mute", &dave, json!({"minutes": 10}));
+    assert_eq!(status, 200, "{muted}");
+    let (status, refused) = post(&chat, &carol, json!({"text": "hello?"}));
+    assert_eq!(
+        (status, refused["error"]["code"].as_str()),
+        (403, Some("muted"))
+    );
+    let mut door = server.text();
+    let line = format!("ataxx chat {board} carol secret-carol hello?");
+    let reply = door.send(&line);
+    assert!(
+        reply.starts_with("error: carol is muted for 10 more minutes"),
+        "{reply}"
+    );
+    command(&server, "clock advance 601");
+    door.ok(&line);
+    assert_eq!(game_of(&server, board)["chat"].as_array().unwrap().len(), 3);
+
+    // Alice blocks carol: carol's challenges to her are refused, on the API and the text door,
+    // until she unblocks her.
+    let (status, blocked) = post("/api/blocks", &alice, json!({"user": "Carol"}));
+    assert_eq!((status, blocked["blocked"].as_str()), (200, Some("carol")));
+    assert_eq!(get("/api/blocks", &alice).1["blocked"], json!(["carol"]));
+    let challenge = |token: &str, opponent: &str| {
+        post(
+            "/api/games",
+            token,
+            json!({"opponent": opponent, "options": {}}),
+        )
+    };
+    let (status, refused) = challenge(&carol, "alice");
+    assert_eq!(status, 400, "{refused}");
+    assert!(refused["error"]["message"]
+        .as_str()
+        .unwrap()
+        .contains("alice does not take challenges from carol"));
+    let reply = door.send("ataxx challenge carol alice");
+    assert!(
+        reply.contains("alice does not take challenges from carol"),
+        "{reply}"
+    );
+    // Nor can alice challenge whom she blocked; others still can.
+    assert_eq!(challenge(&alice, "carol").0, 400);
+    assert_eq!(challenge(&carol, "bob").0, 201);
+    let unblocked = api(
+        "DELETE",
+        &server.url("/api/blocks/carol"),
+        Some(&alice),
+        None,
+    );
+    assert_eq!(unblocked.0, 200);
+    assert_eq!(challenge(&carol, "alice").0, 201);
 }

@@ -33,6 +33,7 @@ use tokio::task::JoinHandle;
 
 pub use domain::accounts::{Accounts, RateLimits};
 pub use domain::clock::{Clock, FixedClock};
+use domain::moderation::Moderation;
 use domain::{bots, games::Games, leader::Leader, seeks};
 use doors::{http, mail, text};
 pub use error::{Error, Result};
@@ -63,6 +64,8 @@ pub struct Config {
     pub smtp: Option<SocketAddr>,
     /// The mail door (inbox processing, board mails, the outbox); None = no mail.
     pub mail: Option<mail::MailConfig>,
+    /// The server's admins (`serve --admin`): moderators, who may make others moderators.
+    pub admins: Vec<String>,
 }
 
 impl Default for Config {
@@ -79,6 +82,7 @@ impl Default for Config {
             text_idle: text::IDLE_TIMEOUT,
             smtp: None,
             mail: None,
+            admins: vec![],
         }
     }
 }
@@ -96,6 +100,7 @@ pub struct App {
     pub mail: Option<mail::Mail>,
     /// Whether this node runs the singletons (bots, deadline sweeper).
     pub leader: Leader,
+    pub moderation: Moderation,
 }
 
 impl App {
@@ -114,6 +119,7 @@ impl App {
             false => Publisher::Local(hub.clone()),
         };
         let games = Games::new(storage.clone(), clock.clone(), publisher.clone());
+        let moderation = Moderation::new(storage.clone(), clock.clone(), config.admins.clone());
         Ok(App {
             leader: match storage.is_shared() {
                 true => cluster::elect(&storage),
@@ -131,6 +137,7 @@ impl App {
             clock,
             hub,
             mail: config.mail.clone().map(mail::Mail::new),
+            moderation,
         })
     }
 }

@@ -13,6 +13,7 @@ pub mod gate;
 pub mod leader;
 pub mod listings;
 pub mod messages;
+pub mod moderation;
 pub mod profiles;
 mod publish;
 pub mod ratings;

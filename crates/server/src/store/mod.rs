@@ -29,6 +29,7 @@ mod chat;
 mod games;
 pub mod limits;
 pub mod mail;
+mod moderation;
 mod moves;
 pub mod notices;
 mod open;
@@ -45,6 +46,7 @@ mod users;
 // The tables' queries, one file per table family, called as `store::game(…)`.
 pub use chat::*;
 pub use games::*;
+pub use moderation::*;
 pub use moves::*;
 use open::{create_database, migrations, sqlite_file};
 pub use open::{database_url, is_postgres};

@@ -25,6 +25,7 @@ mod games;
 mod kinds;
 mod leaderboard;
 mod listen;
+mod moderation;
 mod origin;
 mod search;
 mod seeks;
@@ -117,6 +118,20 @@ fn router(state: HttpState) -> Router {
         .route("/api/leaderboard", get(leaderboard::get))
         .route("/api/tv", get(tv::get))
         .route("/api/bot/upgrade", post(leaderboard::upgrade_to_bot))
+        .route(
+            "/api/blocks",
+            get(moderation::blocks).post(moderation::block),
+        )
+        .route(
+            "/api/blocks/{user}",
+            axum::routing::delete(moderation::unblock),
+        )
+        .route(
+            "/api/reports",
+            get(moderation::reports).post(moderation::report),
+        )
+        .route("/api/users/{name}/mute", post(moderation::mute))
+        .route("/api/users/{name}/moderator", post(moderation::grant))
         .merge(crate::doors::web::routes(state.app.clone()))
         .layer(DefaultBodyLimit::max(MAX_BODY))
         .layer(axum::middleware::from_fn_with_state(

@@ -21,7 +21,10 @@ pub(super) struct RulesQuery {
     mv: Option<String>,
 }
 
-pub(super) async fn position(Path(game): Path<String>, Query(query): Query<RulesQuery>) -> Response {
+pub(super) async fn position(
+    Path(game): Path<String>,
+    Query(query): Query<RulesQuery>,
+) -> Response {
     let kind = match game.parse::<GameKind>() {
         Ok(kind) => kind,
         Err(err) => return bad_request(err.to_string()),
