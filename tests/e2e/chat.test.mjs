@@ -8,13 +8,13 @@ import { account, BASE, noScriptErrors, waitText } from './common.mjs';
 
 const unique = (name) => `${name}${Date.now().toString(36).slice(-5)}`;
 
-/** An account whose page knows who signed in, on the game's page. */
-async function signedIn(name, board) {
+/** A new account whose page knows who signed in (as the sign-in form would have told it). */
+async function signedIn(name) {
   const page = await account(name);
   await page.goto(`${BASE}/#/login`);
   await page.evaluate((me) => localStorage.setItem('signedIn', me), name);
-  await page.goto(`${BASE}/#/game/${board}`);
-  await page.waitForSelector('.board .piece');
+  await page.reload();
+  await waitText(page, '#nav-me', name);
   return page;
 }
 
@@ -25,14 +25,15 @@ async function say(page, text) {
 
 test('spectators chat apart from the players, and a block hides the blocked user\'s chat and refuses their challenges', async () => {
   const [xName, oName, sName] = [unique('chatx'), unique('chato'), unique('watcher')];
-  const x0 = await account(xName);
-  const o0 = await account(oName);
-  const created = await x0.request.post(`${BASE}/api/games`, { data: { opponents: [oName], options: {} } });
+  const [x, o, watcher] = await Promise.all([xName, oName, sName].map(signedIn));
+  const created = await x.request.post(`${BASE}/api/games`, { data: { opponents: [oName], options: {} } });
   assert.equal(created.status(), 201, await created.text());
   const { board } = await created.json();
-  assert.equal((await o0.request.post(`${BASE}/api/games/${board}/accept`)).status(), 200);
-  await Promise.all([x0, o0].map((p) => p.context().close()));
-  const [x, o, watcher] = await Promise.all([signedIn(xName, board), signedIn(oName, board), signedIn(sName, board)]);
+  assert.equal((await o.request.post(`${BASE}/api/games/${board}/accept`)).status(), 200);
+  for (const page of [x, o, watcher]) {
+    await page.goto(`${BASE}/#/game/${board}`);
+    await page.waitForSelector('.board .piece');
+  }
 
   // The spectator's line goes to the spectators; the players do not see it while they play.
   await say(watcher, 'psst, try b6');
