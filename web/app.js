@@ -1,12 +1,14 @@
 // The page shell: who is signed in, the navigation bar, the piece style, and the routes
 // (#/ lobby, or the front page when signed out; #/tv, #/seeks, #/login, #/game/<board>,
-// #/user/<name>, #/leaderboard).
+// #/user/<name>, #/leaderboard, #/games?<filters>, #/rules, #/rules/<game>).
 
 import { api, esc } from './api.js';
 import { mountLobby } from './lobby.js';
 import { mountGame } from './game.js';
 import { mountProfile } from './profile.js';
 import { mountLeaderboard } from './leaderboard.js';
+import { mountGames } from './games.js';
+import { mountRules } from './rules.js';
 import { mountFront } from './front.js';
 import { mountTv } from './tv.js';
 import { mountSeeks } from './seeks.js';
@@ -66,9 +68,9 @@ function renderNav() {
       <input type="checkbox" id="dark-toggle" ${isDark() ? 'checked' : ''}> Dark
     </label>
     ${session.me
-      ? `<a href="#/">Lobby</a><a href="#/seeks">Seeks</a><a href="#/tv">TV</a><a href="#/leaderboard">Leaderboard</a><a href="#/user/${esc(session.me)}" id="nav-me">${esc(session.me)}</a>
+      ? `<a href="#/">Lobby</a><a href="#/seeks">Seeks</a><a href="#/tv">TV</a><a href="#/leaderboard">Leaderboard</a><a href="#/rules">Rules</a><a href="#/user/${esc(session.me)}" id="nav-me">${esc(session.me)}</a>
          <button type="button" class="link" id="signout">Sign out</button>`
-      : '<a href="#/seeks">Seeks</a><a href="#/tv">TV</a><a href="#/leaderboard">Leaderboard</a><a href="#/login">Sign in</a>'}`;
+      : '<a href="#/seeks">Seeks</a><a href="#/tv">TV</a><a href="#/leaderboard">Leaderboard</a><a href="#/games">Games</a><a href="#/rules">Rules</a><a href="#/login">Sign in</a>'}`;
   nav.prepend(...[soundToggle(), session.me && notificationToggle(toast)].filter(Boolean));
   nav.querySelector('#cb-toggle').addEventListener('change', (event) => {
     localStorage.setItem('pieceStyle', event.target.checked ? 'cb' : 'classic');
@@ -125,6 +127,7 @@ function mountLogin(root) {
       <form id="auth-form">
         <label>User name <input name="userid" autocomplete="username" required maxlength="32"></label>
         <label>Password <input name="password" type="password" autocomplete="current-password" required></label>
+        <p class="hint signup-only" id="password-rule" hidden>A password has at least 8 characters, with no spaces, quotes or colons.</p>
         <label class="signup-only" hidden>E-mail (optional) <input name="email" type="email" autocomplete="email"></label>
         <p class="error" id="auth-error" role="alert"></p>
         <button type="submit" class="primary" id="auth-submit">Sign in</button>
@@ -135,8 +138,10 @@ function mountLogin(root) {
   root.querySelectorAll('.tab').forEach((tab) => tab.addEventListener('click', () => {
     mode = tab.dataset.mode;
     root.querySelectorAll('.tab').forEach((t) => t.classList.toggle('active', t === tab));
-    form.querySelector('.signup-only').hidden = mode !== 'signup';
+    form.querySelectorAll('.signup-only').forEach((el) => { el.hidden = mode !== 'signup'; });
     form.password.autocomplete = mode === 'signup' ? 'new-password' : 'current-password';
+    // The rule holds for new passwords only: an older, shorter one still signs in.
+    if (mode === 'signup') { form.password.minLength = 8; form.password.setAttribute('aria-describedby', 'password-rule'); } else { form.password.removeAttribute('minlength'); form.password.removeAttribute('aria-describedby'); }
     root.querySelector('#auth-submit').textContent = mode === 'signup' ? 'Create account' : 'Sign in';
   }));
   form.addEventListener('submit', async (event) => {
@@ -168,13 +173,17 @@ async function route() {
   const root = document.getElementById('page');
   root.innerHTML = '';
   const path = location.hash.replace(/^#/, '') || '/';
-  const [, page, arg] = path.split('/');
+  // A page's filters follow a `?` (#/games?player=ann).
+  const [where, query = ''] = path.split('?');
+  const [, page, arg] = where.split('/');
   const ctx = { me: session.me, toast, signedIn };
   // A message of the page before would cover this one (the replay buttons on a phone).
   hideToast();
   if (page === 'game' && /^\d+$/.test(arg ?? '')) unmount = mountGame(root, ctx, Number(arg));
   else if (page === 'user' && arg) unmount = mountProfile(root, ctx, decodeURIComponent(arg));
   else if (page === 'leaderboard') unmount = mountLeaderboard(root);
+  else if (page === 'games' && !arg) unmount = mountGames(root, new URLSearchParams(query));
+  else if (page === 'rules') unmount = mountRules(root, arg);
   else if (page === 'tv') unmount = mountTv(root, ctx);
   else if (page === 'seeks') unmount = mountSeeks(root, ctx);
   else if (page === 'login') unmount = mountLogin(root);

@@ -67,17 +67,28 @@ export function mountFront(root, { toast, signedIn }) {
     <div class="front">
       <section class="card hero">
         <h1>Ataxx</h1>
-        <p class="lead">A game of infection for two: move a piece one square to clone it, or two to jump;
-          every enemy piece touching where you land turns to your colour. Most pieces when the board fills wins.</p>
+        <p class="lead">Games of infection: move a piece one square to clone it, or two to jump;
+          every enemy piece touching where you land turns to your colour. Most pieces when the board fills wins.
+          Play it on a square board, on hexagons, four players at once, or try Ankor, a game of cubes.</p>
         <form id="quick-play" class="quick-play" autocomplete="on">
           <label>Computer level <select name="bot" id="front-bot"></select></label>
           <label>Pick a user name <input name="userid" autocomplete="username" required maxlength="32"></label>
-          <label>and a password <input name="password" type="password" autocomplete="new-password" required></label>
+          <label>and a password <input name="password" type="password" autocomplete="new-password" required minlength="8" aria-describedby="quick-play-rule"></label>
+          <p class="hint" id="quick-play-rule">At least 8 characters, with no spaces, quotes or colons.</p>
           <button type="submit" class="primary" id="quick-play-submit">Play the computer now</button>
           <p class="error" id="quick-play-error" role="alert"></p>
         </form>
         <p>Already have an account? <a href="#/login">Sign in</a> to play people, post seeks and keep your rating.
           Or just watch: <a href="#/tv">Ataxx TV</a> shows the best game being played.</p>
+      </section>
+      <section class="card learn">
+        <h2>Learn the games</h2>
+        <ul class="learn-list">
+          <li><a href="#/rules/ataxx">Ataxx</a>: two players on a square board.</li>
+          <li><a href="#/rules/hexxagon">Hexxagon</a>: Ataxx on hexagons, six neighbours a cell.</li>
+          <li><a href="#/rules/ataxx4">Four-player Ataxx</a>: four colours, the last ones standing rank first.</li>
+          <li><a href="#/rules/ankor">Ankor</a>: stack cubes into a path that joins the pyramid's three sides.</li>
+        </ul>
       </section>
       <section class="card">
         <h2>Being played now</h2>

@@ -44,7 +44,10 @@ export const gameLayout = (board) => `
         <div class="card"><h3>Moves</h3><div class="moves-box" tabindex="0" role="region" aria-label="moves"><table class="moves" id="moves"></table></div></div>
         <div class="card chat">
           <h3>Chat</h3>
-          <ul id="chat" tabindex="0" aria-label="chat messages"></ul>
+          <h4 id="chat-players-title">Players</h4>
+          <ul id="chat" tabindex="0" aria-labelledby="chat-players-title"></ul>
+          <div id="spectator-chat-box"><h4 id="chat-spectators-title">Spectators</h4>
+            <ul id="spectator-chat" tabindex="0" aria-labelledby="chat-spectators-title"></ul></div>
           <form id="chat-form" autocomplete="off" hidden><input id="chat-input" placeholder="Say something" maxlength="2000" aria-label="chat message"><button type="submit">Send</button></form>
         </div>
       </aside>

@@ -152,7 +152,7 @@ export function mountGame(root, { me, toast }, board) {
     nextStep.update(view);
     $('#swap').hidden = !page.legal().includes('swap');
     $('#move-form').hidden = !playing;
-    $('#chat-form').hidden = page.mySeat() === null;
+    $('#chat-form').hidden = !me;
     setPageTitle(page.myTurn() ? `Your move · board ${board} · ${kind.name}` : `Board ${board} · ${kind.name}`,
       view.status === 'active' ? view.turn : null, page.myTurn());
   }

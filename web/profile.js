@@ -1,6 +1,7 @@
 // A player's page: record, rating, the rating history plot, and their games.
 
-import { api, esc, timeAgo } from './api.js';
+import { api, esc } from './api.js';
+import { gameLine } from './games.js';
 
 /** An SVG plot of rating points [{at_ms, rating, deviation}], with the deviation as a band. */
 export function ratingPlot(points) {
@@ -76,13 +77,9 @@ export function mountProfile(root, { me }, name) {
         ${history.length ? ratingPlot(history) : '<p class="muted" id="no-history">No rated games yet.</p>'}
         ${me && me !== user.userid && !user.bot ? `<p><a class="button" href="#/">Challenge ${esc(user.userid)} from the lobby</a></p>` : ''}
         <h2>Games</h2>
-        <ul class="games">${played.map((g) => {
-          const opponent = g.x === user.userid ? g.o : g.x;
-          const outcome = g.status === 'active' ? 'in play' : g.winner === user.userid ? 'won' : g.winner ? 'lost' : 'draw';
-          return `<li class="${outcome}"><a href="#/game/${g.board}"><span class="who">vs <strong>${esc(opponent)}</strong></span>
-            <span class="score"><span class="dot x"></span>${g.x_pieces} <span class="dot o"></span>${g.o_pieces}</span>
-            <span class="turn">${outcome}, ${timeAgo(g.finished_ms ?? g.last_move_ms ?? g.created_ms)}</span></a></li>`;
-        }).join('') || '<li class="empty">No games yet.</li>'}</ul>
+        <p class="profile-games"><a href="#/games?player=${encodeURIComponent(user.userid)}">Search ${esc(user.userid)}'s games</a>
+          · <a href="/api/games/search/pgn?player=${encodeURIComponent(user.userid)}" download id="profile-pgn">Download all finished games (PGN)</a></p>
+        <ul class="games" id="profile-games">${played.map((g) => gameLine(g, user.userid)).join('') || '<li class="empty">No games yet.</li>'}</ul>
       </section>`;
   })();
   return () => { closed = true; };

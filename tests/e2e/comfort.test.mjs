@@ -173,6 +173,9 @@ test('axe-core finds no serious or critical violation on any page, light or dark
     [signedOut, '#/'], [signedOut, '#/tv'], [signedOut, '#/seeks'], [lee, '#/seeks'], [lee, '#/tv'],
     [signedOut, '#/login'], [signedOut, `#/game/${board}`], [signedOut, '#/leaderboard'], [signedOut, `#/user/${leeName}`],
     [lee, '#/'], [lee, `#/game/${board}`], [lee, '#/leaderboard'], [lee, `#/user/${leeName}`], [lee, '#/user/bot-very-easy'],
+    // Issue #32's pages: the games search (with a long name's games), how to play each game.
+    [signedOut, '#/games'], [lee, `#/games?player=${leeName}`], [signedOut, '#/rules'], [signedOut, '#/rules/ataxx'],
+    [signedOut, '#/rules/hexxagon'], [signedOut, '#/rules/ataxx4'], [signedOut, '#/rules/ankor'],
   ];
   const problems = [];
   for (const theme of ['light', 'dark']) {

@@ -54,6 +54,9 @@ test('with 32-letter names and a 300-letter chat line no page is wider than a ph
     await fits(x, '#/seeks', '#seek-table [data-act=accept]');
     await fits(x, '#/leaderboard', '#board-list table, #board-list p');
     await fits(x, '#/tv', '.board .piece');
+    await fits(guest, `#/games?player=${xName}`, '#games-list');
+    await fits(guest, '#/rules/hexxagon', '#try-2 .piece');
+    await fits(guest, '#/rules/ankor', '#try-3 .cube');
     await fits(guest, '#/', '.front');
     await fits(guest, `#/game/${board}`, '.board .piece');
     await fits(guest, '#/login', '#auth-form');
@@ -62,6 +65,14 @@ test('with 32-letter names and a 300-letter chat line no page is wider than a ph
   await x.goto(`${BASE}/#/game/${board}`);
   await x.waitForSelector('.board .piece');
   await shot(x, 'phone-game.png');
+  // The same page in the dark theme (the toggle is behind the folded menu: set as it sets it).
+  await x.evaluate(() => localStorage.setItem('theme', 'dark'));
+  await x.reload();
+  await x.waitForSelector('body.dark .board .piece');
+  await shot(x, 'phone-game-dark.png');
+  await x.evaluate(() => localStorage.setItem('theme', 'light'));
+  await x.reload();
+  await x.waitForSelector('body.light .board .piece');
 
   // On the phone the navigation is behind the menu button: it opens, leads on, and closes.
   await x.goto(`${BASE}/#/`);

@@ -126,7 +126,7 @@ fn a_bot_running_ataxx_uai_plays_a_live_and_a_correspondence_game_to_the_end() {
     let dir = tempfile::tempdir().unwrap();
     let mut server = Served::fresh(&dir, &[]);
     signup_and_login(&server, "engine", "botpass1");
-    let alice = signup_and_login(&server, "alice", "secret1");
+    let alice = signup_and_login(&server, "alice", "secret-1");
     let bot = BotProcess::start(
         &server,
         "engine",
@@ -300,7 +300,7 @@ fn a_bot_survives_an_engine_crash_an_illegal_answer_and_a_server_restart() {
     let db = dir.path().join("ataxx.db");
     let mut server = Served::start_on(&db, &address, &[]);
     signup_and_login(&server, "randombot", "botpass1");
-    let alice = signup_and_login(&server, "alice", "secret1");
+    let alice = signup_and_login(&server, "alice", "secret-1");
     let python = python();
     let bot = BotProcess::start(
         &server,

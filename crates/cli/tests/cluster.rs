@@ -69,13 +69,13 @@ async fn players_on_two_nodes_follow_each_other_over_websocket_and_the_text_door
     let (a, b) = (node(&db), node(&db));
     let mut door_a = a.text();
     let mut door_b = b.text();
-    door_a.ok("signup alice secret1");
-    door_b.ok("signup bob secret2");
-    door_b.ok("signup carol secret3");
-    let alice = login(&a, "alice", "secret1");
-    let bob = login(&b, "bob", "secret2");
+    door_a.ok("signup alice secret-1");
+    door_b.ok("signup bob secret-2");
+    door_b.ok("signup carol secret-3");
+    let alice = login(&a, "alice", "secret-1");
+    let bob = login(&b, "bob", "secret-2");
     // Carol subscribes on node A and watches on node B.
-    let carol = login(&b, "carol", "secret3");
+    let carol = login(&b, "carol", "secret-3");
 
     let mut alice_ws = socket(&a.ws(&format!("/api/ws?token={alice}"))).await;
     let mut bob_ws = socket(&b.ws(&format!("/api/ws?token={bob}"))).await;
@@ -92,10 +92,10 @@ async fn players_on_two_nodes_follow_each_other_over_websocket_and_the_text_door
     let board = game["board"].as_i64().unwrap();
     let challenge = next_where(&mut bob_ws, |v| v["type"] == "challenge").await;
     assert_eq!(challenge["board"], board);
-    door_a.ok(&format!("ataxx subscribe {board} carol secret3"));
+    door_a.ok(&format!("ataxx subscribe {board} carol secret-3"));
 
     // Bob accepts by text on node B; Alice hears it on node A.
-    door_b.ok(&format!("ataxx accept {board} bob secret2"));
+    door_b.ok(&format!("ataxx accept {board} bob secret-2"));
     let started = next_where(&mut alice_ws, |v| v["type"] == "started").await;
     let mut pos: Position = started["game"]["fen"].as_str().unwrap().parse().unwrap();
     let mut versions = vec![];
@@ -114,7 +114,7 @@ async fn players_on_two_nodes_follow_each_other_over_websocket_and_the_text_door
             &mut bob_ws
         } else {
             // Bob moves by text on B.
-            door_b.ok(&format!("ataxx move {board} bob secret2 {mv}#{ply}"));
+            door_b.ok(&format!("ataxx move {board} bob secret-2 {mv}#{ply}"));
             &mut alice_ws
         };
         let event = next_where(waiter, |v| v["type"] == "moves" && v["ply"] == ply).await;
@@ -138,10 +138,10 @@ async fn players_on_two_nodes_follow_each_other_over_websocket_and_the_text_door
     assert_eq!(snapshot["game"]["fen"], pos.to_string());
 
     // A password changed on one node is the only one the other accepts.
-    door_a.ok("change password alice secret1 secret9");
-    let refused = door_b.send(&format!("ataxx resign {board} alice secret1"));
+    door_a.ok("change password alice secret-1 secret-9");
+    let refused = door_b.send(&format!("ataxx resign {board} alice secret-1"));
     assert!(refused.starts_with("error"), "{refused}");
-    door_b.ok(&format!("ataxx resign {board} alice secret9"));
+    door_b.ok(&format!("ataxx resign {board} alice secret-9"));
 }
 
 #[test]
@@ -152,11 +152,11 @@ fn fifty_concurrent_commands_on_one_board_over_two_nodes_play_exactly_once() {
     };
     let nodes = [node(&db), node(&db)];
     let mut door = nodes[0].text();
-    door.ok("signup alice secret1");
-    door.ok("signup bob secret2");
+    door.ok("signup alice secret-1");
+    door.ok("signup bob secret-2");
     door.ok("ataxx challenge alice bob");
-    door.ok("ataxx accept 101 alice secret1");
-    door.ok("ataxx accept 101 bob secret2");
+    door.ok("ataxx accept 101 alice secret-1");
+    door.ok("ataxx accept 101 bob secret-2");
 
     // 50 commands, each a legal move for the player to move as its sender last saw the board,
     // without a move number: every one races the others, half through each node.
@@ -173,9 +173,9 @@ fn fifty_concurrent_commands_on_one_board_over_two_nodes_play_exactly_once() {
                             break;
                         };
                         let password = if to_move == "alice" {
-                            "secret1"
+                            "secret-1"
                         } else {
-                            "secret2"
+                            "secret-2"
                         };
                         let pos: Position = game["fen"].as_str().unwrap().parse().unwrap();
                         let moves = pos.legal_moves();
@@ -233,8 +233,8 @@ fn board_numbers_stay_unique_under_concurrent_challenges_on_two_nodes() {
     };
     let nodes = [node(&db), node(&db)];
     let mut door = nodes[0].text();
-    door.ok("signup alice secret1");
-    door.ok("signup bob secret2");
+    door.ok("signup alice secret-1");
+    door.ok("signup bob secret-2");
     let boards: Vec<i64> = std::thread::scope(|scope| {
         let challengers: Vec<_> = (0..8)
             .map(|i| {
@@ -275,7 +275,7 @@ fn seek_ids_stay_unique_under_concurrent_seeks_on_two_nodes() {
     let nodes = [node(&db), node(&db)];
     let tokens: Vec<String> = (0..8)
         .map(|i| {
-            let (name, password) = (format!("seeker{i}"), format!("secret{i}"));
+            let (name, password) = (format!("seeker{i}"), format!("secret-{i}"));
             nodes[0].text().ok(&format!("signup {name} {password}"));
             login(&nodes[i % 2], &name, &password)
         })
@@ -319,9 +319,9 @@ fn bots_still_move_after_the_leader_is_killed_with_sigkill() {
     let mut leader = node(&db);
     let survivor = node(&db);
     let mut door = survivor.text();
-    door.ok("signup alice secret1");
+    door.ok("signup alice secret-1");
     door.ok("ataxx challenge alice bot-very-easy");
-    door.ok("ataxx accept 101 alice secret1");
+    door.ok("ataxx accept 101 alice secret-1");
     let mut ply = 0;
     for round in 0..4 {
         if round == 2 {
@@ -333,7 +333,7 @@ fn bots_still_move_after_the_leader_is_killed_with_sigkill() {
         });
         let pos: Position = game["fen"].as_str().unwrap().parse().unwrap();
         door.ok(&format!(
-            "ataxx move 101 alice secret1 {}#{}",
+            "ataxx move 101 alice secret-1 {}#{}",
             pos.legal_moves()[0],
             ply + 1
         ));
@@ -355,7 +355,7 @@ fn failed_logins_and_signups_on_one_node_count_on_the_other() {
     // Ten signups from one address a minute, wherever they land.
     for i in 0..10 {
         let door = if i % 2 == 0 { &mut door_a } else { &mut door_b };
-        door.ok(&format!("signup user{i} secret{i}"));
+        door.ok(&format!("signup user{i} secret-{i}"));
     }
     let refused = door_b.send("signup user10 secret10");
     assert!(refused.contains("too many attempts"), "{refused}");
@@ -373,11 +373,11 @@ fn failed_logins_and_signups_on_one_node_count_on_the_other() {
     let (status, body) = post(
         &b.url("/api/login"),
         None,
-        json!({"userid": "user0", "password": "secret0"}),
+        json!({"userid": "user0", "password": "secret-0"}),
     );
     assert_eq!(status, 429, "{body}");
     assert_eq!(body["error"]["code"], "rate_limited", "{body}");
-    login(&b, "user1", "secret1");
+    login(&b, "user1", "secret-1");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -387,10 +387,10 @@ async fn a_seek_posted_on_one_node_reaches_the_lobby_on_the_other_and_back() {
         return;
     };
     let (a, b) = (node(&db), node(&db));
-    a.text().ok("signup alice secret1");
-    b.text().ok("signup bob secret2");
-    let alice = login(&a, "alice", "secret1");
-    let bob = login(&b, "bob", "secret2");
+    a.text().ok("signup alice secret-1");
+    b.text().ok("signup bob secret-2");
+    let alice = login(&a, "alice", "secret-1");
+    let bob = login(&b, "bob", "secret-2");
     let mut lobby_a = socket(&a.ws("/api/lobby/ws")).await;
     let mut lobby_b = socket(&b.ws("/api/lobby/ws")).await;
     for lobby in [&mut lobby_a, &mut lobby_b] {
@@ -430,18 +430,18 @@ async fn a_node_whose_event_listener_dropped_catches_up_on_moves_made_meanwhile(
     };
     let (a, b) = (node(&db), node(&db));
     let mut door_b = b.text();
-    door_b.ok("signup alice secret1");
-    door_b.ok("signup bob secret2");
+    door_b.ok("signup alice secret-1");
+    door_b.ok("signup bob secret-2");
     door_b.ok("ataxx challenge alice bob");
-    door_b.ok("ataxx accept 101 alice secret1");
-    door_b.ok("ataxx accept 101 bob secret2");
-    let alice = login(&a, "alice", "secret1");
+    door_b.ok("ataxx accept 101 alice secret-1");
+    door_b.ok("ataxx accept 101 bob secret-2");
+    let alice = login(&a, "alice", "secret-1");
     let mut alice_ws = socket(&a.ws(&format!("/api/ws?token={alice}"))).await;
     next_where(&mut alice_ws, |v| v["type"] == "hello").await;
     // Carol follows the board from node A until she unsubscribes on B while A is not listening.
-    door_b.ok("signup carol secret3");
-    door_b.ok("ataxx subscribe 101 carol secret3");
-    let carol = login(&a, "carol", "secret3");
+    door_b.ok("signup carol secret-3");
+    door_b.ok("ataxx subscribe 101 carol secret-3");
+    let carol = login(&a, "carol", "secret-3");
     let mut carol_ws = socket(&a.ws(&format!("/api/ws?token={carol}"))).await;
     next_where(&mut carol_ws, |v| v["type"] == "hello").await;
 
@@ -471,7 +471,7 @@ async fn a_node_whose_event_listener_dropped_catches_up_on_moves_made_meanwhile(
     for ply in 2..=4 {
         fen = play(&mut door_b, ply);
     }
-    let reply = stored(&mut door_b, "ataxx unsubscribe 101 carol secret3");
+    let reply = stored(&mut door_b, "ataxx unsubscribe 101 carol secret-3");
     assert!(
         reply.contains("carol no longer follows board 101"),
         "{reply}"
@@ -625,9 +625,9 @@ fn stored(door: &mut served::TextDoor, command: &str) -> String {
 fn play_first_move(door: &mut served::TextDoor, pos: &mut Position, ply: i64) -> String {
     let mv = pos.legal_moves()[0];
     let player = if ply % 2 == 1 {
-        "alice secret1"
+        "alice secret-1"
     } else {
-        "bob secret2"
+        "bob secret-2"
     };
     stored(door, &format!("ataxx move 101 {player} {mv}#{ply}"));
     pos.play(mv).unwrap();
@@ -717,14 +717,14 @@ async fn after_a_silent_postgres_restart_every_node_s_sockets_resync() {
         .replace(upstream, &relay.addr);
     let (a, b) = (node(&db), node(&db));
     let mut door_b = b.text();
-    door_b.ok("signup alice secret1");
-    door_b.ok("signup bob secret2");
+    door_b.ok("signup alice secret-1");
+    door_b.ok("signup bob secret-2");
     door_b.ok("ataxx challenge alice bob");
-    door_b.ok("ataxx accept 101 alice secret1");
-    door_b.ok("ataxx accept 101 bob secret2");
+    door_b.ok("ataxx accept 101 alice secret-1");
+    door_b.ok("ataxx accept 101 bob secret-2");
     // A player's stream and a watcher's board stream on each node, and node A's lobby.
-    let alice = login(&a, "alice", "secret1");
-    let bob = login(&b, "bob", "secret2");
+    let alice = login(&a, "alice", "secret-1");
+    let bob = login(&b, "bob", "secret-2");
     let mut streams = vec![
         socket(&a.ws(&format!("/api/ws?token={alice}"))).await,
         socket(&b.ws(&format!("/api/ws?token={bob}"))).await,
@@ -781,15 +781,15 @@ async fn a_logout_password_change_or_signoff_on_one_node_closes_the_sockets_on_t
     };
     let (a, b) = (node(&db), node(&db));
     let mut door_a = a.text();
-    door_a.ok("signup alice secret1");
-    door_a.ok("signup bob secret2");
-    door_a.ok("signup carol secret3");
+    door_a.ok("signup alice secret-1");
+    door_a.ok("signup bob secret-2");
+    door_a.ok("signup carol secret-3");
     door_a.ok("ataxx challenge alice bob");
     // Every socket is on node B; every session ends on node A.
-    let alice1 = login(&b, "alice", "secret1");
-    let alice2 = login(&b, "alice", "secret1");
-    let bob = login(&b, "bob", "secret2");
-    let carol = login(&b, "carol", "secret3");
+    let alice1 = login(&b, "alice", "secret-1");
+    let alice2 = login(&b, "alice", "secret-1");
+    let bob = login(&b, "bob", "secret-2");
+    let carol = login(&b, "carol", "secret-3");
     let mut alice1_board = socket(&b.ws(&format!("/api/games/101/ws?token={alice1}"))).await;
     let mut alice1_user = socket(&b.ws(&format!("/api/ws?token={alice1}"))).await;
     let mut alice2_user = socket(&b.ws(&format!("/api/ws?token={alice2}"))).await;
@@ -807,11 +807,11 @@ async fn a_logout_password_change_or_signoff_on_one_node_closes_the_sockets_on_t
     );
 
     // A password change ends every session of its account.
-    door_a.ok("change password bob secret2 secret9");
+    door_a.ok("change password bob secret-2 secret-9");
     assert_eq!(close_code(&mut bob_board).await, Some(CloseCode::Policy));
 
     // So does closing the account; another account's socket stays open.
-    door_a.ok("signoff alice secret1");
+    door_a.ok("signoff alice secret-1");
     assert_eq!(close_code(&mut alice2_user).await, Some(CloseCode::Policy));
     assert!(answers_ping(&mut carol_user).await, "carol's session");
 }

@@ -35,7 +35,7 @@ struct Table {
 impl Table {
     fn new(server: &Served, boards: usize) -> Table {
         let mut tokens = HashMap::new();
-        for (name, password) in [("alice", "secret1"), ("bob", "secret2")] {
+        for (name, password) in [("alice", "secret-1"), ("bob", "secret-2")] {
             tokens.insert(name.to_string(), signup_and_login(server, name, password));
         }
         let games = (0..boards)

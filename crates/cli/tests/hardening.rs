@@ -43,7 +43,7 @@ fn login_from(server: &Served, from: &str, userid: &str, password: &str) -> (u16
 fn a_strangers_failed_logins_never_lock_the_owner_out_from_another_address() {
     let dir = tempfile::tempdir().unwrap();
     let server = Served::fresh(&dir, &[]);
-    server.text().ok("signup zed secret1");
+    server.text().ok("signup zed secret-1");
 
     // A stranger at 127.0.0.66 tries ten passwords by the text door, then ten by /api/login.
     let mut stranger = server.text_from("127.0.0.66");
@@ -51,7 +51,7 @@ fn a_strangers_failed_logins_never_lock_the_owner_out_from_another_address() {
         let reply = stranger.send("ataxx accept zed guess");
         assert!(reply.starts_with("error: authentication failed"), "{reply}");
     }
-    let reply = stranger.send("ataxx accept zed secret1");
+    let reply = stranger.send("ataxx accept zed secret-1");
     assert!(
         reply.starts_with("error: too many attempts"),
         "the stranger's address waits: {reply}"
@@ -60,7 +60,7 @@ fn a_strangers_failed_logins_never_lock_the_owner_out_from_another_address() {
         let (status, _) = login_from(&server, "127.0.0.77", "zed", "guess");
         assert!(status == 401 || status == 429, "{status}");
     }
-    let (status, body) = login_from(&server, "127.0.0.77", "zed", "secret1");
+    let (status, body) = login_from(&server, "127.0.0.77", "zed", "secret-1");
     assert_eq!(
         (status, body["error"]["code"].as_str()),
         (429, Some("rate_limited"))
@@ -68,10 +68,10 @@ fn a_strangers_failed_logins_never_lock_the_owner_out_from_another_address() {
 
     // zed, from home, is never held back by them: by the text door and by /api/login.
     let mut zed = server.text_from("127.0.0.5");
-    zed.ok("ataxx accept zed secret1");
-    let (status, body) = login_from(&server, "127.0.0.5", "zed", "secret1");
+    zed.ok("ataxx accept zed secret-1");
+    let (status, body) = login_from(&server, "127.0.0.5", "zed", "secret-1");
     assert_eq!(status, 200, "{body}");
-    login(&server, "zed", "secret1");
+    login(&server, "zed", "secret-1");
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -85,11 +85,11 @@ fn closing_an_account_resigns_cancels_withdraws_and_refuses_new_challenges() {
     door.signup(&[ALICE, BOB, CAROL]);
     // 101: alice (x) has moved; 102: accepted, no move yet; 103: a challenge bob made to alice.
     door.start("ataxx challenge alice bob", 101, &[ALICE, BOB]);
-    door.ok("ataxx move 101 alice secret1 b6#1");
+    door.ok("ataxx move 101 alice secret-1 b6#1");
     door.start("ataxx challenge carol alice", 102, &[ALICE, CAROL]);
     door.start("ataxx challenge bob alice", 103, &[BOB]);
 
-    let reply = door.ok("signoff alice secret1");
+    let reply = door.ok("signoff alice secret-1");
     assert!(reply.contains("resigned board(s) 101"), "{reply}");
     assert!(reply.contains("102, 103"), "{reply}");
 
@@ -128,8 +128,8 @@ async fn websocket_sessions_end_with_logout_password_change_and_signoff() {
     let ws = format!("ws://{}", server.http);
 
     // Logout: the socket opened with that token is closed (1008), another session stays.
-    let alice1 = login(&server, "alice", "secret1");
-    let alice2 = login(&server, "alice", "secret1");
+    let alice1 = login(&server, "alice", "secret-1");
+    let alice2 = login(&server, "alice", "secret-1");
     let mut one = socket(&format!("{ws}/api/games/101/ws?token={alice1}")).await;
     let mut two = socket(&format!("{ws}/api/ws?token={alice2}")).await;
     let (status, _) = api("POST", &server.url("/api/logout"), Some(&alice1), None);
@@ -149,13 +149,13 @@ async fn websocket_sessions_end_with_logout_password_change_and_signoff() {
     }
 
     // Password change: every socket of bob's closes, and none can move any more.
-    let bob = login(&server, "bob", "secret2");
+    let bob = login(&server, "bob", "secret-2");
     let mut bob_ws = socket(&format!("{ws}/api/games/101/ws?token={bob}")).await;
-    door.ok("change password bob secret2 secret9");
+    door.ok("change password bob secret-2 secret-9");
     assert_eq!(close_code(&mut bob_ws).await, Some(CloseCode::Policy));
 
     // Signoff: alice's remaining socket closes.
-    door.ok("signoff alice secret1");
+    door.ok("signoff alice secret-1");
     assert_eq!(close_code(&mut two).await, Some(CloseCode::Policy));
     let game = door.board(101);
     assert_eq!(game["ply"], 0, "{game}");
@@ -282,8 +282,8 @@ fn challenges_made_by_others_do_not_count_against_the_limit() {
     let dir = tempfile::tempdir().unwrap();
     let server = Served::fresh(&dir, &[]);
     let mut door = server.text();
-    door.signup(&[ALICE, BOB, ("mallory", "secret3")]);
-    door.ok("ataxx limit bob secret2 1");
+    door.signup(&[ALICE, BOB, ("mallory", "secret-3")]);
+    door.ok("ataxx limit bob secret-2 1");
     // Mallory fills bob's inbox without any password...
     door.ok("ataxx challenge mallory bob");
     door.ok("ataxx challenge mallory bob");
@@ -291,8 +291,8 @@ fn challenges_made_by_others_do_not_count_against_the_limit() {
     let reply = door.send("ataxx challenge alice bob");
     assert!(reply.contains("Ataxx Board 103"), "{reply}");
     // What bob takes on counts: one game, then the limit says no.
-    door.ok("ataxx accept 103 bob secret2");
-    let reply = door.send("ataxx accept 101 bob secret2");
+    door.ok("ataxx accept 103 bob secret-2");
+    let reply = door.send("ataxx accept 101 bob secret-2");
     assert!(
         reply.starts_with("error: invalid challenge: bob has reached their limit of 1 games"),
         "{reply}"
@@ -346,13 +346,13 @@ fn smaller_replies_say_what_happened() {
     let mut door = server.text();
     door.signup(&[ALICE, BOB]);
     door.ok("ataxx challenge alice bob");
-    let reply = door.send("ataxx move 101 alice secret1 b6#1");
+    let reply = door.send("ataxx move 101 alice secret-1 b6#1");
     assert!(
         reply.starts_with("error: board 101 is a challenge, not in play"),
         "{reply}"
     );
     door.accept(101, &[ALICE, BOB]);
-    door.ok("ataxx move 101 alice secret1 b6#1");
+    door.ok("ataxx move 101 alice secret-1 b6#1");
 
     let reply = door.ok("ataxx show 101#9");
     assert!(
@@ -363,8 +363,8 @@ fn smaller_replies_say_what_happened() {
     );
     assert!(!door.ok("ataxx show 101#1").contains("beyond the end"));
 
-    door.ok("ataxx queue 101 alice secret1 b5#3");
-    let reply = door.ok("ataxx queue 101 alice secret1 c6#3");
+    door.ok("ataxx queue 101 alice secret-1 b5#3");
+    let reply = door.ok("ataxx queue 101 alice secret-1 c6#3");
     assert!(
         reply.starts_with(
             "Queued c6 for alice: played when it is alice's turn. It replaces the move queued before, b5."
@@ -380,7 +380,7 @@ fn smaller_replies_say_what_happened() {
     );
     assert!(door.ok("help").contains("signup <userid> <password>"));
 
-    door.ok("ataxx resign 101 bob secret2");
+    door.ok("ataxx resign 101 bob secret-2");
     let history = door.ok("ataxx history");
     let row = history
         .lines()
@@ -462,14 +462,14 @@ async fn an_oversized_websocket_message_gets_close_code_1009() {
 fn logout_refuses_a_token_that_opens_no_session() {
     let dir = tempfile::tempdir().unwrap();
     let server = Served::fresh(&dir, &[]);
-    server.text().ok("signup zed secret1");
+    server.text().ok("signup zed secret-1");
     let (status, body) = api("POST", &server.url("/api/logout"), Some("nosuch"), None);
     assert_eq!(
         (status, body["error"]["code"].as_str()),
         (401, Some("auth")),
         "{body}"
     );
-    let token = login(&server, "zed", "secret1");
+    let token = login(&server, "zed", "secret-1");
     let (status, body) = api("POST", &server.url("/api/logout"), Some(&token), None);
     assert_eq!(status, 200, "{body}");
     // The same token a second time opens nothing any more.
@@ -506,6 +506,44 @@ fn a_game_list_limit_outside_1_to_500_is_refused_not_clamped() {
         assert_eq!(status, 200, "limit {limit}: {body}");
         assert!(body.is_array(), "{body}");
     }
+}
+
+#[test]
+fn a_new_password_needs_8_characters_on_the_api_and_the_text_door() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = Served::fresh(&dir, &[]);
+    let refused = |status: u16, body: &Value| {
+        assert_eq!(status, 400, "{body}");
+        assert_eq!(body["error"]["code"], "invalid_password", "{body}");
+        let message = body["error"]["message"].as_str().unwrap_or("");
+        assert!(message.contains("at least 8 characters"), "{body}");
+    };
+    let (status, body) = api(
+        "POST",
+        &server.url("/api/signup"),
+        None,
+        Some(json!({"userid": "amy", "password": "7-chars"})),
+    );
+    refused(status, &body);
+    let mut door = server.text();
+    let reply = door.send("signup amy 7-chars");
+    assert!(
+        reply.starts_with("error: invalid password: a password has at least 8 characters"),
+        "{reply}"
+    );
+    // Eight characters are enough, on both doors; a change to seven is refused on both.
+    door.ok("signup amy 8-chars!");
+    let token = login(&server, "amy", "8-chars!");
+    let (status, body) = api(
+        "POST",
+        &server.url("/api/password"),
+        Some(&token),
+        Some(json!({"current": "8-chars!", "new": "7-chars"})),
+    );
+    refused(status, &body);
+    let reply = door.send("change password amy 8-chars! 7-chars");
+    assert!(reply.contains("at least 8 characters"), "{reply}");
+    assert!(!login(&server, "amy", "8-chars!").is_empty());
 }
 
 #[test]

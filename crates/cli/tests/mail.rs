@@ -36,8 +36,8 @@ fn two_players_play_by_mail_with_comments_a_nag_a_message_a_forfeit_and_a_resign
 
     // Addresses are confirmed before any other mail goes to them.
     let send = |from: &str, subject: &str| server.mail(from, subject, "");
-    sign_up(caught, ALICE, "alice", "pw1", send);
-    server.mail(BOB, "signup bob pw2", "Hello!\n-- \nBob");
+    sign_up(caught, ALICE, "alice", "password1", send);
+    server.mail(BOB, "signup bob password2", "Hello!\n-- \nBob");
     let confirm = wait_for(caught, BOB, "confirm address bob ");
     send(BOB, &format!("Re: {}", confirm.subject));
     let welcome = wait_for(caught, ALICE, "signed up alice");
@@ -47,7 +47,7 @@ fn two_players_play_by_mail_with_comments_a_nag_a_message_a_forfeit_and_a_resign
     wait_for(caught, BOB, "signed up bob");
 
     // The challenge: both players are told; the challenger gets no second copy.
-    server.mail(ALICE, "ataxx challenge -password=pw1 alice bob", "");
+    server.mail(ALICE, "ataxx challenge -password=password1 alice bob", "");
     let notice = wait_for(caught, BOB, "New ataxx Board 101");
     assert!(
         notice.body.contains("waiting for alice and bob to accept"),
@@ -57,14 +57,14 @@ fn two_players_play_by_mail_with_comments_a_nag_a_message_a_forfeit_and_a_resign
     assert_eq!(notice.references, "<board-101@games.test>");
     wait_for(caught, ALICE, "New ataxx Board 101");
     let seen = mails_to(caught, BOB).len();
-    server.mail(BOB, "ataxx accept 101 bob pw2", "");
+    server.mail(BOB, "ataxx accept 101 bob password2", "");
     let accepted = next_mail(caught, BOB, seen);
     assert!(
         accepted.body.contains("waiting for alice to accept"),
         "{}",
         accepted.body
     );
-    server.mail(ALICE, "Re: ataxx accept 101 alice pw1", "");
+    server.mail(ALICE, "Re: ataxx accept 101 alice password1", "");
     let start = wait_for(caught, BOB, "New ataxx Board 101 alice");
     assert!(start.body.contains("alice (x) to start"), "{}", start.body);
 
@@ -72,7 +72,7 @@ fn two_players_play_by_mail_with_comments_a_nag_a_message_a_forfeit_and_a_resign
     let seen = mails_to(caught, BOB).len();
     server.mail(
         ALICE,
-        "ataxx move 101 alice pw1 b6#1",
+        "ataxx move 101 alice password1 b6#1",
         "Good luck, Bob!\n\nOn Monday, bob wrote:\n> an old line\n-- \nAlice A.\n",
     );
     let board = next_mail(caught, BOB, seen);
@@ -93,7 +93,7 @@ fn two_players_play_by_mail_with_comments_a_nag_a_message_a_forfeit_and_a_resign
     assert_eq!(board.in_reply_to, "<board-101@games.test>");
     wait_for(caught, ALICE, "ataxx Board 101 bob **");
 
-    server.mail(BOB, "ataxx move 101 bob pw2 f6#2", "");
+    server.mail(BOB, "ataxx move 101 bob password2 f6#2", "");
     let board = wait_for_subject(caught, ALICE, "ataxx Board 101 alice");
     assert!(
         board.body.contains("alice (x) to move (move #3)"),
@@ -102,7 +102,7 @@ fn two_players_play_by_mail_with_comments_a_nag_a_message_a_forfeit_and_a_resign
     );
     assert!(!board.subject.ends_with("**"));
     // The same mail again is stale: an error to bob, with the board.
-    server.mail(BOB, "ataxx move 101 bob pw2 f6#2", "");
+    server.mail(BOB, "ataxx move 101 bob password2 f6#2", "");
     let error = wait_for(caught, BOB, "error");
     assert!(error.body.contains("Ataxx Board 101"), "{}", error.body);
 
@@ -113,7 +113,11 @@ fn two_players_play_by_mail_with_comments_a_nag_a_message_a_forfeit_and_a_resign
     assert_eq!(count(caught, BOB, "Nag:"), 0);
 
     // A message to a user, by mail.
-    server.mail(ALICE, "message alice pw1 bob", "Rematch after this one?");
+    server.mail(
+        ALICE,
+        "message alice password1 bob",
+        "Rematch after this one?",
+    );
     let message = wait_for(caught, BOB, "message from alice");
     assert!(
         message.body.contains("Rematch after this one?"),
@@ -122,9 +126,9 @@ fn two_players_play_by_mail_with_comments_a_nag_a_message_a_forfeit_and_a_resign
     );
     wait_for(caught, ALICE, "message from alice");
     // Broadcast is for admins only.
-    server.mail(BOB, "broadcast bob pw2", "Hi all");
+    server.mail(BOB, "broadcast bob password2", "Hi all");
     wait_for(caught, BOB, "may not broadcast");
-    server.mail(ALICE, "broadcast alice pw1", "Maintenance on Sunday.");
+    server.mail(ALICE, "broadcast alice password1", "Maintenance on Sunday.");
     let news = wait_for(caught, BOB, "broadcast from alice");
     assert!(
         news.body
@@ -136,12 +140,12 @@ fn two_players_play_by_mail_with_comments_a_nag_a_message_a_forfeit_and_a_resign
     // A second board, forfeited: bob does not move for four days.
     server.mail(
         BOB,
-        "ataxx challenge -password=pw2 bob alice --nagtime=1 --forfeittime=3",
+        "ataxx challenge -password=password2 bob alice --nagtime=1 --forfeittime=3",
         "",
     );
     wait_for(caught, ALICE, "New ataxx Board 102");
-    server.mail(ALICE, "ataxx accept 102 alice pw1", "");
-    server.mail(BOB, "ataxx accept 102 bob pw2", "");
+    server.mail(ALICE, "ataxx accept 102 alice password1", "");
+    server.mail(BOB, "ataxx accept 102 bob password2", "");
     wait_for(caught, ALICE, "New ataxx Board 102 bob");
     server.mail(ALICE, "clock advance 345600", "");
     let forfeit = wait_for_subject(caught, ALICE, "ataxx Board 102");
@@ -161,7 +165,7 @@ fn two_players_play_by_mail_with_comments_a_nag_a_message_a_forfeit_and_a_resign
     assert!(!forfeit.body.contains("Rating changes"), "{}", forfeit.body);
 
     // Board 101 ends by resignation: both get the result and the rating changes.
-    server.mail(BOB, "ataxx resign 101 bob pw2", "Well played.");
+    server.mail(BOB, "ataxx resign 101 bob password2", "Well played.");
     let end = wait_for_subject(caught, ALICE, "ataxx Board 101 **");
     assert!(
         end.body.contains("alice wins 1-0 (resignation)"),
@@ -184,7 +188,7 @@ fn two_players_play_by_mail_with_comments_a_nag_a_message_a_forfeit_and_a_resign
 
 const MULTIPART: &str = "From: Carol <carol@c.test>\r\n\
 To: ataxx@games.test\r\n\
-Subject: signup carol pw3\r\n\
+Subject: signup carol password3\r\n\
 MIME-Version: 1.0\r\n\
 Content-Type: multipart/alternative; boundary=\"b1\"\r\n\
 \r\n\
@@ -216,7 +220,12 @@ fn mail_in_reads_mime_messages_refuses_a_large_one_and_ignores_an_auto_reply() {
     let confirm = wait_for(caught, "carol@c.test", "confirm address carol ");
     deliver(&raw("carol@c.test", &confirm.subject, "", ""));
     wait_for(caught, "carol@c.test", "signed up carol");
-    deliver(&raw("dave@d.test", "signup dave pw4", "", "hello\r\n"));
+    deliver(&raw(
+        "dave@d.test",
+        "signup dave password4",
+        "",
+        "hello\r\n",
+    ));
     let confirm = wait_for(caught, "dave@d.test", "confirm address dave ");
     deliver(&raw("dave@d.test", &confirm.subject, "", ""));
     wait_for(caught, "dave@d.test", "signed up dave");
@@ -224,7 +233,7 @@ fn mail_in_reads_mime_messages_refuses_a_large_one_and_ignores_an_auto_reply() {
     // Quoted-printable UTF-8.
     deliver(&raw(
         "carol@c.test",
-        "message carol pw3 dave",
+        "message carol password3 dave",
         "Content-Type: text/plain; charset=utf-8\r\nContent-Transfer-Encoding: quoted-printable\r\n",
         "Gr=C3=BC=C3=9Fe aus K=C3=B6ln, =\r\nbis bald\r\n",
     ));
@@ -268,13 +277,13 @@ fn mail_in_reads_mime_messages_refuses_a_large_one_and_ignores_an_auto_reply() {
     // An auto-reply is not answered, nor run; the next message is.
     deliver(&raw(
         "carol@c.test",
-        "message carol pw3 dave",
+        "message carol password3 dave",
         "Auto-Submitted: auto-replied\r\n",
         "I am away.\r\n",
     ));
     deliver(&raw(
         "carol@c.test",
-        "message carol pw3 dave",
+        "message carol password3 dave",
         "",
         "after the away note\r\n",
     ));
@@ -294,12 +303,17 @@ fn mail_in_reads_mime_messages_refuses_a_large_one_and_ignores_an_auto_reply() {
         .any(|m| m.body.contains("I am away")));
 
     // Which events mail a user: dave takes no messages any more.
-    deliver(&raw("dave@d.test", "change mail dave pw4 move end", "", ""));
+    deliver(&raw(
+        "dave@d.test",
+        "change mail dave password4 move end",
+        "",
+        "",
+    ));
     wait_for(caught, "dave@d.test", "mail settings changed");
     let before = count(caught, "carol@c.test", "message from carol");
     deliver(&raw(
         "carol@c.test",
-        "message carol pw3 dave",
+        "message carol password3 dave",
         "",
         "unheard\r\n",
     ));
@@ -313,7 +327,7 @@ fn mail_in_reads_mime_messages_refuses_a_large_one_and_ignores_an_auto_reply() {
     // A new address is confirmed by a mail to it.
     deliver(&raw(
         "carol@c.test",
-        "change address carol pw3 carol@new.test",
+        "change address carol password3 carol@new.test",
         "",
         "",
     ));
@@ -409,7 +423,7 @@ fn a_server_killed_between_accepting_a_mail_and_answering_it_loses_nothing() {
     {
         // Holding inbound mail: the 250 comes, the answer cannot.
         let server = test.serve(&["--smtp", "127.0.0.1:0", "--mail-hold"]);
-        server.mail("erin@e.test", "signup erin pw5", "");
+        server.mail("erin@e.test", "signup erin password5", "");
         std::thread::sleep(Duration::from_millis(300));
         assert!(mail_kit::caught(caught).is_empty());
         // Dropped: killed with SIGKILL.
@@ -439,7 +453,7 @@ fn a_mail_the_relay_took_as_the_server_was_killed_goes_again_once_with_the_same_
     let first = {
         let mut server = test.serve(&["--smtp", "127.0.0.1:0"]);
         std::fs::write(&pid_file, server.pid().to_string()).unwrap();
-        server.mail("erin@e.test", "signup erin pw5", "");
+        server.mail("erin@e.test", "signup erin password5", "");
         let first = wait_for(caught, "erin@e.test", "confirm address erin ");
         assert_eq!(
             server.wait().signal(),
@@ -532,7 +546,7 @@ fn mail_goes_to_the_relay_over_starttls_with_auth_and_never_in_plain_text() {
             &[&tls[..], &fast[..]].concat(),
             &[("ATAXX_RELAY_PASSWORD", "relay-secret")],
         );
-        test.deliver(&raw("fay@f.test", "signup fay pw6", "", ""));
+        test.deliver(&raw("fay@f.test", "signup fay password6", "", ""));
         assert_still_waiting(&wait_for_error("certificate"));
     }
     // Trusted, but the wrong password: refused, and still waiting (not given up).
@@ -592,7 +606,7 @@ fn sendmail_is_given_the_sender_the_recipient_and_the_message() {
             "100",
         ],
     );
-    let delivered = mail_in(&db, &raw("gus@g.test", "signup gus pw7", "", ""));
+    let delivered = mail_in(&db, &raw("gus@g.test", "signup gus password7", "", ""));
     assert!(delivered.status.success());
     let db_arg = db.to_str().unwrap();
     let queue = wait_for_queue(db_arg, "a sendmail failure", |q| {
@@ -627,14 +641,14 @@ fn a_sender_over_the_hourly_limit_is_ignored_and_an_html_only_mail_is_read_as_te
     let deliver = |message: &[u8]| test.deliver(message);
 
     // Five messages from hank within the hour: the first three are answered, the rest ignored.
-    deliver(&raw("hank@h.test", "signup hank pw8", "", ""));
+    deliver(&raw("hank@h.test", "signup hank password8", "", ""));
     for _ in 0..4 {
         deliver(&raw("hank@h.test", "help", "", ""));
     }
     // Another sender's message, processed after hank's (the inbox goes in order).
     let send = |from: &str, subject: &str| deliver(&raw(from, subject, "", ""));
-    sign_up(caught, "ivy@i.test", "ivy", "pw9", send);
-    sign_up(caught, "jo@j.test", "jo", "pw10", send);
+    sign_up(caught, "ivy@i.test", "ivy", "password9", send);
+    sign_up(caught, "jo@j.test", "jo", "password10", send);
     wait_for(caught, "jo@j.test", "signed up jo");
     std::thread::sleep(Duration::from_millis(500));
     assert_eq!(mails_to(caught, "hank@h.test").len(), 3);
@@ -642,7 +656,7 @@ fn a_sender_over_the_hourly_limit_is_ignored_and_an_html_only_mail_is_read_as_te
     // HTML only: the comment is its text, without tags, entities decoded, the quote dropped.
     deliver(&raw(
         "ivy@i.test",
-        "message ivy pw9 jo",
+        "message ivy password9 jo",
         "Content-Type: text/html; charset=utf-8\r\n",
         "<html><body><p>Anyone for a <b>game</b>?</p><p>Tomorrow &amp; after</p>\r\n\
          <blockquote><p>&gt; an old line</p></blockquote></body></html>\r\n",
@@ -667,18 +681,18 @@ fn a_seek_by_mail_is_taken_by_mail_and_the_board_mails_follow() {
     let _sink = test.relay(&[]);
     let server = test.serve(&["--smtp", "127.0.0.1:0"]);
     let send = |from: &str, subject: &str| server.mail(from, subject, "");
-    sign_up(caught, ALICE, "alice", "pw1", send);
-    sign_up(caught, BOB, "bob", "pw2", send);
+    sign_up(caught, ALICE, "alice", "password1", send);
+    sign_up(caught, BOB, "bob", "password2", send);
     wait_for(caught, ALICE, "signed up alice");
     wait_for(caught, BOB, "signed up bob");
 
     // Alice seeks a game as x; nobody matches yet, so her seek is open.
-    server.mail(ALICE, "ataxx seek -color=x alice pw1 1", "");
+    server.mail(ALICE, "ataxx seek -color=x alice password1 1", "");
     let posted = wait_for(caught, ALICE, "alice seek 1");
     assert!(posted.body.contains("is open"), "{}", posted.body);
     assert!(!posted.body.contains("started"), "{}", posted.body);
     // Bob's seek takes hers: a board starts, and both get its first board mail.
-    server.mail(BOB, "ataxx seek bob pw2 1", "");
+    server.mail(BOB, "ataxx seek bob password2 1", "");
     let taken = wait_for(caught, BOB, "bob seek 1");
     assert!(
         taken
@@ -696,7 +710,7 @@ fn a_seek_by_mail_is_taken_by_mail_and_the_board_mails_follow() {
     let seen = mails_to(caught, BOB).len();
     server.mail(
         ALICE,
-        "ataxx move 101 alice pw1 b6#1",
+        "ataxx move 101 alice password1 b6#1",
         "Thanks for the game!",
     );
     let board = next_mail(caught, BOB, seen);
@@ -727,18 +741,24 @@ fn two_nodes_on_one_database_take_mail_on_both_and_send_each_mail_once() {
     let two = test.serve_on(&url, &["--smtp", "127.0.0.1:0"]);
 
     // Mail goes into either node's SMTP door; whichever node leads runs and answers it.
-    sign_up(caught, ALICE, "alice", "pw1", |f, s| one.mail(f, s, ""));
-    sign_up(caught, BOB, "bob", "pw2", |f, s| two.mail(f, s, ""));
+    sign_up(caught, ALICE, "alice", "password1", |f, s| {
+        one.mail(f, s, "")
+    });
+    sign_up(caught, BOB, "bob", "password2", |f, s| two.mail(f, s, ""));
     wait_for(caught, ALICE, "signed up alice");
     wait_for(caught, BOB, "signed up bob");
-    two.mail(ALICE, "ataxx challenge -password=pw1 alice bob", "");
+    two.mail(ALICE, "ataxx challenge -password=password1 alice bob", "");
     wait_for(caught, BOB, "New ataxx Board 101");
-    one.mail(BOB, "ataxx accept 101 bob pw2", "");
-    two.mail(ALICE, "ataxx accept 101 alice pw1", "");
+    one.mail(BOB, "ataxx accept 101 bob password2", "");
+    two.mail(ALICE, "ataxx accept 101 alice password1", "");
     wait_for(caught, BOB, "New ataxx Board 101 alice");
-    one.mail(ALICE, "ataxx move 101 alice pw1 b6#1", "From node one.");
+    one.mail(
+        ALICE,
+        "ataxx move 101 alice password1 b6#1",
+        "From node one.",
+    );
     wait_for_subject(caught, BOB, "ataxx Board 101 bob **");
-    two.mail(BOB, "ataxx move 101 bob pw2 f6#2", "From node two.");
+    two.mail(BOB, "ataxx move 101 bob password2 f6#2", "From node two.");
     let board = wait_for_subject(caught, ALICE, "ataxx Board 101 alice **");
     assert!(board.body.contains("From node two."), "{}", board.body);
 

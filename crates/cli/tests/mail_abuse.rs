@@ -50,13 +50,13 @@ fn players(test: &MailTest, players: &[(&str, &str)], password: &str) {
     }
 }
 
-/// The relay and a server on which alice and bob (password `pw`) signed up and alice challenged
+/// The relay and a server on which alice and bob (password `password`) signed up and alice challenged
 /// bob: board 101, its notice the last mail each of them has.
 fn alice_challenges_bob(test: &MailTest) -> (mail_kit::Sink, mail_kit::Served) {
     let running = (test.relay(&[]), test.serve(&[]));
     let (alice, bob) = ("alice@a.test", "bob@b.test");
-    players(test, &[(alice, "alice"), (bob, "bob")], "pw");
-    send(test, alice, "ataxx challenge -password=pw alice bob");
+    players(test, &[(alice, "alice"), (bob, "bob")], "password");
+    send(test, alice, "ataxx challenge -password=password alice bob");
     wait_for(&test.caught, bob, "New ataxx Board 101");
     wait_for(&test.caught, alice, "New ataxx Board 101");
     running
@@ -70,13 +70,22 @@ fn a_stranger_cannot_make_the_server_mail_others_more_than_a_confirmation() {
     let caught = &test.caught;
     let _sink = test.relay(&[]);
     let _server = test.serve(&[]);
-    players(&test, &[("bob@b.test", "bob")], "pw2");
+    players(&test, &[("bob@b.test", "bob")], "password2");
+
+    // A password shorter than 8 characters is refused by mail as on the other doors.
+    send(&test, "shorty@s.test", "signup shorty 7-chars");
+    let refused = wait_for(caught, "shorty@s.test", "error: invalid password");
+    assert!(
+        refused.body.contains("at least 8 characters"),
+        "{}",
+        refused.body
+    );
 
     // Signing up with someone else's address mails it one confirmation and nothing else.
     send(
         &test,
         "mallory@m.test",
-        &format!("signup mallory pw9 {VICTIM}"),
+        &format!("signup mallory password9 {VICTIM}"),
     );
     let confirm = wait_for(caught, VICTIM, "confirm address mallory ");
     assert!(
@@ -90,7 +99,7 @@ fn a_stranger_cannot_make_the_server_mail_others_more_than_a_confirmation() {
     // Nor can an account whose address is not confirmed send messages.
     let bobs = vec!["bob"; 200].join(" ");
     for _ in 0..2 {
-        let subject = format!("message mallory pw9 {bobs}");
+        let subject = format!("message mallory password9 {bobs}");
         test.deliver(&raw("mallory@m.test", &subject, "", "Buy now!\r\n"));
     }
     // Another signup of the victim's address, and another: at most 3 confirmations an hour.
@@ -98,7 +107,7 @@ fn a_stranger_cannot_make_the_server_mail_others_more_than_a_confirmation() {
         send(
             &test,
             "mallory@m.test",
-            &format!("signup mal{n} pw9 {VICTIM}"),
+            &format!("signup mal{n} password9 {VICTIM}"),
         );
     }
     settle(&test);
@@ -129,9 +138,9 @@ fn a_stranger_cannot_make_the_server_mail_others_more_than_a_confirmation() {
     );
 
     // Messages from confirmed accounts: at most 10 names, each address takes at most 10 an hour.
-    players(&test, &[("carol@c.test", "carol")], "pw3");
+    players(&test, &[("carol@c.test", "carol")], "password3");
     let many: Vec<String> = (0..11).map(|n| format!("u{n}")).collect();
-    let subject = format!("message carol pw3 {}", many.join(" "));
+    let subject = format!("message carol password3 {}", many.join(" "));
     test.deliver(&raw("carol@c.test", &subject, "", "hello\r\n"));
     let refused = wait_for(caught, "carol@c.test", "error");
     assert!(
@@ -142,7 +151,7 @@ fn a_stranger_cannot_make_the_server_mail_others_more_than_a_confirmation() {
     for _ in 0..14 {
         test.deliver(&raw(
             "carol@c.test",
-            "message carol pw3 bob",
+            "message carol password3 bob",
             "",
             "hello\r\n",
         ));
@@ -290,7 +299,7 @@ fn computer_players_are_not_challenged_to_play_each_other() {
     assert!(refused.starts_with("error: invalid challenge"), "{refused}");
     // A person's challenge to a bot is taken, and the bot accepts at once.
     door.ok("ataxx challenge alice bot-very-easy");
-    door.ok("ataxx accept 101 alice secret1");
+    door.ok("ataxx accept 101 alice secret-1");
     assert_eq!(door.board(101)["status"], "active");
 }
 
@@ -300,15 +309,17 @@ fn the_same_message_twice_is_run_once_and_outgoing_mail_is_mime() {
     let caught = &test.caught;
     let _sink = test.relay(&[]);
     let _server = test.serve(&["--mail-max-bytes", "4096"]);
-    sign_up(caught, "eve@e.test", "eve", "pw5", |f, s| send(&test, f, s));
+    sign_up(caught, "eve@e.test", "eve", "password5", |f, s| {
+        send(&test, f, s)
+    });
     let welcome = wait_for(caught, "eve@e.test", "signed up eve");
     // Quoted-printable UTF-8 says so: MIME-Version: 1.0.
     assert_eq!(welcome.mime_version, "1.0");
-    players(&test, &[("fred@f.test", "fred")], "pw6");
+    players(&test, &[("fred@f.test", "fred")], "password6");
 
     let message = raw(
         "eve@e.test",
-        "message eve pw5 fred",
+        "message eve password5 fred",
         "Message-ID: <once@e.test>\r\n",
         "Only once, please.\r\n",
     );
@@ -324,13 +335,17 @@ fn the_same_message_twice_is_run_once_and_outgoing_mail_is_mime() {
     // 10 KB message is refused, and the refusal does not repeat the Subject's password.
     let large = raw(
         "eve@e.test",
-        "message eve pw5 fred",
+        "message eve password5 fred",
         "",
         &"x".repeat(10_000),
     );
     test.deliver(&large);
     let refusal = wait_for(caught, "eve@e.test", "not read: too large");
-    assert!(!refusal.subject.contains("pw5"), "{}", refusal.subject);
+    assert!(
+        !refusal.subject.contains("password5"),
+        "{}",
+        refusal.subject
+    );
     assert!(refusal.body.contains("(4096 bytes)"), "{}", refusal.body);
     settle(&test);
     assert_eq!(count(caught, "fred@f.test", "message from eve"), 1);
@@ -342,7 +357,7 @@ fn forged_mails_with_wrong_passwords_do_not_lock_the_owner_out_of_their_account(
     let caught = &test.caught;
     let _sink = test.relay(&[]);
     let _server = test.serve(&[]);
-    players(&test, &[("bob@b.test", "bob")], "pw2");
+    players(&test, &[("bob@b.test", "bob")], "password2");
     // Eleven guesses from a forged sender: that sender is held back on bob's account.
     for n in 0..11 {
         send(
@@ -355,7 +370,7 @@ fn forged_mails_with_wrong_passwords_do_not_lock_the_owner_out_of_their_account(
     let inbox = stdout_of(&["mailq", "--inbox", "--db", test.db_arg()]);
     assert!(inbox.contains("too many attempts"), "{inbox}");
     // Bob's own mail with his password still works.
-    send(&test, "bob@b.test", "change mail bob pw2 move end");
+    send(&test, "bob@b.test", "change mail bob password2 move end");
     let changed = wait_for(caught, "bob@b.test", "mail settings changed");
     assert!(
         changed.body.contains("bob is mailed for: move, end"),
@@ -370,18 +385,18 @@ fn two_moves_in_one_round_are_both_named_and_a_comment_goes_with_one_board_mail(
     let caught = &test.caught;
     let _running = alice_challenges_bob(&test);
     let send = |f: &str, s: &str| send(&test, f, s);
-    send("bob@b.test", "ataxx accept 101 bob pw");
-    send("alice@a.test", "ataxx accept 101 alice pw");
+    send("bob@b.test", "ataxx accept 101 bob password");
+    send("alice@a.test", "ataxx accept 101 alice password");
     wait_for(caught, "bob@b.test", "New ataxx Board 101 alice");
     // Bob's queued answer is played in the same change as alice's move: one board mail.
     let seen = mails_to(caught, "bob@b.test").len();
-    send("bob@b.test", "ataxx queue 101 bob pw f6#2");
+    send("bob@b.test", "ataxx queue 101 bob password f6#2");
     let queued = next_mail(caught, "bob@b.test", seen);
     assert!(queued.body.contains("Queued f6 for bob"), "{}", queued.body);
     let comment = "Line one\r\n  indented line two\r\n";
     test.deliver(&raw(
         "alice@a.test",
-        "ataxx move 101 alice pw b6#1",
+        "ataxx move 101 alice password b6#1",
         "",
         comment,
     ));
@@ -402,7 +417,7 @@ fn two_moves_in_one_round_are_both_named_and_a_comment_goes_with_one_board_mail(
         board.body
     );
     // The next board mail does not repeat it.
-    send("alice@a.test", "ataxx move 101 alice pw a6#3");
+    send("alice@a.test", "ataxx move 101 alice password a6#3");
     let next = wait_for_subject(caught, "bob@b.test", "ataxx Board 101 bob");
     assert!(!next.body.contains("Line one"), "{}", next.body);
     assert!(

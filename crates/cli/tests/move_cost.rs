@@ -129,7 +129,7 @@ fn assert_within(door: &str, statements: &[String], moves: usize, budget: usize)
 fn a_move_costs_the_database_no_more_statements_than_its_budget() {
     let dir = tempfile::tempdir().unwrap();
     let server = Logged::start(&dir.path().join("ataxx.db"));
-    let tokens: Vec<String> = [("alice", "secret1"), ("bob", "secret2")]
+    let tokens: Vec<String> = [("alice", "secret-1"), ("bob", "secret-2")]
         .iter()
         .map(|(name, password)| {
             let credentials = json!({"userid": name, "password": password});
@@ -178,8 +178,8 @@ fn a_move_costs_the_database_no_more_statements_than_its_budget() {
     let mark = server.mark();
     for _ in 0..20 {
         let (player, password) = match game["to_move"].as_str() {
-            Some("alice") => ("alice", "secret1"),
-            _ => ("bob", "secret2"),
+            Some("alice") => ("alice", "secret-1"),
+            _ => ("bob", "secret-2"),
         };
         let ply = game["ply"].as_i64().unwrap() + 1;
         let mv = persons_move(&game);

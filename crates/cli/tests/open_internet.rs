@@ -181,7 +181,7 @@ fn bursts_of_logins_and_analyses_are_bounded_and_their_memory_given_back() {
 fn failed_logins_from_one_address_are_throttled_whatever_the_userids() {
     let dir = tempfile::tempdir().unwrap();
     let server = Served::fresh(&dir, &["--login-failures-per-address", "12"]);
-    server.text().ok("signup zed secret1");
+    server.text().ok("signup zed secret-1");
     let login_from = |from: &str, userid: &str, password: &str| {
         let body = json!({"userid": userid, "password": password});
         post_json(&server, from, "/api/login", body)
@@ -192,15 +192,15 @@ fn failed_logins_from_one_address_are_throttled_whatever_the_userids() {
         let answer = login_from("127.0.0.66", &format!("made-up{i}"), "guess");
         assert_eq!(answer.status, 401, "{}", answer.body);
     }
-    let answer = login_from("127.0.0.66", "zed", "secret1");
+    let answer = login_from("127.0.0.66", "zed", "secret-1");
     assert_eq!(answer.status, 429, "{}", answer.body);
     assert_eq!(answer.json()["error"]["code"], "rate_limited");
     let reply = server
         .text_from("127.0.0.66")
-        .send("ataxx accept zed secret1");
+        .send("ataxx accept zed secret-1");
     assert!(reply.starts_with("error: too many attempts"), "{reply}");
     // Another address is not held back.
-    let answer = login_from("127.0.0.5", "zed", "secret1");
+    let answer = login_from("127.0.0.5", "zed", "secret-1");
     assert_eq!(answer.status, 200, "{}", answer.body);
 }
 
@@ -414,8 +414,8 @@ fn running_out_of_file_descriptors_neither_floods_the_log_nor_stops_the_doors() 
 fn the_session_cookie_is_refused_from_another_sites_page() {
     let dir = tempfile::tempdir().unwrap();
     let server = Served::fresh(&dir, &[]);
-    let token = signup_and_login(&server, "alice", "secret1");
-    signup_and_login(&server, "bob", "secret2");
+    let token = signup_and_login(&server, "alice", "secret-1");
+    signup_and_login(&server, "bob", "secret-2");
     let cookie = format!("ataxx_session={token}");
     let own = format!("http://{}", server.http);
     let challenge = |headers: &[(&str, &str)]| {
@@ -464,12 +464,12 @@ fn the_session_cookie_is_refused_from_another_sites_page() {
 fn the_session_cookie_is_secure_when_the_public_url_is_https() {
     let dir = tempfile::tempdir().unwrap();
     let server = Served::fresh(&dir, &["--public-url", "https://ataxx.example.org/"]);
-    server.text().ok("signup zed secret1");
+    server.text().ok("signup zed secret-1");
     let answer = post_json(
         &server,
         "127.0.0.1",
         "/api/login",
-        json!({"userid": "zed", "password": "secret1"}),
+        json!({"userid": "zed", "password": "secret-1"}),
     );
     assert_eq!(answer.status, 200);
     let cookie = answer
@@ -481,7 +481,7 @@ fn the_session_cookie_is_secure_when_the_public_url_is_https() {
     assert!(cookie.contains("; secure"), "{cookie}");
     assert!(cookie.contains("httponly") && cookie.contains("samesite=strict"));
     // The public URL's origin may use the cookie, though the Host header names another.
-    let token = login(&server, "zed", "secret1");
+    let token = login(&server, "zed", "secret-1");
     let cookie = format!("ataxx_session={token}");
     let answer = request(
         &server,

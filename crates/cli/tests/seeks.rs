@@ -12,8 +12,8 @@ use served::{api, command, next_where, poll, signup_and_login, socket, Served};
 async fn a_seek_is_listed_taken_once_and_the_lobby_hears_it_all() {
     let dir = tempfile::tempdir().unwrap();
     let server = Served::fresh(&dir, &[]);
-    let alice = signup_and_login(&server, "alice", "secret1");
-    let bob = signup_and_login(&server, "bob", "secret2");
+    let alice = signup_and_login(&server, "alice", "secret-1");
+    let bob = signup_and_login(&server, "bob", "secret-2");
     let mut lobby = socket(&server.ws("/api/lobby/ws")).await;
     let hello = next_where(&mut lobby, |v| v["type"] == "lobby").await;
     assert_eq!(hello["seeks"], json!([]));
@@ -131,11 +131,11 @@ async fn a_seek_is_listed_taken_once_and_the_lobby_hears_it_all() {
 fn concurrent_accepts_of_one_seek_create_exactly_one_game() {
     let dir = tempfile::tempdir().unwrap();
     let server = Served::fresh(&dir, &[]);
-    let owner = signup_and_login(&server, "owner", "secret0");
+    let owner = signup_and_login(&server, "owner", "secret-0");
     let takers: Vec<(String, String)> = (0..6)
         .map(|i| {
             let name = format!("taker{i}");
-            let token = signup_and_login(&server, &name, "secret9");
+            let token = signup_and_login(&server, &name, "secret-9");
             (name, token)
         })
         .collect();
@@ -184,7 +184,7 @@ fn concurrent_accepts_of_one_seek_create_exactly_one_game() {
 async fn live_seeks_vanish_when_their_owners_last_page_closes() {
     let dir = tempfile::tempdir().unwrap();
     let server = Served::fresh(&dir, &[]);
-    let alice = signup_and_login(&server, "alice", "secret1");
+    let alice = signup_and_login(&server, "alice", "secret-1");
     let mut watcher = socket(&server.ws("/api/lobby/ws")).await;
     let mut page1 = socket(&server.ws(&format!("/api/lobby/ws?token={alice}"))).await;
     let mut page2 = socket(&server.ws(&format!("/api/ws?token={alice}"))).await;
@@ -222,12 +222,12 @@ async fn live_seeks_vanish_when_their_owners_last_page_closes() {
 fn quick_pairing_and_the_pbmserv_seek_command_share_the_seeks() {
     let dir = tempfile::tempdir().unwrap();
     let server = Served::fresh(&dir, &[]);
-    let alice = signup_and_login(&server, "alice", "secret1");
-    signup_and_login(&server, "bob", "secret2");
-    let carol = signup_and_login(&server, "carol", "secret3");
+    let alice = signup_and_login(&server, "alice", "secret-1");
+    signup_and_login(&server, "bob", "secret-2");
+    let carol = signup_and_login(&server, "carol", "secret-3");
 
     // Two correspondence seeks posted through the command language.
-    let reply = command(&server, "ataxx seek -color=x alice secret1 2");
+    let reply = command(&server, "ataxx seek -color=x alice secret-1 2");
     assert!(reply["ok"].as_bool().unwrap(), "{reply}");
     assert_eq!(reply["data"]["seeks"].as_array().unwrap().len(), 2);
     assert!(
@@ -239,14 +239,14 @@ fn quick_pairing_and_the_pbmserv_seek_command_share_the_seeks() {
     assert_eq!(seeks[0]["speed"], "correspondence");
 
     // A 5x5 seek does not match them: it is posted.
-    let reply = command(&server, "ataxx seek -size=5 bob secret2 1");
+    let reply = command(&server, "ataxx seek -size=5 bob secret-2 1");
     assert_eq!(
         reply["data"]["seeks"].as_array().unwrap().len(),
         1,
         "{reply}"
     );
     // Bob's plain seek takes alice's oldest.
-    let reply = command(&server, "ataxx seek bob secret2 1");
+    let reply = command(&server, "ataxx seek bob secret-2 1");
     let games = reply["data"]["games"].as_array().unwrap();
     assert_eq!(games.len(), 1, "{reply}");
     assert_eq!(
@@ -279,7 +279,7 @@ fn quick_pairing_and_the_pbmserv_seek_command_share_the_seeks() {
     assert_eq!(status, 201, "{paired}");
 
     // `seek ... 0` withdraws; a bad count and a wrong password are refused in words.
-    let reply = command(&server, "ataxx seek bob secret2 0");
+    let reply = command(&server, "ataxx seek bob secret-2 0");
     assert_eq!(
         reply["data"]["withdrawn"].as_array().unwrap().len(),
         1,
@@ -287,7 +287,7 @@ fn quick_pairing_and_the_pbmserv_seek_command_share_the_seeks() {
     );
     let (_, seeks) = api("GET", &server.url("/api/seeks"), None, None);
     assert_eq!(seeks, json!([]));
-    let reply = command(&server, "ataxx seek bob secret2 99");
+    let reply = command(&server, "ataxx seek bob secret-2 99");
     assert!(
         reply["text"]
             .as_str()

@@ -49,15 +49,15 @@ fn a_full_game_by_text_commands_ends_in_a_result_and_rating_change() {
     let dir = tempfile::tempdir().unwrap();
     let server = Served::fresh(&dir, &[]);
     let mut door = server.text();
-    door.ok("signup Alice secret1 alice@example.org");
-    door.ok("signup bob secret2");
+    door.ok("signup Alice secret-1 alice@example.org");
+    door.ok("signup bob secret-2");
     let reply = door.ok("ataxx challenge -size=5 alice bob");
     assert!(
         reply.contains("waiting for alice and bob to accept"),
         "{reply}"
     );
-    door.ok("ataxx accept 101 alice secret1");
-    let reply = door.ok("ataxx accept 101 bob secret2");
+    door.ok("ataxx accept 101 alice secret-1");
+    let reply = door.ok("ataxx accept 101 bob secret-2");
     assert!(reply.starts_with("Ataxx Board 101"), "{reply}");
 
     let mut pos: Position = door.board(101)["fen"].as_str().unwrap().parse().unwrap();
@@ -65,8 +65,8 @@ fn a_full_game_by_text_commands_ends_in_a_result_and_rating_change() {
     let mut passes = 0;
     while !pos.is_game_over() {
         let (user, password) = match pos.turn() {
-            ataxx::Color::X => ("alice", "secret1"),
-            ataxx::Color::O => ("bob", "secret2"),
+            ataxx::Color::X => ("alice", "secret-1"),
+            ataxx::Color::O => ("bob", "secret-2"),
         };
         let mv = fifth_move(&pos);
         let reply = door.ok(&format!("ataxx move 101 {user} {password} {mv}#{number}"));
@@ -129,8 +129,8 @@ fn ataxx_result(outcome: ataxx::Outcome) -> &'static str {
 async fn a_game_over_http_and_websocket_with_resync_and_resent_moves() {
     let dir = tempfile::tempdir().unwrap();
     let server = Served::fresh(&dir, &[]);
-    let alice = signup_and_login(&server, "alice", "secret1");
-    let bob = signup_and_login(&server, "bob", "secret2");
+    let alice = signup_and_login(&server, "alice", "secret-1");
+    let bob = signup_and_login(&server, "bob", "secret-2");
     let (status, game) = api(
         "POST",
         &server.url("/api/games"),
@@ -149,7 +149,7 @@ async fn a_game_over_http_and_websocket_with_resync_and_resent_moves() {
     next_where(&mut bob_ws, |v| v["type"] == "hello").await;
 
     // Carol follows the board without playing on it.
-    let carol = signup_and_login(&server, "carol", "secret3");
+    let carol = signup_and_login(&server, "carol", "secret-3");
     let url = server.url(&format!("/api/games/{board}/subscribe"));
     assert_eq!(api("POST", &url, Some(&carol), None).0, 200);
     let mut carol_ws = socket(&format!("{ws_base}/api/ws?token={carol}")).await;
@@ -249,7 +249,7 @@ fn a_bot_accepts_a_challenge_and_answers_moves() {
     let mut door = server.text();
     door.signup(&[ALICE]);
     door.ok("ataxx challenge alice bot-very-easy");
-    door.ok("ataxx accept 101 alice secret1");
+    door.ok("ataxx accept 101 alice secret-1");
     let mut number = 1;
     for _ in 0..5 {
         let game = wait_for(&mut door, 101, |g| {
@@ -257,19 +257,19 @@ fn a_bot_accepts_a_challenge_and_answers_moves() {
         });
         let pos: Position = game["fen"].as_str().unwrap().parse().unwrap();
         door.ok(&format!(
-            "ataxx move 101 alice secret1 {}#{number}",
+            "ataxx move 101 alice secret-1 {}#{number}",
             first_move(&pos)
         ));
         number += 2;
     }
     wait_for(&mut door, 101, |g| g["ply"].as_i64() == Some(10));
-    door.ok("ataxx resign 101 alice secret1");
+    door.ok("ataxx resign 101 alice secret-1");
     let game = door.board(101);
     assert_eq!(game["winner"], "bot-very-easy");
 
     // The master level is the engine (a second a move); seated first, it opens the game.
     door.ok("ataxx challenge bot-master alice");
-    door.ok("ataxx accept 102 alice secret1");
+    door.ok("ataxx accept 102 alice secret-1");
     let game = wait_for(&mut door, 102, |g| g["ply"].as_i64() == Some(1));
     assert_eq!(game["to_move"], "alice");
 }
@@ -290,12 +290,12 @@ fn correspondence_and_live_deadlines_with_a_test_clock() {
     );
     door.start("ataxx challenge -clock=1+0 alice bob", 102, &[ALICE, BOB]);
     for board in [101, 102] {
-        door.ok(&format!("ataxx move {board} alice secret1 b6#1"));
+        door.ok(&format!("ataxx move {board} alice secret-1 b6#1"));
     }
     // A live clock starts with its player's first move (issue #32): bob makes his, then alice
     // hers, and bob's minute runs.
-    door.ok("ataxx move 102 bob secret2 f6#2");
-    door.ok("ataxx move 102 alice secret1 c5#3");
+    door.ok("ataxx move 102 bob secret-2 f6#2");
+    door.ok("ataxx move 102 alice secret-1 c5#3");
     // 61 s: bob's live clock (one minute) has fallen; the correspondence game goes on.
     door.ok("clock advance 61");
     let live = door.board(102);
@@ -315,7 +315,7 @@ fn correspondence_and_live_deadlines_with_a_test_clock() {
     assert_eq!(game["status"], "finished");
     assert_eq!(game["result"], "1-0");
     assert_eq!(game["termination"], "time forfeit");
-    let reply = door.send("ataxx move 101 bob secret2 f6#2");
+    let reply = door.send("ataxx move 101 bob secret-2 f6#2");
     assert!(reply.contains("board 101 is finished"), "{reply}");
 }
 
@@ -336,9 +336,9 @@ fn a_server_killed_with_sigkill_loses_no_acknowledged_move() {
         for ply in 1..=5 {
             for (i, board) in [101, 102].into_iter().enumerate() {
                 let user = if ply % 2 == 1 {
-                    "alice secret1"
+                    "alice secret-1"
                 } else {
-                    "bob secret2"
+                    "bob secret-2"
                 };
                 let mv = positions[i].legal_moves()[ply + i];
                 door.ok(&format!("ataxx move {board} {user} {mv}#{ply}"));
@@ -362,7 +362,7 @@ fn a_server_killed_with_sigkill_loses_no_acknowledged_move() {
         assert_eq!(view["fen"], positions[i].to_string());
         // The game goes on where it stopped.
         let mv = positions[i].legal_moves()[0];
-        door.ok(&format!("ataxx move {board} bob secret2 {mv}#6"));
+        door.ok(&format!("ataxx move {board} bob secret-2 {mv}#6"));
     }
     assert_eq!(door.board(103)["status"], "challenge");
 }
@@ -376,8 +376,8 @@ async fn nobody_acts_in_another_name_and_bad_input_gets_clear_errors() {
     door.start("ataxx challenge alice bob", 101, &[ALICE, BOB]);
 
     // Wrong password, unknown user, bad token: one answer.
-    let wrong_password = door.send("ataxx move 101 alice secret2 b6#1");
-    let unknown_user = door.send("ataxx move 101 mallory secret2 b6#1");
+    let wrong_password = door.send("ataxx move 101 alice secret-2 b6#1");
+    let unknown_user = door.send("ataxx move 101 mallory secret-2 b6#1");
     let first_line = |s: &str| s.lines().next().unwrap().to_string();
     assert_eq!(first_line(&wrong_password), first_line(&unknown_user));
     assert!(
@@ -407,21 +407,21 @@ async fn nobody_acts_in_another_name_and_bad_input_gets_clear_errors() {
         let reply = door.send("ataxx accept dave wrong");
         assert!(reply.starts_with("error: authentication failed"), "{reply}");
     }
-    let reply = door.send("ataxx accept dave secret4");
+    let reply = door.send("ataxx accept dave secret-4");
     assert!(reply.starts_with("error: too many attempts"), "{reply}");
 
     // Bob's own credentials cannot move on alice's turn; carol cannot act on board 101.
-    let reply = door.send("ataxx move 101 bob secret2 f6#1");
+    let reply = door.send("ataxx move 101 bob secret-2 f6#1");
     assert!(
         reply.starts_with("error: it is alice's move on board 101, not bob's"),
         "{reply}"
     );
-    let reply = door.send("ataxx resign 101 carol secret3");
+    let reply = door.send("ataxx resign 101 carol secret-3");
     assert!(
         reply.starts_with("error: carol does not play on board 101"),
         "{reply}"
     );
-    let carol = login(&server, "carol", "secret3");
+    let carol = login(&server, "carol", "secret-3");
     let (status, body) = api(
         "POST",
         &server.url("/api/games/101/move"),
@@ -435,12 +435,12 @@ async fn nobody_acts_in_another_name_and_bad_input_gets_clear_errors() {
     assert_eq!(door.board(101)["status"], "active");
 
     // Bad moves and commands name what was wrong.
-    let reply = door.send("ataxx move 101 alice secret1 z9#1");
+    let reply = door.send("ataxx move 101 alice secret-1 z9#1");
     assert!(reply.starts_with("error: "), "{reply}");
     assert!(reply.contains("z9"), "{reply}");
-    let reply = door.send("ataxx move 101 alice secret1 pass#1");
+    let reply = door.send("ataxx move 101 alice secret-1 pass#1");
     assert!(reply.contains("a pass is never chosen"), "{reply}");
-    let reply = door.send("ataxx move 101 alice secret1 a1a1#1");
+    let reply = door.send("ataxx move 101 alice secret-1 a1a1#1");
     assert!(
         reply.starts_with("error: a1a1 starts and ends on the same cell"),
         "a same-cell pair is told as the move it was meant to be: {reply}"
@@ -514,36 +514,36 @@ fn undo_and_draw_proposals_then_export_as_pgn_and_record() {
     door.signup(&[ALICE, BOB]);
     door.start("ataxx challenge alice bob", 101, &[ALICE, BOB]);
     // A queued move waits for its player's turn, then plays at once.
-    let reply = door.ok("ataxx queue 101 bob secret2 G7-F6#2");
+    let reply = door.ok("ataxx queue 101 bob secret-2 G7-F6#2");
     assert!(reply.starts_with("Queued G7-F6 for bob"), "{reply}");
-    let reply = door.ok("ataxx move 101 alice secret1 b6#1");
+    let reply = door.ok("ataxx move 101 alice secret-1 b6#1");
     assert!(reply.contains("  1 b6") && reply.contains("f6"), "{reply}");
     assert_eq!(door.board(101)["to_move"], "alice");
     // Undo: the last move made by a player goes, once the other player accepts.
-    door.ok("ataxx move 101 alice secret1 undo");
-    let reply = door.send("ataxx move 101 alice secret1 accept");
+    door.ok("ataxx move 101 alice secret-1 undo");
+    let reply = door.send("ataxx move 101 alice secret-1 accept");
     assert!(reply.contains("your opponent answers it"), "{reply}");
-    door.ok("ataxx move 101 bob secret2 accept");
+    door.ok("ataxx move 101 bob secret-2 accept");
     let game = door.board(101);
     assert_eq!(
         (game["ply"].as_i64(), game["to_move"].as_str()),
         (Some(1), Some("bob"))
     );
     assert_eq!(game["fen"], "x5o/1x5/7/7/7/7/o5x o 0 1");
-    door.ok("ataxx move 101 bob secret2 f6#2");
+    door.ok("ataxx move 101 bob secret-2 f6#2");
     // A rejected draw offer changes nothing; an accepted one ends the game.
-    door.ok("ataxx move 101 alice secret1 propose");
-    door.ok("ataxx move 101 bob secret2 reject");
+    door.ok("ataxx move 101 alice secret-1 propose");
+    door.ok("ataxx move 101 bob secret-2 reject");
     assert!(door.board(101)["proposal"].is_null());
-    door.ok("ataxx move 101 alice secret1 propose");
-    let reply = door.ok("ataxx move 101 bob secret2 accept");
+    door.ok("ataxx move 101 alice secret-1 propose");
+    let reply = door.ok("ataxx move 101 bob secret-2 accept");
     assert!(reply.contains("Game drawn 1/2-1/2 (agreement)"), "{reply}");
 
     door.signup(&[CAROL]);
-    let reply = door.ok("ataxx sub 101 carol secret3");
+    let reply = door.ok("ataxx sub 101 carol secret-3");
     assert!(reply.starts_with("carol follows board 101"), "{reply}");
     assert!(door.ok("ataxx show 101").contains("Subscribers: carol"));
-    door.ok("ataxx unsub 101 carol secret3");
+    door.ok("ataxx unsub 101 carol secret-3");
     assert!(!door.ok("ataxx show 101").contains("Subscribers"));
 
     let pgn = door.ok("ataxx pgn 101");
@@ -707,12 +707,12 @@ fn a_hexxagon_game_by_text_commands_with_its_own_ratings_and_export() {
             .unwrap()
             .fen()
     );
-    door.ok("hexxagon decline 102 alice secret1");
+    door.ok("hexxagon decline 102 alice secret-1");
     let refused = door.send("hexxagon challenge -blocks=h alice bob");
     assert!(refused.starts_with("error: invalid challenge"), "{refused}");
 
-    door.ok("hexxagon accept 101 alice secret1");
-    door.ok("ataxx accept 101 bob secret2");
+    door.ok("hexxagon accept 101 alice secret-1");
+    door.ok("ataxx accept 101 bob secret-2");
     let game = door.board(101);
     assert_eq!(game["game"], "hexxagon");
     assert_eq!(
@@ -737,7 +737,7 @@ fn a_hexxagon_game_by_text_commands_with_its_own_ratings_and_export() {
     let end = play_out_by_text(
         &mut door,
         101,
-        &[("alice", "secret1"), ("bob", "secret2")],
+        &[("alice", "secret-1"), ("bob", "secret-2")],
         11,
     );
     let outcome = end.outcome().unwrap();
@@ -791,10 +791,10 @@ fn a_hexxagon_game_by_text_commands_with_its_own_ratings_and_export() {
         "{refused}"
     );
     door.ok("hexxagon challenge alice bot-easy");
-    door.ok("hexxagon accept 103 alice secret1");
+    door.ok("hexxagon accept 103 alice secret-1");
     let game = wait_for(&mut door, 103, |g| g["status"] == "active");
     let mv = game["legal_moves"][0].as_str().unwrap().to_string();
-    door.ok(&format!("hexxagon move 103 alice secret1 {mv}#1"));
+    door.ok(&format!("hexxagon move 103 alice secret-1 {mv}#1"));
     let answered = wait_for(&mut door, 103, |g| g["ply"].as_i64() == Some(2));
     let mut replay = hexxagon.start(&Default::default()).unwrap();
     for row in answered["moves"].as_array().unwrap() {
@@ -851,7 +851,7 @@ fn a_four_player_game_by_text_commands_with_an_elimination_a_pass_and_pairwise_r
         .collect();
     assert_eq!(letters, ["r", "b", "g", "y"]);
     // A draw needs every player still in the game (variants_server.rs has the whole story).
-    let proposal = door.ok("ataxx move 101 alice secret1 propose");
+    let proposal = door.ok("ataxx move 101 alice secret-1 propose");
     assert!(proposal.contains("bob, carol, dave answer"), "{proposal}");
     door.ok(&format!("ataxx move 101 bob {} reject", users[1].1));
 
@@ -910,8 +910,8 @@ fn a_four_player_game_by_text_commands_with_an_elimination_a_pass_and_pairwise_r
 async fn play_over_http(game_name: &str, blocks: Option<&str>) {
     let dir = tempfile::tempdir().unwrap();
     let server = Served::fresh(&dir, &[]);
-    let alice = signup_and_login(&server, "alice", "secret1");
-    let bob = signup_and_login(&server, "bob", "secret2");
+    let alice = signup_and_login(&server, "alice", "secret-1");
+    let bob = signup_and_login(&server, "bob", "secret-2");
     let mut options = json!({});
     if let Some(blocks) = blocks {
         options["blocks"] = json!(blocks);
@@ -1207,10 +1207,10 @@ fn a_bot_declines_draw_offers_and_takebacks_at_once_and_says_why() {
     let mut door = server.text();
     door.signup(&[ALICE]);
     door.start("ataxx challenge alice bot-very-easy", 101, &[ALICE]);
-    door.ok("ataxx move 101 alice secret1 b6#1");
+    door.ok("ataxx move 101 alice secret-1 b6#1");
     wait_for(&mut door, 101, |g| g["ply"].as_i64() == Some(2));
     for (word, what) in [("propose", "draw offers"), ("undo", "takebacks")] {
-        let reply = door.send(&format!("ataxx move 101 alice secret1 {word}"));
+        let reply = door.send(&format!("ataxx move 101 alice secret-1 {word}"));
         assert!(
             reply.starts_with(&format!(
                 "error: bot-very-easy is a computer player and declines {what}: \

@@ -71,8 +71,8 @@ fn with_test_clock(dir: &tempfile::TempDir) -> (Served, String, String) {
         "127.0.0.1:0",
         &["--test-clock", "--sweep-ms", "50"],
     );
-    let alice = signup_and_login(&server, "alice", "secret1");
-    let bob = signup_and_login(&server, "bob", "secret2");
+    let alice = signup_and_login(&server, "alice", "secret-1");
+    let bob = signup_and_login(&server, "bob", "secret-2");
     (server, alice, bob)
 }
 
@@ -153,8 +153,8 @@ fn a_flag_keeps_the_time_left_and_a_game_one_side_never_moved_in_is_unrated() {
     // The flag falls in a game of two others, so that alice's and bob's ratings stay 1500 for
     // the games below. Each clock starts with its player's first move (issue #32): the 20 s
     // carol waits before it are not hers.
-    let carol = signup_and_login(&server, "carol", "secret3");
-    let dave = signup_and_login(&server, "dave", "secret4");
+    let carol = signup_and_login(&server, "carol", "secret-3");
+    let dave = signup_and_login(&server, "dave", "secret-4");
     let board = start_game(&server, &carol, &dave, "dave", Some("1+0"));
     command(&server, "clock advance 20");
     assert_eq!(act(&server, board, &carol, "b6").0, 200);
@@ -212,8 +212,8 @@ fn a_flag_keeps_the_time_left_and_a_game_one_side_never_moved_in_is_unrated() {
 async fn illegal_moves_answer_in_words_and_a_rejected_offer_reaches_the_offerer() {
     let dir = tempfile::tempdir().unwrap();
     let server = Served::fresh(&dir, &[]);
-    let alice = signup_and_login(&server, "alice", "secret1");
-    let bob = signup_and_login(&server, "bob", "secret2");
+    let alice = signup_and_login(&server, "alice", "secret-1");
+    let bob = signup_and_login(&server, "bob", "secret-2");
     let board = start_game(&server, &alice, &bob, "bob", None);
     let (status, err) = act(&server, board, &alice, "d4");
     assert_eq!(status, 400);
@@ -249,9 +249,9 @@ async fn illegal_moves_answer_in_words_and_a_rejected_offer_reaches_the_offerer(
 fn leaderboards_rank_established_players_apart_from_provisional_ones_with_trends() {
     let dir = tempfile::tempdir().unwrap();
     let server = Served::fresh(&dir, &[]);
-    let alice = signup_and_login(&server, "alice", "secret1");
-    let bob = signup_and_login(&server, "bob", "secret2");
-    let carol = signup_and_login(&server, "carol", "secret3");
+    let alice = signup_and_login(&server, "alice", "secret-1");
+    let bob = signup_and_login(&server, "bob", "secret-2");
+    let carol = signup_and_login(&server, "carol", "secret-3");
     // 20 live games: alice wins 15, bob 5; both reach 20 rated games (established).
     for i in 0..20 {
         let board = start_game(&server, &alice, &bob, "bob", Some("5+0"));
@@ -327,8 +327,8 @@ fn leaderboards_rank_established_players_apart_from_provisional_ones_with_trends
 fn no_engine_analysis_of_a_position_on_a_board_in_play_until_the_game_ends() {
     let dir = tempfile::tempdir().unwrap();
     let server = Served::start_on(&dir.path().join("ataxx.db"), "127.0.0.1:0", &[]);
-    let alice = signup_and_login(&server, "alice", "secret1");
-    let bob = signup_and_login(&server, "bob", "secret2");
+    let alice = signup_and_login(&server, "alice", "secret-1");
+    let bob = signup_and_login(&server, "bob", "secret-2");
     let board = start_game(&server, &alice, &bob, "bob", Some("3+2"));
     assert_eq!(act(&server, board, &alice, "b6").0, 200);
     let game = game_of(&server, board);
@@ -415,4 +415,312 @@ fn pages_come_gzipped_with_an_etag_and_a_reload_gets_304_for_what_it_has() {
         front.starts_with("HTTP/1.1 200"),
         "another file, another tag: {front}"
     );
+}
+
+/// Starts a board of `game` that `challenger` made against `opponents` (names, then tokens)
+/// and every opponent accepted.
+fn start_kind(server: &Served, game: &str, challenger: &str, opponents: &[(&str, &str)]) -> i64 {
+    let names: Vec<&str> = opponents.iter().map(|(name, _)| *name).collect();
+    let (status, made) = api(
+        "POST",
+        &server.url("/api/games"),
+        Some(challenger),
+        Some(json!({"game": game, "opponents": names})),
+    );
+    assert_eq!(status, 201, "{made}");
+    let board = made["board"].as_i64().unwrap();
+    for (_, token) in opponents {
+        let accept = format!("/api/games/{board}/accept");
+        assert_eq!(api("POST", &server.url(&accept), Some(token), None).0, 200);
+    }
+    board
+}
+
+/// The day (UTC, `YYYY-MM-DD`) of a time in ms since the epoch.
+fn day_of(ms: i64) -> String {
+    time::OffsetDateTime::from_unix_timestamp(ms / 1000)
+        .unwrap()
+        .date()
+        .to_string()
+}
+
+#[test]
+fn the_games_search_filters_counts_and_pages_and_exports_a_players_games_as_pgn() {
+    let dir = tempfile::tempdir().unwrap();
+    let (server, alice, bob) = with_test_clock(&dir);
+    let carol = signup_and_login(&server, "carol", "secret-3");
+    let dave = signup_and_login(&server, "dave", "secret-4");
+    let two_moves = |board: i64, first: &str, second: &str| {
+        assert_eq!(act(&server, board, first, "b6").0, 200);
+        assert_eq!(act(&server, board, second, "f6").0, 200);
+    };
+    // Alice's games, each with what the search should say of it: (board, game, live, outcome
+    // from alice's side, rated).
+    let mut played: Vec<(i64, &str, bool, &str, bool)> = vec![];
+    for _ in 0..3 {
+        let board = start_game(&server, &alice, &bob, "bob", Some("5+0"));
+        two_moves(board, &alice, &bob);
+        assert_eq!(act(&server, board, &bob, "resign").0, 200);
+        played.push((board, "ataxx", true, "win", true));
+    }
+    let board = start_game(&server, &bob, &alice, "alice", None);
+    two_moves(board, &bob, &alice);
+    assert_eq!(act(&server, board, &alice, "resign").0, 200);
+    played.push((board, "ataxx", false, "loss", true));
+    // Two days later: a draw agreed, and a game carol resigns before moving (unrated).
+    command(&server, "clock advance 172800");
+    let board = start_game(&server, &alice, &carol, "carol", None);
+    two_moves(board, &alice, &carol);
+    assert_eq!(act(&server, board, &alice, "draw").0, 200);
+    assert_eq!(act(&server, board, &carol, "accept").0, 200);
+    played.push((board, "ataxx", false, "draw", true));
+    let board = start_game(&server, &carol, &alice, "alice", None);
+    assert_eq!(act(&server, board, &carol, "resign").0, 200);
+    played.push((board, "ataxx", false, "win", false));
+    // One game of each other game, ended by resignations before anyone moved (unrated).
+    let board = start_kind(&server, "hexxagon", &alice, &[("bob", &bob)]);
+    assert_eq!(act(&server, board, &bob, "resign").0, 200);
+    played.push((board, "hexxagon", false, "win", false));
+    let board = start_kind(&server, "ankor", &bob, &[("alice", &alice)]);
+    assert_eq!(act(&server, board, &alice, "resign").0, 200);
+    played.push((board, "ankor", false, "loss", false));
+    // Four players: a resignation ends the game, the others ranked by their pieces.
+    let four = [("bob", bob.as_str()), ("carol", &carol), ("dave", &dave)];
+    let board = start_kind(&server, "ataxx4", &alice, &four);
+    assert_eq!(act(&server, board, &bob, "resign").0, 200);
+    let finished = game_of(&server, board);
+    assert_eq!(finished["status"], "finished");
+    assert_eq!(finished["seats"][0]["outcome"], "win", "{finished}");
+    played.push((board, "ataxx4", false, "win", false));
+    // A game alice does not play.
+    let board = start_game(&server, &bob, &carol, "carol", None);
+    assert_eq!(act(&server, board, &carol, "resign").0, 200);
+
+    let search = |query: &str| {
+        let (status, found) = api(
+            "GET",
+            &server.url(&format!("/api/games/search?{query}")),
+            None,
+            None,
+        );
+        assert_eq!(status, 200, "{query}: {found}");
+        found
+    };
+    let boards = |found: &Value| -> Vec<i64> {
+        found["games"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|g| g["board"].as_i64().unwrap())
+            .collect()
+    };
+    let count = |keep: &dyn Fn(&(i64, &str, bool, &str, bool)) -> bool| {
+        played.iter().filter(|g| keep(g)).count() as i64
+    };
+    assert_eq!(search("player=alice&per_page=100")["total"], played.len());
+    assert_eq!(
+        search("player=Alice&game=ataxx")["total"],
+        count(&|g| g.1 == "ataxx")
+    );
+    assert_eq!(search("player=alice&speed=live")["total"], count(&|g| g.2));
+    assert_eq!(
+        search("player=alice&speed=correspondence")["total"],
+        count(&|g| !g.2)
+    );
+    for outcome in ["win", "loss", "draw"] {
+        let found = search(&format!("player=alice&result={outcome}"));
+        assert_eq!(found["total"], count(&|g| g.3 == outcome), "{outcome}");
+    }
+    assert_eq!(search("player=alice&rated=true")["total"], count(&|g| g.4));
+    assert_eq!(
+        search("player=alice&rated=false")["total"],
+        count(&|g| !g.4)
+    );
+    assert_eq!(search("player=alice&game=ataxx4&result=win")["total"], 1);
+    assert_eq!(search("player=bob&game=ataxx4&result=loss")["total"], 1);
+    // A draw needs no player; the whole server's finished games include bob and carol's.
+    assert_eq!(search("result=draw")["total"], 1);
+    assert_eq!(search("")["total"], played.len() + 1);
+    // Days: read from the games themselves, counted here.
+    let finished: Vec<(i64, String)> = played
+        .iter()
+        .map(|g| {
+            let ms = game_of(&server, g.0)["finished_ms"].as_i64().unwrap();
+            (g.0, day_of(ms))
+        })
+        .collect();
+    let first_day = finished[0].1.clone();
+    let last_day = finished.last().unwrap().1.clone();
+    assert_ne!(first_day, last_day, "the clock moved two days");
+    for (from, to) in [
+        (&first_day, &first_day),
+        (&last_day, &last_day),
+        (&first_day, &last_day),
+    ] {
+        let found = search(&format!("player=alice&from={from}&to={to}"));
+        let expected = finished
+            .iter()
+            .filter(|(_, day)| day >= from && day <= to)
+            .count();
+        assert_eq!(found["total"], expected, "{from}..{to}");
+    }
+    // Pages of 4, newest first, together the whole list once.
+    let all = boards(&search("player=alice&per_page=100"));
+    let mut newest_first: Vec<i64> = played.iter().map(|g| g.0).collect();
+    newest_first.reverse();
+    assert_eq!(all, newest_first);
+    let mut paged = vec![];
+    for page in 1..=3 {
+        let found = search(&format!("player=alice&per_page=4&page={page}"));
+        assert_eq!(found["pages"], 3);
+        paged.extend(boards(&found));
+    }
+    assert_eq!(paged, all);
+    assert!(boards(&search("player=alice&per_page=4&page=4")).is_empty());
+    // Bad queries are told what was wrong.
+    for (query, says) in [
+        ("result=win", "name the player"),
+        ("from=27.11.2026", "YYYY-MM-DD"),
+        ("per_page=0", "from 1 to 100"),
+        ("speed=blitz", "live, correspondence"),
+        ("rated=maybe", "true or false"),
+    ] {
+        let (status, body) = api(
+            "GET",
+            &server.url(&format!("/api/games/search?{query}")),
+            None,
+            None,
+        );
+        assert_eq!(status, 400, "{query}: {body}");
+        let message = body["error"]["message"].as_str().unwrap_or("");
+        assert!(message.contains(says), "{query}: {body}");
+    }
+    // The export: every one of alice's games, as each board's own PGN, newest first.
+    let (head, body) = raw_get(&server, "/api/games/search/pgn?player=alice", "");
+    assert!(head.starts_with("HTTP/1.1 200"), "{head}");
+    assert!(
+        head.contains("attachment; filename=\"ataxx-games-alice.pgn\""),
+        "{head}"
+    );
+    let expected: String = all
+        .iter()
+        .map(|board| {
+            let (_, text) = raw_get(&server, &format!("/api/games/{board}/pgn"), "");
+            String::from_utf8(text).unwrap()
+        })
+        .collect();
+    let pgn = String::from_utf8(body).unwrap();
+    assert_eq!(pgn, expected);
+    for game in ["ataxx", "hexxagon", "ataxx4", "ankor"] {
+        assert!(pgn.contains(&format!("[Variant \"{game}\"]")), "{game}");
+    }
+}
+
+#[test]
+fn spectators_chat_apart_moderators_mute_on_every_door_read_reports_and_blocks_hold_for_challenges()
+{
+    let dir = tempfile::tempdir().unwrap();
+    let server = Served::start_on(
+        &dir.path().join("ataxx.db"),
+        "127.0.0.1:0",
+        &["--test-clock", "--admin", "root"],
+    );
+    let [root, alice, bob, carol, dave] = ["root", "alice", "bob", "carol", "dave"]
+        .map(|name| signup_and_login(&server, name, &format!("secret-{name}")));
+    let post = |path: &str, token: &str, body: Value| {
+        api("POST", &server.url(path), Some(token), Some(body))
+    };
+    let get = |path: &str, token: &str| api("GET", &server.url(path), Some(token), None);
+    let board = start_game(&server, &alice, &bob, "bob", None);
+    let chat = format!("/api/games/{board}/chat");
+    // A player's line is the players'; anyone else's is the spectators'.
+    assert_eq!(post(&chat, &alice, json!({"text": "good luck"})).0, 200);
+    let (status, line) = post(&chat, &carol, json!({"text": "nice opening"}));
+    assert_eq!(status, 200, "{line}");
+    let lines = game_of(&server, board)["chat"].clone();
+    let channels: Vec<(&str, &str)> = lines
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| (l["name"].as_str().unwrap(), l["channel"].as_str().unwrap()))
+        .collect();
+    assert_eq!(channels, [("alice", "players"), ("carol", "spectators")]);
+
+    // Reports are kept for the moderators: root (serve --admin) and whom root makes one.
+    let (status, report) = post(
+        "/api/reports",
+        &bob,
+        json!({"user": "carol", "board": board, "reason": "spoilers"}),
+    );
+    assert_eq!(status, 200, "{report}");
+    let (status, refused) = get("/api/reports", &carol);
+    assert_eq!(
+        (status, refused["error"]["code"].as_str()),
+        (403, Some("not_a_moderator"))
+    );
+    let (status, refused) = post("/api/users/carol/moderator", &bob, json!({}));
+    assert_eq!(status, 400, "{refused}");
+    assert_eq!(post("/api/users/dave/moderator", &root, json!({})).0, 200);
+    let (status, reports) = get("/api/reports", &dave);
+    assert_eq!(status, 200, "{reports}");
+    assert_eq!(reports.as_array().unwrap().len(), 1, "{reports}");
+    assert_eq!(reports[0]["reported"], "carol");
+    assert_eq!(reports[0]["reporter"], "bob");
+    assert_eq!(reports[0]["board"], board);
+
+    // A mute refuses the user's chat on the API and the text door until it runs out.
+    let (status, refused) = post("/api/users/dave/mute", &carol, json!({"minutes": 5}));
+    assert_eq!(status, 403, "{refused}");
+    let (status, muted) = post("/api/users/carol/mute", &dave, json!({"minutes": 10}));
+    assert_eq!(status, 200, "{muted}");
+    let (status, refused) = post(&chat, &carol, json!({"text": "hello?"}));
+    assert_eq!(
+        (status, refused["error"]["code"].as_str()),
+        (403, Some("muted"))
+    );
+    let mut door = server.text();
+    let line = format!("ataxx chat {board} carol secret-carol hello?");
+    let reply = door.send(&line);
+    assert!(
+        reply.starts_with("error: carol is muted for 10 more minutes"),
+        "{reply}"
+    );
+    command(&server, "clock advance 601");
+    door.ok(&line);
+    assert_eq!(game_of(&server, board)["chat"].as_array().unwrap().len(), 3);
+
+    // Alice blocks carol: carol's challenges to her are refused, on the API and the text door,
+    // until she unblocks her.
+    let (status, blocked) = post("/api/blocks", &alice, json!({"user": "Carol"}));
+    assert_eq!((status, blocked["blocked"].as_str()), (200, Some("carol")));
+    assert_eq!(get("/api/blocks", &alice).1["blocked"], json!(["carol"]));
+    let challenge = |token: &str, opponent: &str| {
+        post(
+            "/api/games",
+            token,
+            json!({"opponent": opponent, "options": {}}),
+        )
+    };
+    let (status, refused) = challenge(&carol, "alice");
+    assert_eq!(status, 400, "{refused}");
+    assert!(refused["error"]["message"]
+        .as_str()
+        .unwrap()
+        .contains("alice does not take challenges from carol"));
+    let reply = door.send("ataxx challenge carol alice");
+    assert!(
+        reply.contains("alice does not take challenges from carol"),
+        "{reply}"
+    );
+    // Nor can alice challenge whom she blocked; others still can.
+    assert_eq!(challenge(&alice, "carol").0, 400);
+    assert_eq!(challenge(&carol, "bob").0, 201);
+    let unblocked = api(
+        "DELETE",
+        &server.url("/api/blocks/carol"),
+        Some(&alice),
+        None,
+    );
+    assert_eq!(unblocked.0, 200);
+    assert_eq!(challenge(&carol, "alice").0, 201);
 }

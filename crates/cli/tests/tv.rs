@@ -80,7 +80,7 @@ fn tv_ranks_games_in_play_by_their_players_ratings_and_drops_finished_ones() {
     let names = ["ann", "abe", "bea", "bob", "lou", "lee", "lin"];
     let tokens: Vec<String> = names
         .iter()
-        .map(|name| signup_and_login(&server, name, "secret1"))
+        .map(|name| signup_and_login(&server, name, "secret-1"))
         .collect();
     let [ann, abe, bea, bob, lou, lee, lin] = [0, 1, 2, 3, 4, 5, 6].map(|i| tokens[i].as_str());
     let (status, none) = tv(&server, "");

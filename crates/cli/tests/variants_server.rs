@@ -128,13 +128,17 @@ fn an_ankor_game_by_text_commands_with_a_swap_a_slide_and_every_game_command() {
     let dir = tempfile::tempdir().unwrap();
     let server = Served::fresh(&dir, &[]);
     let mut door = server.text();
-    for (user, password) in [("alice", "pw1"), ("bob", "pw2"), ("carol", "pw3")] {
+    for (user, password) in [
+        ("alice", "password1"),
+        ("bob", "password2"),
+        ("carol", "password3"),
+    ] {
         door.ok(&format!("signup {user} {password}"));
     }
     let password = |name: &str| match name {
-        "alice" => "pw1",
-        "bob" => "pw2",
-        _ => "pw3",
+        "alice" => "password1",
+        "bob" => "password2",
+        _ => "password3",
     };
     let refused = door.send("ankor challenge -win_height=2 alice bob");
     assert!(
@@ -148,9 +152,9 @@ fn an_ankor_game_by_text_commands_with_a_swap_a_slide_and_every_game_command() {
     );
     let reply = door.ok("ankor challenge -size=3 alice bob");
     assert!(reply.starts_with("Ankor Board 101"), "{reply}");
-    door.ok("ankor accept 101 alice pw1");
-    door.ok("ankor accept 101 bob pw2");
-    door.ok("ankor subscribe 101 carol pw3");
+    door.ok("ankor accept 101 alice password1");
+    door.ok("ankor accept 101 bob password2");
+    door.ok("ankor subscribe 101 carol password3");
     let help = door.ok("ankor help");
     assert!(help.contains("-win_height"), "{help}");
 
@@ -165,7 +169,7 @@ fn an_ankor_game_by_text_commands_with_a_swap_a_slide_and_every_game_command() {
     assert!(shown.contains(&pos.diagram()), "{shown}");
     assert!(shown.contains("Subscribers: carol"), "{shown}");
 
-    let wrong = door.send("ankor move 101 alice pw1 swap");
+    let wrong = door.send("ankor move 101 alice password1 swap");
     assert!(wrong.starts_with("error"), "swap only on move 2: {wrong}");
 
     for (index, mv) in line.iter().enumerate() {
@@ -186,13 +190,13 @@ fn an_ankor_game_by_text_commands_with_a_swap_a_slide_and_every_game_command() {
         match index {
             2 => {
                 assert_eq!(mover, "alice");
-                let queued = door.ok(&format!("ankor queue 101 bob pw2 {}", line[3]));
+                let queued = door.ok(&format!("ankor queue 101 bob password2 {}", line[3]));
                 assert!(queued.contains("Queued c3 for bob"), "{queued}");
             }
             // A draw offer, refused.
             4 => {
-                door.ok("ankor move 101 alice pw1 propose");
-                door.ok("ankor move 101 bob pw2 reject");
+                door.ok("ankor move 101 alice password1 propose");
+                door.ok("ankor move 101 bob password2 reject");
                 assert!(door.board(101)["proposal"].is_null());
             }
             // Preview shows a move without playing it.
@@ -276,15 +280,15 @@ fn an_ankor_game_by_text_commands_with_a_swap_a_slide_and_every_game_command() {
 
     // A second board with the other options, ended by resignation.
     door.ok("ankor challenge -size=4 -win_height=0 carol alice");
-    door.ok("ankor accept 102 carol pw3");
-    door.ok("ankor accept 102 alice pw1");
+    door.ok("ankor accept 102 carol password3");
+    door.ok("ankor accept 102 alice password1");
     let start = door.board(102);
     assert!(
         start["fen"].as_str().unwrap().starts_with("ankor 4 0 "),
         "{start}"
     );
-    door.ok("ankor move 102 carol pw3 b2#1");
-    door.ok("ankor resign 102 alice pw1");
+    door.ok("ankor move 102 carol password3 b2#1");
+    door.ok("ankor resign 102 alice password1");
     let resigned = door.board(102);
     assert_eq!(
         (
@@ -301,8 +305,8 @@ async fn an_ankor_game_over_http_and_websocket_with_a_swap_and_a_slide() {
     let line = ankor_line();
     let dir = tempfile::tempdir().unwrap();
     let server = Served::fresh(&dir, &[]);
-    let alice = signup_and_login(&server, "alice", "secret1");
-    let bob = signup_and_login(&server, "bob", "secret2");
+    let alice = signup_and_login(&server, "alice", "secret-1");
+    let bob = signup_and_login(&server, "bob", "secret-2");
     let (status, game) = api(
         "POST",
         &server.url("/api/games"),
@@ -459,8 +463,8 @@ fn bots_play_hexxagon_four_player_ataxx_and_ankor_to_the_end() {
     let dir = tempfile::tempdir().unwrap();
     let server = Served::fresh(&dir, &[]);
     let mut door = server.text();
-    door.ok("signup alice pw1");
-    door.ok("signup bob pw2");
+    door.ok("signup alice password1");
+    door.ok("signup bob password2");
 
     // A level whose table lacks the game is refused at once, with the levels that play it
     // (its bot would only have declined; Hexxagon's case is in server.rs).
@@ -474,22 +478,26 @@ fn bots_play_hexxagon_four_player_ataxx_and_ankor_to_the_end() {
     );
 
     door.ok("hexxagon challenge -size=3 alice bot-very-easy");
-    door.ok("hexxagon accept 101 alice pw1");
-    let hexxagon = play_against_bots(&mut door, 101, &[("alice", "pw1")]);
+    door.ok("hexxagon accept 101 alice password1");
+    let hexxagon = play_against_bots(&mut door, 101, &[("alice", "password1")]);
     assert_replays(&mut door, &hexxagon);
 
     // Two bots among four seats, humans first and third.
     door.ok("ataxx challenge -players=4 -size=5 alice bot-very-easy bob bot-easy");
-    door.ok("ataxx accept 102 alice pw1");
-    door.ok("ataxx accept 102 bob pw2");
-    let four = play_against_bots(&mut door, 102, &[("alice", "pw1"), ("bob", "pw2")]);
+    door.ok("ataxx accept 102 alice password1");
+    door.ok("ataxx accept 102 bob password2");
+    let four = play_against_bots(
+        &mut door,
+        102,
+        &[("alice", "password1"), ("bob", "password2")],
+    );
     assert_eq!(four["seats"].as_array().unwrap().len(), 4);
     assert_replays(&mut door, &four);
 
     // The bot opens; the human may swap or not, as the seeded pick falls.
     door.ok("ankor challenge -size=3 bot-very-easy alice");
-    door.ok("ankor accept 103 alice pw1");
-    let ankor = play_against_bots(&mut door, 103, &[("alice", "pw1")]);
+    door.ok("ankor accept 103 alice password1");
+    let ankor = play_against_bots(&mut door, 103, &[("alice", "password1")]);
     assert_replays(&mut door, &ankor);
 
     // The listing carries every board's seats in seat order (loaded in one query).
@@ -531,7 +539,12 @@ fn four_players_agree_draws_and_undos_only_together_and_the_eliminated_have_no_s
     let dir = tempfile::tempdir().unwrap();
     let server = Served::fresh(&dir, &[]);
     let mut door = server.text();
-    let players = [("r1", "pw1"), ("b2", "pw2"), ("g3", "pw3"), ("y4", "pw4")];
+    let players = [
+        ("r1", "password1"),
+        ("b2", "password2"),
+        ("g3", "password3"),
+        ("y4", "password4"),
+    ];
     for (name, password) in players {
         door.ok(&format!("signup {name} {password}"));
     }

@@ -78,6 +78,10 @@ pub enum Error {
     BotDeclines { bot: String, what: &'static str },
     #[error("{0}")]
     Command(String),
+    #[error("{user} is muted for {minutes} more minutes: their chat is refused until then")]
+    Muted { user: String, minutes: i64 },
+    #[error("{0} is not a moderator")]
+    NotAModerator(String),
     #[error("{what} is too long (at most {max} bytes)")]
     TooLong { what: &'static str, max: usize },
     #[error("configuration: {0}")]
@@ -133,6 +137,8 @@ impl Error {
             Error::AnalysisOfGameInPlay => "in_play",
             Error::Proposal(_) | Error::BotDeclines { .. } => "proposal",
             Error::Command(_) => "bad_command",
+            Error::Muted { .. } => "muted",
+            Error::NotAModerator(_) => "not_a_moderator",
             Error::TooLong { .. } => "too_long",
             Error::Config(_) => "config",
             Error::Database(_) => "internal",

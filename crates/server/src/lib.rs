@@ -34,6 +34,7 @@ use tokio::task::JoinHandle;
 
 pub use domain::accounts::{Accounts, RateLimits};
 pub use domain::clock::{Clock, FixedClock};
+use domain::moderation::Moderation;
 use domain::{bots, games::Games, leader::Leader, seeks};
 use doors::{http, mail, text};
 pub use error::{Error, Result};
@@ -66,6 +67,8 @@ pub struct Config {
     pub mail: Option<mail::MailConfig>,
     /// Where `GET /metrics` (Prometheus) is served; None = nowhere.
     pub metrics: Option<SocketAddr>,
+    /// The server's admins (`serve --admin`): moderators, who may make others moderators.
+    pub admins: Vec<String>,
 }
 
 impl Default for Config {
@@ -83,6 +86,7 @@ impl Default for Config {
             smtp: None,
             mail: None,
             metrics: None,
+            admins: vec![],
         }
     }
 }
@@ -100,6 +104,7 @@ pub struct App {
     pub mail: Option<mail::Mail>,
     /// Whether this node runs the singletons (bots, deadline sweeper).
     pub leader: Leader,
+    pub moderation: Moderation,
 }
 
 impl App {
@@ -118,6 +123,7 @@ impl App {
             false => Publisher::Local(hub.clone()),
         };
         let games = Games::new(storage.clone(), clock.clone(), publisher.clone());
+        let moderation = Moderation::new(storage.clone(), clock.clone(), config.admins.clone());
         Ok(App {
             leader: match storage.is_shared() {
                 true => cluster::elect(&storage),
@@ -135,6 +141,7 @@ impl App {
             clock,
             hub,
             mail: config.mail.clone().map(mail::Mail::new),
+            moderation,
         })
     }
 }

@@ -44,7 +44,7 @@ pub struct ServeArgs {
     /// Inbound messages per sender per hour; more are ignored.
     #[arg(long, default_value_t = 60)]
     mail_per_hour: i64,
-    /// A user allowed to `broadcast` (repeat for more).
+    /// A user allowed to `broadcast`, and a moderator (repeat for more).
     #[arg(long = "admin")]
     admins: Vec<String>,
     /// Run the mail door (inbox, board mails, queue) even without --smtp, --relay or --sendmail:
@@ -63,6 +63,11 @@ pub struct ServeArgs {
 }
 
 impl ServeArgs {
+    /// The server's admins (`--admin`), lower case: they may `broadcast` and are moderators.
+    pub fn admins(&self) -> Vec<String> {
+        self.admins.iter().map(|a| a.to_ascii_lowercase()).collect()
+    }
+
     /// The mail door's configuration; None when no mail flag asks for it.
     pub fn config(&self) -> anyhow::Result<Option<MailConfig>> {
         let transport = match (&self.relay, &self.sendmail) {
@@ -103,7 +108,7 @@ impl ServeArgs {
             from: self.mail_from.clone(),
             max_bytes: self.mail_max_bytes.max(1024),
             per_sender_per_hour: self.mail_per_hour.max(1),
-            admins: self.admins.iter().map(|a| a.to_ascii_lowercase()).collect(),
+            admins: self.admins(),
             interval: Duration::from_millis(self.mail_interval_ms.max(10)),
             retry: Duration::from_millis(self.mail_retry_ms.max(10)),
             hold_inbound: self.mail_hold,

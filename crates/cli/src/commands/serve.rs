@@ -155,6 +155,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         },
         text_idle: Duration::from_secs(args.text_idle_secs.max(1)),
         smtp: address("smtp", &args.mail.smtp)?,
+        admins: args.mail.admins(),
         mail: args.mail.config()?,
         metrics: match &args.metrics {
             Some(text) => address("metrics", text)?,

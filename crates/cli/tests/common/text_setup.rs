@@ -4,10 +4,10 @@
 use super::TextDoor;
 
 /// Test players with their passwords.
-pub const ALICE: (&str, &str) = ("alice", "secret1");
-pub const BOB: (&str, &str) = ("bob", "secret2");
-pub const CAROL: (&str, &str) = ("carol", "secret3");
-pub const DAVE: (&str, &str) = ("dave", "secret4");
+pub const ALICE: (&str, &str) = ("alice", "secret-1");
+pub const BOB: (&str, &str) = ("bob", "secret-2");
+pub const CAROL: (&str, &str) = ("carol", "secret-3");
+pub const DAVE: (&str, &str) = ("dave", "secret-4");
 
 impl TextDoor {
     /// Signs up each (userid, password).

@@ -30,6 +30,9 @@ const SESSION_MS: i64 = 30 * 24 * 3600 * 1000;
 /// The longest userid and password.
 pub const MAX_USERID: usize = 32;
 pub const MAX_PASSWORD: usize = 128;
+/// The shortest password: eight, the floor NIST SP 800-63B sets for passwords people choose
+/// (each login is argon2-checked and failures are counted, so length is what guessing meets).
+pub const MIN_PASSWORD: usize = 8;
 /// The prefix reserved for the computer players' accounts.
 pub const BOT_PREFIX: &str = "bot-";
 /// A password hash no password matches (bot accounts cannot log in).
@@ -136,12 +139,20 @@ pub fn normalize_userid(userid: &str) -> Result<String> {
     Ok(userid.to_ascii_lowercase())
 }
 
-/// Checks a new password: 1 to 128 characters, no spaces, quotes or colons (pbmserv's rule, so
-/// that it can be typed in a command line).
+/// Checks a new password (signup and change, on every door): 8 to 128 characters, no spaces,
+/// quotes or colons (pbmserv's rule, so that it can be typed in a command line).
 pub fn check_password(password: &str) -> Result<()> {
-    // Characters, not bytes: the limit is the one the message and the API document state.
-    if password.is_empty() || password.chars().count() > MAX_PASSWORD {
-        return Err(Error::InvalidPassword("a password has 1 to 128 characters"));
+    // Characters, not bytes: the limits are the ones the message and the API document state.
+    let length = password.chars().count();
+    if length < MIN_PASSWORD {
+        return Err(Error::InvalidPassword(
+            "a password has at least 8 characters",
+        ));
+    }
+    if length > MAX_PASSWORD {
+        return Err(Error::InvalidPassword(
+            "a password has at most 128 characters",
+        ));
     }
     if password
         .chars()

@@ -14,6 +14,7 @@ pub mod health;
 pub mod leader;
 pub mod listings;
 pub mod messages;
+pub mod moderation;
 pub mod profiles;
 mod publish;
 pub mod ratings;

@@ -43,7 +43,7 @@ impl Speed {
     }
 
     /// Whether this speed's games have a clock (None: either).
-    fn clocked(self) -> Option<bool> {
+    pub fn clocked(self) -> Option<bool> {
         match self {
             Speed::All => None,
             Speed::Live => Some(true),

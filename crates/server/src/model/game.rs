@@ -62,3 +62,33 @@ pub struct GameFilter {
     pub game: Option<String>,
     pub limit: i64,
 }
+
+/// A searched player's outcome in a finished game, as a seat's `outcome` tells it: a draw when
+/// every seat ranks first, a win for another first rank, a loss for any other.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    Win,
+    Loss,
+    Draw,
+}
+
+/// What the games search selects among finished games, and which page of them.
+#[derive(Clone, Debug, Default)]
+pub struct GameSearch {
+    /// Games where this user plays.
+    pub player: Option<String>,
+    /// Games of this game (a [`games::GameKind::name`]).
+    pub game: Option<String>,
+    /// Some(true): games with a clock (live); Some(false): correspondence games.
+    pub clocked: Option<bool>,
+    /// The player's outcome; a draw needs no player (every seat first).
+    pub outcome: Option<Outcome>,
+    pub rated: Option<bool>,
+    /// Finished at or after this time (ms since the epoch).
+    pub from_ms: Option<i64>,
+    /// Finished before this time.
+    pub until_ms: Option<i64>,
+    /// Games to skip (newest first) and the most to return.
+    pub offset: i64,
+    pub limit: i64,
+}

@@ -6,10 +6,12 @@ use crate::error::Result;
 use crate::model::ChatRow;
 
 pub async fn chat(conn: &mut AnyConnection, board: i64) -> Result<Vec<ChatRow>> {
-    let rows = sqlx::query("SELECT seq, name, at_ms, body FROM chat WHERE board = $1 ORDER BY seq")
-        .bind(board)
-        .fetch_all(conn)
-        .await?;
+    let rows = sqlx::query(
+        "SELECT seq, name, at_ms, body, channel FROM chat WHERE board = $1 ORDER BY seq",
+    )
+    .bind(board)
+    .fetch_all(conn)
+    .await?;
     rows.iter()
         .map(|row| {
             Ok(ChatRow {
@@ -17,6 +19,7 @@ pub async fn chat(conn: &mut AnyConnection, board: i64) -> Result<Vec<ChatRow>> 
                 name: row.try_get("name")?,
                 at_ms: row.try_get("at_ms")?,
                 body: row.try_get("body")?,
+                channel: row.try_get("channel")?,
             })
         })
         .collect()
@@ -28,24 +31,29 @@ pub async fn insert_chat(
     name: &str,
     at_ms: i64,
     body: &str,
+    channel: &str,
 ) -> Result<ChatRow> {
     let row = sqlx::query("SELECT COALESCE(MAX(seq), 0) AS top FROM chat WHERE board = $1")
         .bind(board)
         .fetch_one(&mut *conn)
         .await?;
     let seq = row.try_get::<i64, _>("top")? + 1;
-    sqlx::query("INSERT INTO chat (board, seq, name, at_ms, body) VALUES ($1, $2, $3, $4, $5)")
-        .bind(board)
-        .bind(seq)
-        .bind(name)
-        .bind(at_ms)
-        .bind(body)
-        .execute(conn)
-        .await?;
+    sqlx::query(
+        "INSERT INTO chat (board, seq, name, at_ms, body, channel) VALUES ($1, $2, $3, $4, $5, $6)",
+    )
+    .bind(board)
+    .bind(seq)
+    .bind(name)
+    .bind(at_ms)
+    .bind(body)
+    .bind(channel)
+    .execute(conn)
+    .await?;
     Ok(ChatRow {
         seq,
         name: name.to_string(),
         at_ms,
         body: body.to_string(),
+        channel: channel.to_string(),
     })
 }

@@ -8,7 +8,8 @@ use super::is_postgres;
 use crate::error::{Error, Result};
 use crate::model::{GameFilter, GameRow, SeatRow, Status};
 
-const GAME_COLUMNS: &str = "board, game, status, layout, start_fen, fen, plies, version, result, \
+pub(super) const GAME_COLUMNS: &str =
+    "board, game, status, layout, start_fen, fen, plies, version, result, \
      termination, rated, nag_days, forfeit_days, total_days, clock_base_ms, clock_increment_ms, \
      proposal, proposal_by, nagged_ply, created_ms, started_ms, last_move_ms, finished_ms, \
      unrated_reason";
@@ -52,7 +53,7 @@ fn game_from_row(row: &sqlx::any::AnyRow) -> Result<GameRow> {
 
 /// Reads game rows and their seats: the seats of all the boards in one query (per
 /// [`SEAT_QUERY_BOARDS`] boards), not one per board.
-async fn games_with_seats(
+pub(super) async fn games_with_seats(
     conn: &mut AnyConnection,
     rows: Vec<sqlx::any::AnyRow>,
 ) -> Result<Vec<GameRow>> {

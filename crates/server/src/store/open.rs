@@ -103,7 +103,7 @@ pub async fn migrations_done(conn: &mut AnyConnection) -> Result<bool> {
 
 /// The migrations up to `last` (tests build old databases with fewer).
 fn migrations_up_to(last: i64) -> Migrator {
-    let files: [(i64, &str, &str); 11] = [
+    let files: &[(i64, &str, &str)] = &[
         (1, "init", include_str!("../../migrations/0001_init.sql")),
         (
             2,
@@ -146,6 +146,11 @@ fn migrations_up_to(last: i64) -> Migrator {
             11,
             "operations",
             include_str!("../../migrations/0011_operations.sql"),
+        ),
+        (
+            14,
+            "moderation",
+            include_str!("../../migrations/0014_moderation.sql"),
         ),
     ];
     Migrator {

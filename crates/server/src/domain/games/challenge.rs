@@ -122,6 +122,15 @@ pub(crate) async fn open_board(
         }
         names.push(name);
     }
+    // A user's blocks hold for challenges and seeks alike: no board with someone they blocked.
+    for name in &names {
+        let blocked = store::blocked_by(conn, name).await?;
+        if let Some(other) = names.iter().find(|other| blocked.contains(other)) {
+            return Err(Error::InvalidChallenge(format!(
+                "{name} does not take challenges from {other}"
+            )));
+        }
+    }
     let everyone_accepted = names.iter().all(|n| accepted.contains(&n.as_str()));
     let mut seats = Vec::with_capacity(names.len());
     for name in names {

@@ -18,6 +18,7 @@ use crate::error::{Error, Result};
 use crate::events::Publisher;
 use crate::model::{ChatRow, GameFilter, GameRow, GameSummary, GameView, Status};
 use crate::model::{Event, EventKind};
+use crate::model::{PLAYERS, SPECTATORS};
 use crate::store::{self, Storage, WriteTx};
 
 mod challenge;
@@ -27,11 +28,13 @@ mod limits;
 mod options;
 mod play;
 mod proposals;
+mod search;
 mod view;
 pub(crate) use challenge::open_board;
 pub use closing::LeftBoards;
 pub use options::{ChallengeOptions, OPTION_HELP};
 pub use play::Queued;
+pub use search::{Found, MAX_EXPORT};
 pub use view::{replay, result_text};
 
 const DAY_MS: i64 = 24 * 3600 * 1000;
@@ -137,7 +140,8 @@ impl Games {
             .ok_or(Error::UnknownBoard(board))
     }
 
-    /// Adds a chat line to a board (players only).
+    /// Adds a chat line to a board: to the players' channel from a player, to the spectators'
+    /// from anyone else. A muted user's line is refused (on every door: they all come here).
     pub async fn chat(&self, board: i64, user: &str, body: &str) -> Result<ChatRow> {
         let body = body.trim();
         if body.is_empty() {
@@ -152,8 +156,19 @@ impl Games {
         let now = self.now_ms();
         let mut tx = self.storage.write().await?;
         let mut game = Self::lock(&mut tx, board).await?;
-        seat_of(&game, board, user)?;
-        let chat = store::insert_chat(&mut tx, board, user, now, body).await?;
+        if let Some(until_ms) = store::muted_until(&mut tx, user).await? {
+            if until_ms > now {
+                return Err(Error::Muted {
+                    user: user.to_string(),
+                    minutes: (until_ms - now + 59_999) / 60_000,
+                });
+            }
+        }
+        let channel = match game.seat_of(user) {
+            Some(_) => PLAYERS,
+            None => SPECTATORS,
+        };
+        let chat = store::insert_chat(&mut tx, board, user, now, body, channel).await?;
         game.version += 1;
         store::update_game(&mut tx, &mut game).await?;
         let change = Change {

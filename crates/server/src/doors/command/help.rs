@@ -47,7 +47,8 @@ const COMMANDS_HELP: &str = "\
 Commands (one per line; words separated by spaces):
   signup <userid> <password> [<address>...]   (with mail: the addresses are confirmed by a
         mail to them before any other mail goes there)
-  change password <userid> <current> <new>
+  change password <userid> <current> <new>   (a password has 8 to 128 characters, no
+        spaces, quotes or colons)
   change address <userid> <password> [<address>...]   (with mail: confirmed by a mail to
         the new addresses; answer it, or send: confirm address <userid> <token>)
   change mail <userid> <password> <event>...|all|none   (events that mail you: challenge,
@@ -84,13 +85,13 @@ Add --json anywhere for a JSON reply.
 
 const TUTORIAL: &str = "\
 A first game:
-  signup alice secret1
-  signup bob secret2
+  signup alice secret-1
+  signup bob secret-2
   ataxx challenge alice bob          -> board 101, alice (x) moves first
-  ataxx accept 101 alice secret1
-  ataxx accept 101 bob secret2
-  ataxx move 101 alice secret1 f6#1  -> #1: this is move 1 (guards against resent moves)
-  ataxx move 101 bob secret2 b6#2
+  ataxx accept 101 alice secret-1
+  ataxx accept 101 bob secret-2
+  ataxx move 101 alice secret-1 f6#1  -> #1: this is move 1 (guards against resent moves)
+  ataxx move 101 bob secret-2 b6#2
   ataxx show 101
 Challenge a computer player: ataxx challenge alice bot-easy (bots accept at once).
 ";

@@ -28,6 +28,7 @@ fn status_of(err: &Error) -> StatusCode {
         Error::NotAPlayer { .. } | Error::NotYourSeek { .. } | Error::ForeignOrigin(_) => {
             StatusCode::FORBIDDEN
         }
+        Error::Muted { .. } | Error::NotAModerator(_) => StatusCode::FORBIDDEN,
         Error::UserExists(_)
         | Error::NotYourTurn { .. }
         | Error::NotInPlay { .. }

@@ -28,7 +28,9 @@ mod kinds;
 mod leaderboard;
 mod listen;
 pub mod metrics;
+mod moderation;
 mod origin;
+mod search;
 mod seeks;
 mod socket;
 pub mod socket_messages;
@@ -92,6 +94,8 @@ fn router(state: HttpState) -> Router {
         .route("/api/standings", get(users::standings))
         .route("/api/bots", get(users::bots))
         .route("/api/games", get(games::list).post(games::challenge))
+        .route("/api/games/search", get(search::search))
+        .route("/api/games/search/pgn", get(search::pgn))
         .route("/api/games/{board}", get(games::game))
         .route("/api/games/{board}/text", get(games::game_text))
         .route("/api/games/{board}/pgn", get(games::game_pgn))
@@ -123,6 +127,20 @@ fn router(state: HttpState) -> Router {
         .route("/api/leaderboard", get(leaderboard::get))
         .route("/api/tv", get(tv::get))
         .route("/api/bot/upgrade", post(leaderboard::upgrade_to_bot))
+        .route(
+            "/api/blocks",
+            get(moderation::blocks).post(moderation::block),
+        )
+        .route(
+            "/api/blocks/{user}",
+            axum::routing::delete(moderation::unblock),
+        )
+        .route(
+            "/api/reports",
+            get(moderation::reports).post(moderation::report),
+        )
+        .route("/api/users/{name}/mute", post(moderation::mute))
+        .route("/api/users/{name}/moderator", post(moderation::grant))
         .merge(crate::doors::web::routes(state.app.clone()))
         .layer(DefaultBodyLimit::max(MAX_BODY))
         .layer(axum::middleware::from_fn_with_state(

@@ -56,6 +56,8 @@ const ASSETS: &[Asset] = &[
     asset!("game-live.js", JS),
     asset!("profile.js", JS),
     asset!("leaderboard.js", JS),
+    asset!("games.js", JS),
+    asset!("rules.js", JS),
     asset!("rematch.js", JS),
     asset!("premove.js", JS),
     asset!("notify.js", JS),

@@ -1,7 +1,7 @@
 //! The browser door: the pages of `web/` ([`assets`]), board images for sharing positions
 //! (`/board/{game}.svg` and `.png`), the few JSON helpers the pages need beyond the game API (a
-//! blocked-layout preview, position analysis, and who is online), and a page in words for
-//! addresses that lead nowhere.
+//! blocked-layout preview, position analysis, the rules pages' positions, and who is online),
+//! and a page in words for addresses that lead nowhere.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -25,6 +25,7 @@ use crate::error::Error;
 use crate::App;
 
 mod assets;
+mod rules;
 
 /// How long after its last heartbeat a browser's user still counts as online.
 const ONLINE_FOR: Duration = Duration::from_secs(90);
@@ -47,6 +48,7 @@ pub fn routes<S: Clone + Send + Sync + 'static>(app: App) -> Router<S> {
         .route("/board/{image}", get(board_image))
         .route("/api/layout/{text}", get(layout))
         .route("/api/analysis", get(analysis))
+        .route("/api/rules/{game}", get(rules::position))
         .route("/api/presence", post(presence))
         .fallback(not_found)
         .with_state(state)
