@@ -19,4 +19,5 @@ pub mod ratings;
 pub mod seeks;
 pub mod standings;
 pub(crate) mod throttle;
+pub mod tournaments;
 pub mod tv;

@@ -9,6 +9,7 @@ mod mail;
 mod moves;
 mod rating;
 mod status;
+mod tournament;
 mod user;
 mod view;
 
@@ -19,5 +20,6 @@ pub use mail::{BoardCursor, InboxRow, OutboxRow};
 pub use moves::{MoveRow, QueuedMove};
 pub use rating::{RatingPoint, RatingRow};
 pub use status::{Status, UnknownStatus};
+pub use tournament::{EntryRow, PairingRow, TournamentKind, TournamentRow, TournamentStatus};
 pub use user::{Revocation, UserRow};
 pub use view::{Accepted, Correspondence, GameSummary, GameView, LiveClock, Proposal, SeatSummary};

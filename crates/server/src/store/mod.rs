@@ -38,6 +38,7 @@ mod retry;
 pub mod seeks;
 mod sessions;
 mod subscriptions;
+pub mod tournaments;
 mod tx;
 mod users;
 
