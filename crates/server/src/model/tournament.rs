@@ -54,8 +54,20 @@ macro_rules! named {
     };
 }
 
-named!(TournamentKind, "tournament kind", Arena = "arena", Swiss = "swiss", League = "league");
-named!(TournamentStatus, "tournament status", Open = "open", Running = "running", Finished = "finished");
+named!(
+    TournamentKind,
+    "tournament kind",
+    Arena = "arena",
+    Swiss = "swiss",
+    League = "league"
+);
+named!(
+    TournamentStatus,
+    "tournament status",
+    Open = "open",
+    Running = "running",
+    Finished = "finished"
+);
 
 /// A tournament row.
 #[derive(Clone, Debug, PartialEq, Serialize)]

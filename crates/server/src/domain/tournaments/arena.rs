@@ -79,10 +79,7 @@ mod tests {
         );
         // a and c lead with 2: they meet, c (who had x as often as a) gets o as the lower seed.
         // b and d were not each other's last opponents.
-        assert_eq!(
-            pairs,
-            [("a".into(), "c".into()), ("d".into(), "b".into())]
-        );
+        assert_eq!(pairs, [("a".into(), "c".into()), ("d".into(), "b".into())]);
         // b had o, d had o: equal, so the higher-ranked (d, seed 0) takes x.
     }
 

@@ -48,12 +48,12 @@ pub const MAX_MINUTES: i64 = 1440;
 const LIST_LIMIT: i64 = 200;
 
 /// What a new tournament is to be.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct NewTournament {
     pub kind: TournamentKind,
     pub name: String,
     pub game: GameKind,
-    /// Swiss: the rounds; league: the cycles (0 = until stopped... not offered: at least 1).
+    /// Swiss: the rounds; league: the cycles of its round robin.
     pub rounds: i64,
     /// Arena: its length.
     pub minutes: i64,
@@ -111,10 +111,7 @@ impl NewTournament {
             (None, None) => options.set("clock", Some("3+2"))?,
         }
         if self.kind != TournamentKind::Arena && !(1..=MAX_ROUNDS).contains(&self.rounds) {
-            return bad(format!(
-                "rounds={}: give 1 to {MAX_ROUNDS}",
-                self.rounds
-            ));
+            return bad(format!("rounds={}: give 1 to {MAX_ROUNDS}", self.rounds));
         }
         if self.kind == TournamentKind::Arena && !(1..=MAX_MINUTES).contains(&self.minutes) {
             return bad(format!(
@@ -285,9 +282,17 @@ impl Tournaments {
             game: new.game.name().to_string(),
             creator: creator.to_string(),
             status: TournamentStatus::Open,
-            rounds: if new.kind == TournamentKind::Arena { 0 } else { new.rounds },
+            rounds: if new.kind == TournamentKind::Arena {
+                0
+            } else {
+                new.rounds
+            },
             round: 0,
-            minutes: if new.kind == TournamentKind::Arena { new.minutes } else { 0 },
+            minutes: if new.kind == TournamentKind::Arena {
+                new.minutes
+            } else {
+                0
+            },
             clock_base_ms: options.clock.map(|c| c.0),
             clock_increment_ms: options.clock.map(|c| c.1),
             days: new.days,
@@ -316,19 +321,11 @@ impl Tournaments {
         let account = store::user(&mut tx, user)
             .await?
             .ok_or_else(|| Error::UnknownUser(user.to_string()))?;
-        let is_bot = account.bot_level.is_some();
-        match (t.kind == TournamentKind::League, is_bot) {
-            (true, false) => {
-                return refuse(format!(
-                    "tournament {id} is an engine league: only bot accounts play in it"
-                ))
-            }
-            (false, true) => {
-                return refuse(format!(
-                    "tournament {id} is for people; engines play in leagues"
-                ))
-            }
-            _ => {}
+        // People and bots meet in arenas and Swiss; a league is for bot accounts alone.
+        if t.kind == TournamentKind::League && account.bot_level.is_none() {
+            return refuse(format!(
+                "tournament {id} is an engine league: only bot accounts play in it"
+            ));
         }
         if t.status == TournamentStatus::Running && t.kind == TournamentKind::Swiss {
             return refuse(format!(
@@ -525,8 +522,10 @@ impl Tournaments {
                         .flatten()
                         .collect();
                     let standings = scores::arena_standings(&active, &pairings);
-                    let points: HashMap<&str, f64> =
-                        standings.iter().map(|s| (s.name.as_str(), s.points)).collect();
+                    let points: HashMap<&str, f64> = standings
+                        .iter()
+                        .map(|s| (s.name.as_str(), s.points))
+                        .collect();
                     let free: Vec<arena::Free> = active
                         .iter()
                         .enumerate()
@@ -541,10 +540,7 @@ impl Tournaments {
                     if !pairs.is_empty() {
                         t.round += 1;
                     }
-                    pairs
-                        .into_iter()
-                        .map(|(x, o)| (x, Some(o)))
-                        .collect()
+                    pairs.into_iter().map(|(x, o)| (x, Some(o))).collect()
                 }
             }
         };

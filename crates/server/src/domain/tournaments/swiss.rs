@@ -216,7 +216,12 @@ fn plan(
     pairs: Vec<(usize, usize)>,
     bye: Option<usize>,
 ) -> RoundPlan {
-    let rank = |i: usize| order.iter().position(|&j| j == i).expect("paired players are ranked");
+    let rank = |i: usize| {
+        order
+            .iter()
+            .position(|&j| j == i)
+            .expect("paired players are ranked")
+    };
     let mut pairs: Vec<(usize, usize)> = pairs
         .into_iter()
         .map(|(a, b)| if rank(a) < rank(b) { (a, b) } else { (b, a) })
@@ -318,11 +323,18 @@ mod tests {
         let mut met = HashSet::new();
         for r in history.iter().filter(|r| r.o.is_some()) {
             let o = r.o.clone().unwrap();
-            let pair = if r.x < o { (r.x.clone(), o) } else { (o, r.x.clone()) };
+            let pair = if r.x < o {
+                (r.x.clone(), o)
+            } else {
+                (o, r.x.clone())
+            };
             assert!(met.insert(pair.clone()), "{pair:?} met twice");
         }
         for name in field(7) {
-            let x = history.iter().filter(|r| r.x == name && r.o.is_some()).count() as i32;
+            let x = history
+                .iter()
+                .filter(|r| r.x == name && r.o.is_some())
+                .count() as i32;
             let o = history
                 .iter()
                 .filter(|r| r.o.as_deref() == Some(&name))
