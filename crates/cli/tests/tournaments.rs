@@ -140,10 +140,7 @@ async fn a_swiss_of_seven_over_three_rounds_pairs_byes_colours_and_tie_breaks_by
             let board = pairing["game"].as_i64().unwrap();
             let game = door.board(board);
             assert_eq!(
-                (
-                    game["players"][0]["name"].as_str(),
-                    game["players"][1]["name"].as_str()
-                ),
+                (game["x"].as_str(), game["o"].as_str()),
                 (Some(x), Some(o)),
                 "{game}"
             );
