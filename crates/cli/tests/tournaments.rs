@@ -198,12 +198,11 @@ async fn a_swiss_of_seven_over_three_rounds_pairs_byes_colours_and_tie_breaks_by
         let (mut buchholz, mut sonneborn_berger) = (0.0, 0.0);
         for (_, x, o, result) in &results {
             let Some(o) = o else { continue };
-            let (mine, theirs, opponent) = match (x == name, o == name) {
-                (true, _) => (points(result).0, points(result).1, o.as_str()),
-                (_, true) => (points(result).1, points(result).0, x.as_str()),
+            let (mine, opponent) = match (x == name, o == name) {
+                (true, _) => (points(result).0, o.as_str()),
+                (_, true) => (points(result).1, x.as_str()),
                 _ => continue,
             };
-            let _ = theirs;
             buchholz += score[opponent];
             sonneborn_berger += mine * score[opponent];
         }
