@@ -112,7 +112,7 @@ pub fn pair_round(players: &[String], history: &[PairingRow]) -> RoundPlan {
             .expect("points are finite")
             .then(all[a].seed.cmp(&all[b].seed))
     });
-    let bye_candidates: Vec<Option<usize>> = if ranked.len() % 2 == 0 {
+    let bye_candidates: Vec<Option<usize>> = if ranked.len().is_multiple_of(2) {
         vec![None]
     } else {
         let lowest_first = ranked.iter().rev().copied();
@@ -259,7 +259,7 @@ fn takes_x(higher: &Player, lower: &Player, board: usize) -> bool {
     }
     match ch.last() {
         Some(last) => *last == Colour::O,
-        None => board % 2 == 0,
+        None => board.is_multiple_of(2),
     }
 }
 
