@@ -124,7 +124,12 @@ fn set(new: &mut NewTournament, setting: &str) -> Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::doors::command::parse;
+
+    /// A whole `tournament …` line, read here without the command parser (which calls this).
+    fn parse(line: &str) -> Result<Command> {
+        let words: Vec<&str> = line.split_whitespace().skip(1).collect();
+        parse_tournament(&words)
+    }
     use crate::model::TournamentKind;
 
     #[test]
