@@ -37,6 +37,8 @@ pub enum Error {
     UnknownBoard(i64),
     #[error("no open seek {0}: it was taken or withdrawn")]
     UnknownSeek(i64),
+    #[error("no tournament {0}")]
+    UnknownTournament(i64),
     #[error("seek {id} is not {user}'s")]
     NotYourSeek { id: i64, user: String },
     #[error("{user} does not play on board {board}")]
@@ -125,6 +127,7 @@ impl Error {
             Error::UnknownUser(_) => "unknown_user",
             Error::UnknownBoard(_) => "unknown_board",
             Error::UnknownSeek(_) => "unknown_seek",
+            Error::UnknownTournament(_) => "unknown_tournament",
             Error::NotYourSeek { .. } => "not_your_seek",
             Error::NotAPlayer { .. } => "not_a_player",
             Error::NotYourTurn { .. } => "not_your_turn",

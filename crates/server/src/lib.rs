@@ -35,7 +35,7 @@ use tokio::task::JoinHandle;
 pub use domain::accounts::{Accounts, RateLimits};
 pub use domain::clock::{Clock, FixedClock};
 use domain::moderation::Moderation;
-use domain::{bots, games::Games, leader::Leader, seeks};
+use domain::{bots, games::Games, leader::Leader, seeks, tournaments::Tournaments};
 use doors::{http, mail, text};
 pub use error::{Error, Result};
 use events::{Hub, Publisher};
@@ -98,6 +98,7 @@ pub struct App {
     pub accounts: Accounts,
     pub games: Games,
     pub seeks: seeks::Seeks,
+    pub tournaments: Tournaments,
     pub clock: Arc<Clock>,
     pub hub: Hub,
     /// The mail door, when the server sends mail.
@@ -135,7 +136,13 @@ impl App {
                 config.rate_limits,
                 publisher.clone(),
             ),
-            seeks: seeks::Seeks::new(storage.clone(), games.clone(), clock.clone(), publisher),
+            seeks: seeks::Seeks::new(
+                storage.clone(),
+                games.clone(),
+                clock.clone(),
+                publisher.clone(),
+            ),
+            tournaments: Tournaments::new(storage.clone(), games.clone(), clock.clone(), publisher),
             games,
             storage,
             clock,
@@ -248,6 +255,11 @@ impl Server {
                 stopped.clone(),
             )));
         }
+        tasks.push(tokio::spawn(app.tournaments.clone().direct(
+            app.leader.clone(),
+            config.sweep_interval,
+            stopped.clone(),
+        )));
         tasks.push(tokio::spawn(sweeper(
             app.games.clone(),
             app.leader.clone(),

@@ -21,4 +21,5 @@ pub mod ratings;
 pub mod seeks;
 pub mod standings;
 pub(crate) mod throttle;
+pub mod tournaments;
 pub mod tv;

@@ -10,6 +10,7 @@ mod moderation;
 mod moves;
 mod rating;
 mod status;
+mod tournament;
 mod user;
 mod view;
 
@@ -21,5 +22,6 @@ pub use moderation::ReportRow;
 pub use moves::{MoveRow, QueuedMove};
 pub use rating::{RatingPoint, RatingRow};
 pub use status::{Status, UnknownStatus};
+pub use tournament::{EntryRow, PairingRow, TournamentKind, TournamentRow, TournamentStatus};
 pub use user::{Revocation, UserRow};
 pub use view::{Accepted, Correspondence, GameSummary, GameView, LiveClock, Proposal, SeatSummary};

@@ -41,6 +41,7 @@ mod search;
 pub mod seeks;
 mod sessions;
 mod subscriptions;
+pub mod tournaments;
 mod tx;
 mod users;
 

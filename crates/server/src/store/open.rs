@@ -148,6 +148,11 @@ fn migrations_up_to(last: i64) -> Migrator {
             include_str!("../../migrations/0011_operations.sql"),
         ),
         (
+            13,
+            "tournaments",
+            include_str!("../../migrations/0013_tournaments.sql"),
+        ),
+        (
             14,
             "moderation",
             include_str!("../../migrations/0014_moderation.sql"),

@@ -45,6 +45,17 @@ impl Games {
         self.commit(tx, vec![Change { kind, game }]).await
     }
 
+    /// Commits the transaction in which [`open_board`] wrote several boards that start at once
+    /// (a tournament's pairings), and announces them.
+    pub(crate) async fn commit_new_boards(&self, tx: WriteTx, games: Vec<GameRow>) -> Result<()> {
+        let kind = || EventKind::Started;
+        let changes = games
+            .into_iter()
+            .map(|game| Change { kind: kind(), game })
+            .collect();
+        self.commit(tx, changes).await.map(drop)
+    }
+
     /// Accepts, declines or withdraws a challenge.
     pub async fn answer(&self, board: i64, user: &str, answer: Answer) -> Result<GameSummary> {
         let now = self.now_ms();

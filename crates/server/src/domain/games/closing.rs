@@ -155,6 +155,7 @@ impl Games {
             }
         }
         ratings::record_result(conn, game, outcome, now).await?;
+        store::tournaments::record_tournament_result(conn, game.board, &game.result).await?;
         tracing::info!(board = game.board, result = %game.result, termination, "game over");
         Ok(())
     }

@@ -82,6 +82,9 @@ impl Games {
                 game.clear_proposal();
                 game.version += 1;
                 tracing::info!(board = game.board, %user, "aborted: no first move");
+                // In a tournament, the player who never moved loses the pairing.
+                let result = if turn.index() == 0 { "0-1" } else { "1-0" };
+                store::tournaments::record_tournament_result(conn, game.board, result).await?;
                 EventKind::Ended
             }
             Due::Nag => {

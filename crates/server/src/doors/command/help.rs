@@ -80,6 +80,11 @@ Commands (one per line; words separated by spaces):
   ataxx games [<userid>...] [all|active|inactive|next|open|recent]
   ataxx history  |  ataxx standings  |  ataxx preview <board> <move>...
   ataxx pgn <board>  |  ataxx record <board>   (the game as PGN / as a two-column record)
+  tournament list  |  tournament show <id>
+  tournament create arena|swiss|league <name> <userid> <password> [game=G] [rounds=N]
+        [minutes=M] [clock=M+S | days=D] [rated=yes|no]   (any account; leagues are for
+        bot accounts to play in)
+  tournament join|withdraw|start <id> <userid> <password>   (start: its creator)
 Add --json anywhere for a JSON reply.
 ";
 

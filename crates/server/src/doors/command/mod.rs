@@ -21,13 +21,16 @@ mod accounts;
 mod help;
 mod parse;
 mod parse_game;
+mod parse_tournament;
 mod reply;
 mod run;
+mod tournaments;
 mod views;
 mod words;
 
 use crate::domain::listings::Selection;
 pub use parse::parse;
+pub use parse_tournament::{TournamentAct, TournamentCommand};
 pub use reply::Reply;
 pub use words::wants_json;
 
@@ -193,6 +196,8 @@ pub enum Command {
         board: i64,
         format: ExportFormat,
     },
+    /// `tournament list|show|create|join|withdraw|start …` (issue 34).
+    Tournament(TournamentCommand),
 }
 
 /// The export formats.
@@ -242,6 +247,9 @@ impl Command {
             | Command::Policy { userid, .. }
             | Command::Limit { userid, .. }
             | Command::Chat { userid, .. } => Some(userid),
+            Command::Tournament(
+                TournamentCommand::Create { userid, .. } | TournamentCommand::Act { userid, .. },
+            ) => Some(userid),
             _ => None,
         }
     }

@@ -32,6 +32,7 @@ pub(super) async fn run(app: &App, request: &Request, command: &Command) -> Resu
         | Command::Answer { .. }
         | Command::Seek { .. }
         | Command::Chat { .. } => play(app, request, command).await,
+        Command::Tournament(command) => super::tournaments::run(app, request, command).await,
         _ => accounts::run(app, request, command).await,
     }
 }

@@ -24,7 +24,7 @@ fn status_of(err: &Error) -> StatusCode {
         Error::Auth => StatusCode::UNAUTHORIZED,
         Error::RateLimited { .. } => StatusCode::TOO_MANY_REQUESTS,
         Error::UnknownUser(_) | Error::UnknownBoard(_) => StatusCode::NOT_FOUND,
-        Error::UnknownSeek(_) => StatusCode::NOT_FOUND,
+        Error::UnknownSeek(_) | Error::UnknownTournament(_) => StatusCode::NOT_FOUND,
         Error::NotAPlayer { .. } | Error::NotYourSeek { .. } | Error::ForeignOrigin(_) => {
             StatusCode::FORBIDDEN
         }

@@ -34,6 +34,7 @@ mod search;
 mod seeks;
 mod socket;
 pub mod socket_messages;
+mod tournaments;
 mod tv;
 mod users;
 
@@ -123,6 +124,25 @@ fn router(state: HttpState) -> Router {
         .route("/api/seeks/{id}", axum::routing::delete(seeks::withdraw))
         .route("/api/seeks/{id}/accept", post(seeks::accept))
         .route("/api/lobby/ws", get(seeks::socket))
+        .route(
+            "/api/tournaments",
+            get(tournaments::list).post(tournaments::create),
+        )
+        .route("/api/tournaments/{id}", get(tournaments::show))
+        .route("/api/tournaments/{id}/pgn", get(tournaments::pgn))
+        .route("/api/tournaments/{id}/ws", get(tournaments::socket))
+        .route(
+            "/api/tournaments/{id}/join",
+            tournaments::acting(crate::doors::command::TournamentAct::Join),
+        )
+        .route(
+            "/api/tournaments/{id}/withdraw",
+            tournaments::acting(crate::doors::command::TournamentAct::Withdraw),
+        )
+        .route(
+            "/api/tournaments/{id}/start",
+            tournaments::acting(crate::doors::command::TournamentAct::Start),
+        )
         .route("/api/kinds", get(kinds::get))
         .route("/api/leaderboard", get(leaderboard::get))
         .route("/api/tv", get(tv::get))
