@@ -181,6 +181,7 @@ async fn stream(
         mut gaps,
     }: Feed,
 ) {
+    let _connected = crate::metrics::Connected::to("websocket");
     let (mut sink, mut incoming) = socket.split();
     if let Some(greeting) = greeting {
         if sink.send(Message::Text(greeting.into())).await.is_err() {
