@@ -63,6 +63,8 @@ pub struct Config {
     pub smtp: Option<SocketAddr>,
     /// The mail door (inbox processing, board mails, the outbox); None = no mail.
     pub mail: Option<mail::MailConfig>,
+    /// The computer analysis of finished games: workers, budget, lease.
+    pub analysis: domain::analysis::Options,
 }
 
 impl Default for Config {
@@ -79,6 +81,7 @@ impl Default for Config {
             text_idle: text::IDLE_TIMEOUT,
             smtp: None,
             mail: None,
+            analysis: domain::analysis::Options::default(),
         }
     }
 }
@@ -96,6 +99,8 @@ pub struct App {
     pub mail: Option<mail::Mail>,
     /// Whether this node runs the singletons (bots, deadline sweeper).
     pub leader: Leader,
+    /// The computer analysis of finished games.
+    pub analyses: domain::analysis::Analyses,
 }
 
 impl App {
@@ -114,7 +119,14 @@ impl App {
             false => Publisher::Local(hub.clone()),
         };
         let games = Games::new(storage.clone(), clock.clone(), publisher.clone());
+        let analyses = domain::analysis::Analyses::new(
+            storage.clone(),
+            clock.clone(),
+            publisher.clone(),
+            config.analysis.clone(),
+        );
         Ok(App {
+            analyses,
             leader: match storage.is_shared() {
                 true => cluster::elect(&storage),
                 false => Leader::always(),
@@ -143,6 +155,8 @@ pub struct Server {
     pub app: App,
     stop: watch::Sender<bool>,
     tasks: Vec<JoinHandle<()>>,
+    /// The analysis workers' threads.
+    workers: Vec<std::thread::JoinHandle<()>>,
 }
 
 impl Server {
@@ -226,6 +240,7 @@ impl Server {
                 "--smtp needs the mail door (a mail configuration)".into(),
             ));
         }
+        let workers = app.analyses.start_workers(stopped.clone());
         tasks.push(tokio::spawn(sweeper(
             app.games.clone(),
             app.leader.clone(),
@@ -239,6 +254,7 @@ impl Server {
             app,
             stop,
             tasks,
+            workers,
         })
     }
 
@@ -247,6 +263,9 @@ impl Server {
         let _ = self.stop.send(true);
         for task in self.tasks {
             let _ = task.await;
+        }
+        for worker in self.workers {
+            let _ = tokio::task::spawn_blocking(move || worker.join()).await;
         }
         self.app.storage.close().await;
     }

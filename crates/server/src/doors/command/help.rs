@@ -79,6 +79,8 @@ Commands (one per line; words separated by spaces):
   ataxx games [<userid>...] [all|active|inactive|next|open|recent]
   ataxx history  |  ataxx standings  |  ataxx preview <board> <move>...
   ataxx pgn <board>  |  ataxx record <board>   (the game as PGN / as a two-column record)
+  ataxx analysis <board> [<userid> <password>]   (the computer's analysis of a finished game:
+        asked for if not there; a player's password for an unrated game)
 Add --json anywhere for a JSON reply.
 ";
 
