@@ -93,7 +93,7 @@ pub(super) fn migrations() -> Migrator {
 
 /// The migrations up to `last` (tests build old databases with fewer).
 fn migrations_up_to(last: i64) -> Migrator {
-    let files: [(i64, &str, &str); 10] = [
+    let files: &[(i64, &str, &str)] = &[
         (1, "init", include_str!("../../migrations/0001_init.sql")),
         (
             2,
@@ -131,6 +131,11 @@ fn migrations_up_to(last: i64) -> Migrator {
             10,
             "mail hardening",
             include_str!("../../migrations/0010_mail_hardening.sql"),
+        ),
+        (
+            12,
+            "analysis",
+            include_str!("../../migrations/0012_analysis.sql"),
         ),
     ];
     Migrator {
