@@ -67,6 +67,16 @@ pub async fn take_analysis(
     Ok(row.map(|row| row.try_get("board")).transpose()?)
 }
 
+/// When the first lease of a running job passes, if a job is running.
+pub async fn first_lease_end(conn: &mut AnyConnection) -> Result<Option<i64>> {
+    let row = sqlx::query(
+        "SELECT MIN(lease_until_ms) AS until_ms FROM analysis_jobs WHERE status = 'running'",
+    )
+    .fetch_one(conn)
+    .await?;
+    Ok(row.try_get("until_ms")?)
+}
+
 /// Extends `holder`'s lease on a running job (its row locked until the transaction ends, on
 /// PostgreSQL); false when the lease is not `holder`'s any more.
 pub async fn renew_analysis_lease(
@@ -85,6 +95,24 @@ pub async fn renew_analysis_lease(
     .execute(conn)
     .await?;
     Ok(done.rows_affected() == 1)
+}
+
+/// Lets go of `holder`'s lease at once (its server stops): the next worker need not wait for
+/// it to pass.
+pub async fn release_analysis_lease(
+    conn: &mut AnyConnection,
+    board: i64,
+    holder: &str,
+) -> Result<()> {
+    sqlx::query(
+        "UPDATE analysis_jobs SET lease_until_ms = 0 \
+         WHERE board = $1 AND lease_holder = $2 AND status = 'running'",
+    )
+    .bind(board)
+    .bind(holder)
+    .execute(conn)
+    .await?;
+    Ok(())
 }
 
 /// Marks `holder`'s job done; false when the lease is not `holder`'s any more.

@@ -37,7 +37,9 @@ pub struct Options {
     pub nodes: u64,
     /// How long a job stays its worker's without news from it.
     pub lease: Duration,
-    /// How often an idle worker looks for a job another node queued.
+    /// How often an idle worker looks for a job another node queued (on a database several
+    /// nodes share; a lone node's workers wait for a job queued here or a lease to pass, and
+    /// so send the database nothing while idle).
     pub poll: Duration,
 }
 
@@ -163,7 +165,9 @@ impl Analyses {
         self.announce(tx, board, JobStatus::Queued, 0, job.positions)
             .await?;
         if queued {
-            self.queued.notify_waiters();
+            // One worker wakes, or the next to wait finds the permit: a job queued while every
+            // worker was busy is taken when one asks for the next.
+            self.queued.notify_one();
         }
         let report = judge::report(&loaded.view, &job, &[]);
         Ok((report, queued))
@@ -247,20 +251,49 @@ impl Worker {
                 Ok(None) => self.idle(),
                 Err(err) => {
                     tracing::warn!(%err, "taking an analysis job");
-                    self.idle();
+                    self.pause(self.analyses.options.poll);
                 }
             }
         }
     }
 
-    /// Waits for a job queued on this node, the next look at the queue, or the end.
+    /// Waits for a job queued on this node, the end, and the next look at the queue: after
+    /// the poll interval where other nodes share the database, else when the first lease of a
+    /// running job (one left by a worker that died) passes.
     fn idle(&mut self) {
-        let poll = self.analyses.options.poll;
+        let analyses = &self.analyses;
+        let wait = match analyses.storage.is_shared() {
+            true => Some(analyses.options.poll),
+            false => {
+                let lease_end = self.handle.block_on(async {
+                    let mut conn = analyses.storage.read().await?;
+                    store::first_lease_end(&mut conn).await
+                });
+                match lease_end {
+                    Ok(Some(until_ms)) => Some(Duration::from_millis(
+                        (until_ms - analyses.clock.now_ms()).clamp(1, i64::MAX) as u64,
+                    )),
+                    Ok(None) => None,
+                    Err(_) => Some(analyses.options.poll),
+                }
+            }
+        };
+        self.pause(wait.unwrap_or(Duration::MAX));
+    }
+
+    /// Waits `wait` at most, less if a job is queued on this node or the server stops.
+    fn pause(&mut self, wait: Duration) {
         let queued = self.analyses.queued.clone();
         let stopped = &mut self.stopped;
         self.handle.block_on(async {
+            let sleep = async {
+                match tokio::time::Instant::now().checked_add(wait) {
+                    Some(until) => tokio::time::sleep_until(until).await,
+                    None => std::future::pending().await,
+                }
+            };
             tokio::select! {
-                _ = tokio::time::sleep(poll) => {}
+                _ = sleep => {}
                 _ = queued.notified() => {}
                 _ = stopped.changed() => {}
             }
@@ -304,11 +337,11 @@ impl Worker {
                 continue;
             }
             if *self.stopped.borrow() {
-                return Ok(());
+                return self.handle.block_on(self.release(board));
             }
             let analysed = searcher.position(pos.as_ref(), mover, ply, &self.stop);
             if *self.stopped.borrow() {
-                return Ok(());
+                return self.handle.block_on(self.release(board));
             }
             if !self.handle.block_on(self.store(board, &analysed, total))? {
                 return Ok(());
@@ -331,6 +364,12 @@ impl Worker {
             .announce(tx, board, JobStatus::Running, done, total)
             .await?;
         Ok(true)
+    }
+
+    async fn release(&self, board: i64) -> Result<()> {
+        let mut tx = self.analyses.storage.write().await?;
+        store::release_analysis_lease(&mut tx, board, &self.holder).await?;
+        tx.commit().await
     }
 
     async fn finish(&self, board: i64, total: i64) -> Result<()> {
