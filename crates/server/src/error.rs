@@ -72,6 +72,8 @@ pub enum Error {
         "this position stands on a board in play: the engine's analysis opens when the game ends"
     )]
     AnalysisOfGameInPlay,
+    #[error("board {0} has no computer analysis yet: ask for it (POST /api/games/{0}/analysis, or the analysis command)")]
+    NoAnalysis(i64),
     #[error("invalid challenge: {0}")]
     InvalidChallenge(String),
     #[error("{0}")]
@@ -138,6 +140,7 @@ impl Error {
             Error::PassRefused => "pass_refused",
             Error::InvalidChallenge(_) => "invalid_challenge",
             Error::AnalysisOfGameInPlay => "in_play",
+            Error::NoAnalysis(_) => "no_analysis",
             Error::Proposal(_) | Error::BotDeclines { .. } => "proposal",
             Error::Command(_) => "bad_command",
             Error::Muted { .. } => "muted",

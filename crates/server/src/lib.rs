@@ -69,6 +69,8 @@ pub struct Config {
     pub metrics: Option<SocketAddr>,
     /// The server's admins (`serve --admin`): moderators, who may make others moderators.
     pub admins: Vec<String>,
+    /// The computer analysis of finished games: workers, budget, lease.
+    pub analysis: domain::analysis::Options,
 }
 
 impl Default for Config {
@@ -87,6 +89,7 @@ impl Default for Config {
             mail: None,
             metrics: None,
             admins: vec![],
+            analysis: domain::analysis::Options::default(),
         }
     }
 }
@@ -106,6 +109,8 @@ pub struct App {
     /// Whether this node runs the singletons (bots, deadline sweeper).
     pub leader: Leader,
     pub moderation: Moderation,
+    /// The computer analysis of finished games.
+    pub analyses: domain::analysis::Analyses,
 }
 
 impl App {
@@ -125,7 +130,14 @@ impl App {
         };
         let games = Games::new(storage.clone(), clock.clone(), publisher.clone());
         let moderation = Moderation::new(storage.clone(), clock.clone(), config.admins.clone());
+        let analyses = domain::analysis::Analyses::new(
+            storage.clone(),
+            clock.clone(),
+            publisher.clone(),
+            config.analysis.clone(),
+        );
         Ok(App {
+            analyses,
             leader: match storage.is_shared() {
                 true => cluster::elect(&storage),
                 false => Leader::always(),
@@ -162,6 +174,8 @@ pub struct Server {
     pub app: App,
     stop: watch::Sender<bool>,
     tasks: Vec<JoinHandle<()>>,
+    /// The analysis workers' threads.
+    workers: Vec<std::thread::JoinHandle<()>>,
 }
 
 impl Server {
@@ -260,6 +274,7 @@ impl Server {
             config.sweep_interval,
             stopped.clone(),
         )));
+        let workers = app.analyses.start_workers(stopped.clone());
         tasks.push(tokio::spawn(sweeper(
             app.games.clone(),
             app.leader.clone(),
@@ -274,6 +289,7 @@ impl Server {
             app,
             stop,
             tasks,
+            workers,
         })
     }
 
@@ -282,6 +298,9 @@ impl Server {
         let _ = self.stop.send(true);
         for task in self.tasks {
             let _ = task.await;
+        }
+        for worker in self.workers {
+            let _ = tokio::task::spawn_blocking(move || worker.join()).await;
         }
         self.app.storage.close().await;
     }

@@ -79,6 +79,17 @@ pub struct Args {
     /// its origin may use the session cookie, and with https the cookie is `Secure`.
     #[arg(long)]
     public_url: Option<String>,
+    /// Threads that analyse finished games (below the server's priority); 0 leaves the jobs
+    /// to other nodes.
+    #[arg(long, default_value_t = 1)]
+    analysis_workers: usize,
+    /// Search nodes per position of an analysed game.
+    #[arg(long, default_value_t = 200_000)]
+    analysis_nodes: u64,
+    /// Seconds an analysis job stays its worker's without news (a dead node's job is taken
+    /// again after it).
+    #[arg(long, default_value_t = 30)]
+    analysis_lease_secs: u64,
     #[command(flatten)]
     mail: super::mail::ServeArgs,
 }
@@ -160,6 +171,12 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         metrics: match &args.metrics {
             Some(text) => address("metrics", text)?,
             None => None,
+        },
+        analysis: ataxx_server::domain::analysis::Options {
+            workers: args.analysis_workers,
+            nodes: args.analysis_nodes.max(1),
+            lease: Duration::from_secs(args.analysis_lease_secs.max(1)),
+            ..Default::default()
         },
     };
     let runtime = tokio::runtime::Runtime::new().context("starting the async runtime")?;

@@ -2,7 +2,7 @@
 
 use std::time::{Duration, Instant};
 
-use games::{AnyPosition, GameKind, Rules};
+use games::{AnyPosition, GameKind, Rules, Seat};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use thiserror::Error;
@@ -11,7 +11,7 @@ use super::eval::Evaluate;
 use super::greedy::greedy_move;
 use super::levels::{GenericLevel, GenericStrength};
 use super::random::random_move;
-use super::search::{paranoid_search, search_with, Judge, Limits};
+use super::search::{paranoid_search, search_with, value_for, Judge, Limits};
 use crate::levels::{Level, LEVELS};
 
 /// Why [`choose_any`] gave no move.
@@ -223,4 +223,118 @@ pub fn search_any(
         }
     }
     on_concrete(pos, Search(depth, deadline, seed))
+}
+
+/// How a game's strongest level searches: its depth, its bounds, and whom it judges the mover
+/// against. The computer analysis of the games without an engine of their own uses it.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct StrongestSearch {
+    pub depth: u32,
+    pub nodes: u64,
+    pub millis: u64,
+    pub judge: Judge,
+}
+
+/// The search of `kind`'s strongest generic level (the last searching level of its table).
+///
+/// ```
+/// use games::GameKind;
+/// let search = ataxx_players::generic::strongest_search(GameKind::Ataxx4).unwrap();
+/// assert_eq!((search.depth, search.judge), (4, ataxx_players::generic::Judge::AllRivals));
+/// ```
+pub fn strongest_search(kind: GameKind) -> Option<StrongestSearch> {
+    let found = |depth, nodes, millis, judge| {
+        Some(StrongestSearch {
+            depth,
+            nodes,
+            millis,
+            judge,
+        })
+    };
+    super::levels::variant_levels(kind)
+        .iter()
+        .rev()
+        .find_map(|level| match level.strength {
+            GenericStrength::Search {
+                depth,
+                nodes,
+                millis,
+            } => found(depth, nodes, millis, Judge::Strongest),
+            GenericStrength::SearchAgainstAll {
+                depth,
+                nodes,
+                millis,
+            } => found(depth, nodes, millis, Judge::AllRivals),
+            _ => None,
+        })
+}
+
+/// A position's analysis: the best move for the seat to move, its score for that seat, and the
+/// line it starts (the best move first).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Analysis {
+    pub best: String,
+    pub score: i32,
+    pub line: Vec<String>,
+    /// The deepest iteration the search completed.
+    pub depth: u32,
+}
+
+/// Searches `pos` (any game) within `limits`, judging as `judge` says, and follows its best move
+/// with the moves the same search, one ply shallower each time, answers with: at most
+/// `line_len` moves in all. [`ChooseError::GameOver`] once the game is over.
+pub fn analyse_any(
+    pos: &dyn AnyPosition,
+    limits: Limits,
+    judge: Judge,
+    line_len: usize,
+    seed: u64,
+) -> Result<Analysis, ChooseError> {
+    struct Analyse(Limits, Judge, usize, u64);
+    impl OnGame for Analyse {
+        type Output = Analysis;
+        fn run<R: Evaluate>(self, pos: &R) -> Result<Analysis, ChooseError> {
+            let Analyse(limits, judge, line_len, seed) = self;
+            let rng = &mut ChaCha8Rng::seed_from_u64(seed);
+            let found = search_with(pos, limits, judge, rng).ok_or(ChooseError::GameOver)?;
+            let mut line = vec![found.best.to_string()];
+            let mut next = pos.clone();
+            next.play(found.best);
+            let mut depth = found.depth;
+            while line.len() < line_len && depth > 1 && next.outcome().is_none() {
+                depth -= 1;
+                let shallower = Limits { depth, ..limits };
+                let Some(reply) = search_with(&next, shallower, judge, rng) else {
+                    break;
+                };
+                line.push(reply.best.to_string());
+                next.play(reply.best);
+            }
+            Ok(Analysis {
+                best: found.best.to_string(),
+                score: found.score,
+                line,
+                depth: found.depth,
+            })
+        }
+    }
+    on_concrete(pos, Analyse(limits, judge, line_len, seed))
+}
+
+/// The value of `pos` for `seat` (to move or not) by [`value_for`]: what a move left its
+/// mover when another seat moves next.
+pub fn value_for_any(
+    pos: &dyn AnyPosition,
+    seat: Seat,
+    limits: Limits,
+    judge: Judge,
+) -> Result<i32, ChooseError> {
+    struct ValueFor(Seat, Limits, Judge);
+    impl OnGame for ValueFor {
+        type Output = i32;
+        fn run<R: Evaluate>(self, pos: &R) -> Result<i32, ChooseError> {
+            Ok(value_for(pos, self.0, self.1, self.2))
+        }
+    }
+    on_concrete(pos, ValueFor(seat, limits, judge))
 }

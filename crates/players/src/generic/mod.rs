@@ -20,7 +20,8 @@ mod search;
 pub mod uai;
 
 pub use any::{
-    choose_any, choose_generic, choose_with, description, plays, search_any, ChooseError,
+    analyse_any, choose_any, choose_generic, choose_with, description, plays, search_any,
+    strongest_search, value_for_any, Analysis, ChooseError, StrongestSearch,
 };
 pub use eval::{evaluate, piece_margin, single_or_jump, Evaluate, WIN};
 pub use greedy::greedy_move;
@@ -29,4 +30,4 @@ pub use levels::{
     HEXXAGON_LEVELS, MOVE_TIME_MS, NODE_LIMIT,
 };
 pub use random::random_move;
-pub use search::{paranoid_search, search_with, Judge, Limits, SearchOutcome};
+pub use search::{paranoid_search, search_with, value_for, Judge, Limits, SearchOutcome};

@@ -206,6 +206,31 @@ pub fn paranoid_search<R: Evaluate>(
     search_with(pos, limits, Judge::Strongest, rng)
 }
 
+/// The value of `pos` for `seat`, whether or not it is `seat`'s turn: every other seat replies
+/// against it, deepening to `limits.depth` within its bounds (the last complete depth answers).
+/// What a move left its mover when another seat moves next (four-player Ataxx's analysis).
+pub fn value_for<R: Evaluate>(pos: &R, seat: Seat, limits: Limits, judge: Judge) -> i32 {
+    let mut searcher = Searcher {
+        me: seat,
+        judge,
+        nodes: 0,
+        limits,
+        stopped: false,
+    };
+    let mut value = searcher.evaluate(pos, seat);
+    for depth in 1..=limits.depth.max(1) {
+        let v = alpha_beta(&mut searcher, pos, depth, 0, -WIN - 1, WIN + 1);
+        if searcher.stopped && depth > 1 {
+            break;
+        }
+        value = v;
+        if searcher.stopped || v.abs() >= WIN - 1000 {
+            break;
+        }
+    }
+    value
+}
+
 /// Searches `pos` like [`paranoid_search`], judging the searching seat as `judge` says.
 pub fn search_with<R: Evaluate>(
     pos: &R,

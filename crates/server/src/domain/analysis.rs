@@ -1,5 +1,13 @@
 //! Looking ahead without playing: a board's position after moves not played (`preview`), and
-//! the engine's best move in a position (the browser's analysis).
+//! the engine's best move in a position (the browser's analysis), and the computer analysis of
+//! finished games (`jobs`: the queue and its workers; `search`: one position at the budget;
+//! `judge`: classes and accuracy).
+
+pub mod jobs;
+mod judge;
+mod search;
+
+pub use jobs::{Analyses, Options};
 
 use std::sync::atomic::AtomicBool;
 use std::sync::OnceLock;

@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
-use super::{ChatRow, GameSummary, MoveRow};
+use super::{ChatRow, GameSummary, JobStatus, MoveRow};
 
 /// What happened on a board.
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -39,6 +39,13 @@ pub enum EventKind {
     /// The player to move was reminded (correspondence nag time passed).
     Nag {
         user: String,
+    },
+    /// The board's computer analysis was asked for or went on: `done` positions of `total`
+    /// analysed (the board itself did not change: its version is the same).
+    Analysis {
+        status: JobStatus,
+        done: i64,
+        total: i64,
     },
 }
 

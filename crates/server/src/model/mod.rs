@@ -2,6 +2,7 @@
 //! ratings, the views and events the doors send. No queries and no rules live here: the store reads and writes these types, the
 //! domain changes them, and the doors render them.
 
+mod analysis;
 mod chat;
 mod event;
 mod game;
@@ -14,6 +15,10 @@ mod tournament;
 mod user;
 mod view;
 
+pub use analysis::{
+    AnalysedPosition, AnalysisJob, AnalysisReport, JobStatus, MoveClass, PlayerAnalysis,
+    PlyAnalysis, Progress, StoredScore, FORCED_END,
+};
 pub use chat::{ChatRow, PLAYERS, SPECTATORS};
 pub use event::{Event, EventKind};
 pub use game::{GameFilter, GameRow, GameSearch, Outcome, SeatRow};

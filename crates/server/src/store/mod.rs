@@ -25,6 +25,7 @@ use sqlx::{Any, AnyPool};
 
 use crate::error::{Error, Result};
 
+mod analysis;
 pub mod backup;
 mod chat;
 mod games;
@@ -46,6 +47,7 @@ mod tx;
 mod users;
 
 // The tables' queries, one file per table family, called as `store::game(…)`.
+pub use analysis::*;
 pub use chat::*;
 pub use games::*;
 pub use moderation::*;

@@ -148,6 +148,11 @@ fn migrations_up_to(last: i64) -> Migrator {
             include_str!("../../migrations/0011_operations.sql"),
         ),
         (
+            12,
+            "analysis",
+            include_str!("../../migrations/0012_analysis.sql"),
+        ),
+        (
             13,
             "tournaments",
             include_str!("../../migrations/0013_tournaments.sql"),

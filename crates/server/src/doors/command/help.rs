@@ -85,6 +85,8 @@ Commands (one per line; words separated by spaces):
         [minutes=M] [clock=M+S | days=D] [rated=yes|no]   (any account; leagues are for
         bot accounts to play in)
   tournament join|withdraw|start <id> <userid> <password>   (start: its creator)
+  ataxx analysis <board> [<userid> <password>]   (the computer's analysis of a finished game:
+        asked for if not there; a player's password for an unrated game)
 Add --json anywhere for a JSON reply.
 ";
 

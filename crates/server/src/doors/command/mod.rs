@@ -18,6 +18,7 @@ use crate::error::Error;
 use crate::App;
 
 mod accounts;
+mod analysis;
 mod help;
 mod parse;
 mod parse_game;
@@ -190,6 +191,13 @@ pub enum Command {
         board: i64,
         moves: Vec<String>,
     },
+    /// `<game> analysis <board> [<userid> <password>]`: asks for the board's computer analysis if
+    /// it is not there, and shows its summary and flagged moves once done.
+    Analysis {
+        board: i64,
+        userid: Option<String>,
+        password: Option<String>,
+    },
     /// `ataxx pgn <board>` and `ataxx record <board>` \[project\]: the game as PGN or as the 1995
     /// two-column record with flip counts.
     Export {
@@ -250,6 +258,10 @@ impl Command {
             Command::Tournament(
                 TournamentCommand::Create { userid, .. } | TournamentCommand::Act { userid, .. },
             ) => Some(userid),
+            Command::Analysis {
+                userid: Some(userid),
+                ..
+            } => Some(userid),
             _ => None,
         }
     }

@@ -141,6 +141,23 @@ pub(super) fn parse_game(
                 on: w0.starts_with("sub"),
             }
         }
+        "analysis" | "analyse" | "analyze" => match w {
+            [_, board] => Command::Analysis {
+                board: board_number(board)?,
+                userid: None,
+                password: None,
+            },
+            [_, board, userid, password] => Command::Analysis {
+                board: board_number(board)?,
+                userid: Some(userid.to_string()),
+                password: Some(password.to_string()),
+            },
+            _ => {
+                return Err(usage(&format!(
+                    "{game} analysis <board> [<userid> <password>]"
+                )))
+            }
+        },
         w0 if abbreviates(w0, "preview", 4) => {
             if w.len() < 3 {
                 return Err(usage(&format!("{game} preview <board> <move>...")));
@@ -154,7 +171,7 @@ pub(super) fn parse_game(
             return Err(Error::Command(format!(
                 "unknown ataxx command {word:?}; commands: help, challenge, accept, decline, \
                  withdraw, reject, move, queue, resign, chat, subscribe, unsubscribe, show, games, \
-                 history, standings, limit, preview, pgn, record"
+                 history, standings, limit, preview, pgn, record, analysis"
             )))
         }
     })

@@ -33,6 +33,22 @@ pub(super) async fn run(app: &App, request: &Request, command: &Command) -> Resu
         | Command::Seek { .. }
         | Command::Chat { .. } => play(app, request, command).await,
         Command::Tournament(command) => super::tournaments::run(app, request, command).await,
+        Command::Analysis {
+            board,
+            userid,
+            password,
+        } => {
+            let user = match (userid, password) {
+                (Some(userid), Some(password)) => Some(
+                    app.accounts
+                        .from_peer(request.peer)
+                        .verify(userid, password)
+                        .await?,
+                ),
+                _ => None,
+            };
+            super::analysis::reply(app, *board, user.as_deref()).await
+        }
         _ => accounts::run(app, request, command).await,
     }
 }

@@ -81,7 +81,9 @@ pub(super) async fn show(app: &App, command: &Command) -> Result<Reply> {
         Command::Export { board, format } => {
             let view = games.view(*board).await?;
             let text = match format {
-                ExportFormat::Pgn => export::pgn(&view),
+                ExportFormat::Pgn => {
+                    export::pgn(&view, app.analyses.report(*board).await?.as_ref())
+                }
                 ExportFormat::Record => export::record(&view),
             };
             Reply::ok(

@@ -24,10 +24,13 @@ fn status_of(err: &Error) -> StatusCode {
         Error::Auth => StatusCode::UNAUTHORIZED,
         Error::RateLimited { .. } => StatusCode::TOO_MANY_REQUESTS,
         Error::UnknownUser(_) | Error::UnknownBoard(_) => StatusCode::NOT_FOUND,
-        Error::UnknownSeek(_) | Error::UnknownTournament(_) => StatusCode::NOT_FOUND,
-        Error::NotAPlayer { .. } | Error::NotYourSeek { .. } | Error::ForeignOrigin(_) => {
-            StatusCode::FORBIDDEN
+        Error::UnknownSeek(_) | Error::UnknownTournament(_) | Error::NoAnalysis(_) => {
+            StatusCode::NOT_FOUND
         }
+        Error::NotAPlayer { .. }
+        | Error::NotYourSeek { .. }
+        | Error::ForeignOrigin(_)
+        | Error::AnalysisOfGameInPlay => StatusCode::FORBIDDEN,
         Error::Muted { .. } | Error::NotAModerator(_) => StatusCode::FORBIDDEN,
         Error::UserExists(_)
         | Error::NotYourTurn { .. }

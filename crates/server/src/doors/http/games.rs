@@ -153,7 +153,8 @@ pub(super) async fn game_pgn(
     State(state): State<HttpState>,
     Path(board): Path<i64>,
 ) -> ApiResult<Response> {
-    let pgn = export::pgn(&state.app.games.view(board).await?);
+    let analysis = state.app.analyses.report(board).await?;
+    let pgn = export::pgn(&state.app.games.view(board).await?, analysis.as_ref());
     Ok((
         [(
             header::CONTENT_TYPE,

@@ -17,6 +17,7 @@ use crate::domain::games::Answer;
 use crate::App;
 
 mod accounts;
+mod analysis;
 mod api_error;
 mod auth;
 mod command;
@@ -101,6 +102,10 @@ fn router(state: HttpState) -> Router {
         .route("/api/games/{board}/text", get(games::game_text))
         .route("/api/games/{board}/pgn", get(games::game_pgn))
         .route("/api/games/{board}/record", get(games::game_record))
+        .route(
+            "/api/games/{board}/analysis",
+            get(analysis::get).post(analysis::request),
+        )
         .route(
             "/api/games/{board}/accept",
             games::answering(Answer::Accept),

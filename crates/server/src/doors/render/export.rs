@@ -5,8 +5,8 @@
 use games::GameKind;
 
 use crate::doors::render::board;
-use crate::model::GameView;
 use crate::model::Status;
+use crate::model::{AnalysisReport, GameView, JobStatus};
 
 fn tag(out: &mut String, name: &str, value: &str) {
     let value = value
@@ -27,8 +27,12 @@ fn result_token(view: &GameView) -> &str {
 }
 
 /// The board as PGN. Two-player games name seat 0's player `Black` and seat 1's `White`, as
-/// project PGN does; games for more players add `Seat1`..`SeatN` tags and the ranks.
-pub fn pgn(view: &GameView) -> String {
+/// project PGN does; games for more players add `Seat1`..`SeatN` tags and the ranks. With a
+/// finished computer analysis the moves are annotated: a NAG on each
+/// flagged move (`$6` inaccuracy, `$2` mistake, `$4` blunder) and `{[%eval S]}` after every
+/// move, S in pieces for the first seat (who moves first) in two-player games, for the mover
+/// in four-player Ataxx, `#N` for a forced end N plies away (`#-N` lost).
+pub fn pgn(view: &GameView, analysis: Option<&AnalysisReport>) -> String {
     let game = &view.summary;
     let mut out = String::new();
     tag(
@@ -79,6 +83,9 @@ pub fn pgn(view: &GameView) -> String {
     }
     out.push('\n');
     let mut words = movetext(view);
+    if let Some(report) = analysis.filter(|report| report.status == JobStatus::Done) {
+        annotate(view, report, &mut words);
+    }
     words.push(result_token(view).to_string());
     out.push_str(&words.join(" "));
     out.push_str("\n\n");
@@ -126,6 +133,26 @@ fn movetext(view: &GameView) -> Vec<String> {
         }
     }
     words
+}
+
+/// Adds a finished analysis to the movetext's words, one word per ply.
+fn annotate(view: &GameView, report: &AnalysisReport, words: &mut [String]) {
+    let two_seats = view.summary.seats.len() == 2;
+    let first = view.summary.seats.first().map(|seat| seat.letter.as_str());
+    for (word, ply) in words.iter_mut().zip(&report.plies) {
+        let sign = match two_seats && Some(ply.seat.as_str()) != first {
+            true => -1.0,
+            false => 1.0,
+        };
+        if let Some(class) = ply.class {
+            word.push_str(&format!(" ${}", class.nag()));
+        }
+        let eval = match ply.win_in {
+            Some(plies) => format!("#{}", (sign as i64) * plies),
+            None => format!("{:.2}", sign * ply.score),
+        };
+        word.push_str(&format!(" {{[%eval {eval}]}}"));
+    }
 }
 
 /// The board as a plain record: the players, the moves in one column per seat with flip

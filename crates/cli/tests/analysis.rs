@@ -1,0 +1,261 @@
+//! Issue #33: the computer analysis of finished games, through real `ataxx serve` processes: a
+//! scripted game where one side throws away a won position is flagged at that move, the job
+//! survives a restart of its server without being finished twice, and two nodes on one
+//! PostgreSQL database share the queue without doing a job twice.
+
+use std::collections::HashMap;
+use std::time::{Duration, Instant};
+
+#[path = "common/served.rs"]
+mod served;
+
+use games::GameKind;
+use serde_json::Value;
+use served::text_setup::{ALICE, BOB};
+use served::{api, command, database, login, poll, socket, Served, Socket};
+
+/// A square Ataxx game both sides played with the engine (20,000 nodes a move) until x, at
+/// ply 69, stood more than 8 pieces up (+8.64) and then played its worst move (the engine then
+/// gave x -21.80); o took the gift at ply 70. x resigns after it.
+const THROWN_AWAY: &str = "f2 b1 g2 c1 g3 d1 e1 c1e2 g3f1 d2 e3 d1d3 f3 e1g3 e2c2 b2 c1 a2 d3b3 \
+    a1c3 a1 a3 f4 d2e4 d2 d3 g3e2 c2e1 g3 e4c2 e3d1 e3 g4 e4 b6 d4 f5 e5 g4f6 g4 g5 d4e6 b6d4 \
+    d5 c4 b4 d6 f6d7 d5b5 a4 c4a5 d6c4 e5c5 f5d5 f4d6 f4 d5f5 e5 d7d5 f6 e7 f5d7 f5 d6b6 c4a6 \
+    c5b7 d6 g6 c5 f7";
+
+/// The ply of x's blunder.
+const BLUNDER_PLY: usize = 69;
+
+/// Nodes per analysed position: small, so that a 70-ply game takes seconds.
+const NODES: &str = "20000";
+
+/// Plays the first `plies` moves of [`THROWN_AWAY`] on a new board between alice (x) and bob,
+/// then alice resigns; returns the board.
+fn play_thrown_away(server: &Served, plies: usize) -> i64 {
+    let mut door = server.text();
+    let board = command(server, "ataxx challenge alice bob")["data"]["board"]
+        .as_i64()
+        .expect("the challenge names its board");
+    door.accept(board, &[ALICE, BOB]);
+    for (index, mv) in THROWN_AWAY.split_whitespace().take(plies).enumerate() {
+        let (user, password) = if index % 2 == 0 { ALICE } else { BOB };
+        door.ok(&format!("ataxx move {board} {user} {password} {mv}"));
+    }
+    door.ok(&format!("ataxx resign {board} alice secret1"));
+    board
+}
+
+fn signed_up(server: &Served) {
+    server.text().signup(&[ALICE, BOB]);
+}
+
+fn analysis_path(board: i64) -> String {
+    format!("/api/games/{board}/analysis")
+}
+
+/// Polls the board's analysis until it is done.
+fn done(server: &Served, board: i64, secs: u64) -> Value {
+    poll(server, &analysis_path(board), secs, |body| {
+        body["status"] == "done"
+    })
+}
+
+#[test]
+fn a_thrown_away_win_is_a_blunder_and_costs_its_player_accuracy() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = Served::fresh(&dir, &["--analysis-nodes", NODES]);
+    signed_up(&server);
+    // Not while the game is in play (issue #32), for anyone.
+    let open = command(&server, "ataxx challenge alice bob")["data"]["board"]
+        .as_i64()
+        .unwrap();
+    server.text().accept(open, &[ALICE, BOB]);
+    let bob = login(&server, "bob", "secret2");
+    let (status, body) = api("POST", &server.url(&analysis_path(open)), Some(&bob), None);
+    assert_eq!(
+        (status, body["error"]["code"].as_str()),
+        (403, Some("in_play")),
+        "{body}"
+    );
+
+    let board = play_thrown_away(&server, BLUNDER_PLY + 1);
+    let (status, body) = api("GET", &server.url(&analysis_path(board)), None, None);
+    assert_eq!(
+        (status, body["error"]["code"].as_str()),
+        (404, Some("no_analysis")),
+        "{body}"
+    );
+    let (status, body) = api("POST", &server.url(&analysis_path(board)), None, None);
+    assert_eq!(status, 401, "{body}");
+    let (status, body) = api("POST", &server.url(&analysis_path(board)), Some(&bob), None);
+    assert_eq!(status, 201, "{body}");
+    let (status, body) = api("POST", &server.url(&analysis_path(board)), Some(&bob), None);
+    assert_eq!(status, 200, "asked twice, made once: {body}");
+
+    let report = done(&server, board, 120);
+    let plies = report["plies"].as_array().unwrap();
+    assert_eq!(plies.len(), BLUNDER_PLY + 1, "{report}");
+    assert_eq!(report["progress"]["done"], report["progress"]["total"]);
+    // Every best move is legal in its ply's position, and every ply is the move played.
+    let mut position = GameKind::Ataxx.start(&Default::default()).unwrap();
+    for (ply, mv) in plies.iter().zip(THROWN_AWAY.split_whitespace()) {
+        let best = ply["best"].as_str().unwrap();
+        assert!(position.legal_moves().contains(&best.to_string()), "{ply}");
+        assert_eq!(ply["line"][0].as_str(), Some(best), "{ply}");
+        assert_eq!(ply["move"].as_str(), Some(mv), "{ply}");
+        position.play(mv).unwrap();
+    }
+    let blunder = &plies[BLUNDER_PLY - 1];
+    assert_eq!(blunder["class"], "blunder", "{blunder}");
+    assert_eq!(blunder["seat"], "x", "{blunder}");
+    let (x, o) = (&report["players"]["x"], &report["players"]["o"]);
+    assert!(x["blunders"].as_u64() >= Some(1), "{report}");
+    let (x_accuracy, o_accuracy) = (
+        x["accuracy"].as_f64().unwrap(),
+        o["accuracy"].as_f64().unwrap(),
+    );
+    assert!(
+        x_accuracy < o_accuracy,
+        "x {x_accuracy} against o {o_accuracy}"
+    );
+
+    // The PGN carries it: the blunder's NAG and an evaluation after every move.
+    let (_, pgn) = api(
+        "GET",
+        &server.url(&format!("/api/games/{board}/pgn")),
+        None,
+        None,
+    );
+    let pgn = pgn.as_str().unwrap().to_string();
+    assert_eq!(pgn.matches("[%eval ").count(), BLUNDER_PLY + 1, "{pgn}");
+    assert!(
+        pgn.contains("f5d7 $4 {[%eval") || pgn.contains(" $4 {[%eval"),
+        "{pgn}"
+    );
+    // The command language prints the summary and the flagged moves (text door, mail).
+    let reply = server.text().ok(&format!("ataxx analysis {board}"));
+    assert!(
+        reply.contains("accuracy") && reply.contains("??"),
+        "{reply}"
+    );
+    assert!(reply.contains(&format!("{BLUNDER_PLY:>3}. x ")), "{reply}");
+}
+
+/// Reads the analysis events of a board socket for `secs` seconds (or until `stop` holds for
+/// one): the `done` counts of its `running` events and how many `done` events came.
+async fn analysis_events(
+    ws: &mut Socket,
+    secs: u64,
+    stop: impl Fn(&Value) -> bool,
+) -> (Vec<i64>, usize) {
+    use futures_util::StreamExt;
+    let deadline = Instant::now() + Duration::from_secs(secs);
+    let (mut running, mut finished) = (vec![], 0);
+    while let Ok(Some(Ok(message))) = tokio::time::timeout(
+        deadline.saturating_duration_since(Instant::now()),
+        ws.next(),
+    )
+    .await
+    {
+        let Ok(event) = serde_json::from_str::<Value>(message.to_text().unwrap_or("")) else {
+            continue;
+        };
+        if event["type"] != "analysis" {
+            continue;
+        }
+        match event["status"].as_str() {
+            Some("running") => running.push(event["done"].as_i64().unwrap()),
+            Some("done") => finished += 1,
+            _ => {}
+        }
+        if stop(&event) {
+            break;
+        }
+    }
+    (running, finished)
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn an_analysis_survives_a_restart_mid_job_and_is_finished_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("ataxx.db");
+    let options = ["--analysis-nodes", NODES, "--analysis-lease-secs", "2"];
+    let mut server = Served::start(&db, &options);
+    signed_up(&server);
+    let board = play_thrown_away(&server, BLUNDER_PLY + 1);
+    let mut ws = socket(&server.ws(&format!("/api/games/{board}/ws"))).await;
+    let token = login(&server, "alice", "secret1");
+    let (status, _) = api(
+        "POST",
+        &server.url(&analysis_path(board)),
+        Some(&token),
+        None,
+    );
+    assert_eq!(status, 201);
+    let (before, _) = analysis_events(&mut ws, 60, |e| e["done"].as_i64() >= Some(10)).await;
+    assert!(before.last() >= Some(&10), "{before:?}");
+    server.kill();
+
+    let server = Served::start(&db, &options);
+    let mut ws = socket(&server.ws(&format!("/api/games/{board}/ws"))).await;
+    let (after, finished) = analysis_events(&mut ws, 120, |e| e["status"] == "done").await;
+    // Taken again once the dead node's lease passed, from where it stopped.
+    let stored_before = *before.last().unwrap();
+    assert!(
+        after.first() > Some(&stored_before),
+        "{after:?} after {before:?}"
+    );
+    assert!(after.windows(2).all(|w| w[1] == w[0] + 1), "{after:?}");
+    // Watch a while longer: nobody finishes it again.
+    let (again, finished_again) = analysis_events(&mut ws, 3, |_| false).await;
+    assert_eq!((finished, finished_again, again.len()), (1, 0, 0));
+    let report = done(&server, board, 5);
+    assert_eq!(report["plies"].as_array().unwrap().len(), BLUNDER_PLY + 1);
+    assert_eq!(report["plies"][BLUNDER_PLY - 1]["class"], "blunder");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn two_nodes_share_the_queue_and_do_no_job_twice() {
+    let Some(server) = database::postgres_server() else {
+        eprintln!(
+            "NOTICE: the two-node analysis test needs ATAXX_TEST_POSTGRES (scripts/postgres.sh)"
+        );
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let url = database::postgres_database(&server, &dir.path().join("two-nodes"));
+    let options = ["--analysis-nodes", "5000", "--analysis-lease-secs", "5"];
+    let first = Served::on_database(&url, &options);
+    let second = Served::on_database(&url, &options);
+    signed_up(&first);
+    let boards: Vec<i64> = [30, 41, 52, 63]
+        .into_iter()
+        .map(|plies| play_thrown_away(&first, plies))
+        .collect();
+    let mut sockets = HashMap::new();
+    for &board in &boards {
+        sockets.insert(
+            board,
+            socket(&first.ws(&format!("/api/games/{board}/ws"))).await,
+        );
+    }
+    let token = login(&second, "bob", "secret2");
+    for (index, &board) in boards.iter().enumerate() {
+        let node = if index % 2 == 0 { &first } else { &second };
+        let (status, body) = api("POST", &node.url(&analysis_path(board)), Some(&token), None);
+        assert_eq!(status, 201, "{body}");
+    }
+    for &board in &boards {
+        let ws = sockets.get_mut(&board).unwrap();
+        let (running, finished) = analysis_events(ws, 120, |e| e["status"] == "done").await;
+        let (more, finished_again) = analysis_events(ws, 2, |_| false).await;
+        let report = done(&second, board, 5);
+        let total = report["progress"]["total"].as_i64().unwrap();
+        // Every position stored once, in order, and the job finished once.
+        assert_eq!(running, (1..=total).collect::<Vec<_>>(), "board {board}");
+        assert_eq!(
+            (finished, finished_again, more.len()),
+            (1, 0, 0),
+            "board {board}"
+        );
+    }
+}
