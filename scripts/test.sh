@@ -6,6 +6,7 @@
 #   - Chromium (Debian) and playwright-core (npm) for the browser tests in tests/e2e.
 #   - schemathesis (PyPI) in .venv for the API tests in tests/api.
 #   - Postfix (Debian), which the mail door is tested behind (crates/cli/tests/postfix.rs).
+#   - nginx (Debian), installed by tests/deploy/nginx.sh, which runs docs/deploy.md's site.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -51,3 +52,5 @@ echo "== browser tests"
 ATAXX_BIN="$PWD/target/debug/ataxx" tests/e2e/run.sh
 echo "== API tests (schemathesis against /api/openapi.json)"
 ATAXX_BIN="$PWD/target/debug/ataxx" tests/api/schemathesis.sh
+echo "== the deployment's nginx site (HTTPS and WSS through deploy/nginx.conf)"
+ATAXX_BIN="$PWD/target/debug/ataxx" tests/deploy/nginx.sh
