@@ -137,7 +137,7 @@ pub(super) async fn pgn(
 ) -> ApiResult<Response> {
     let (search, _, _) = search_of(&query)?;
     let views = state.app.games.search_views(&search).await?;
-    let text: String = views.iter().map(export::pgn).collect();
+    let text: String = views.iter().map(|view| export::pgn(view, None)).collect();
     // What a userid may hold (letters, digits, `_ . -`) and no other character of the query.
     let name: String = match &search.player {
         Some(player) => player

@@ -106,7 +106,7 @@ pub(super) async fn pgn(
         .flat_map(|r| &r.pairings)
         .filter_map(|p| p.game)
     {
-        text.push_str(&export::pgn(&state.app.games.view(board).await?));
+        text.push_str(&export::pgn(&state.app.games.view(board).await?, None));
         text.push('\n');
     }
     Ok((
