@@ -222,7 +222,7 @@ impl SocketServer {
                 let app = ataxx_server::App::open(&config).await.unwrap();
                 for user in ["alice", "bob"] {
                     app.accounts
-                        .signup(user, "secret1", &[], None)
+                        .signup(user, "secret-1", &[], None)
                         .await
                         .unwrap();
                 }

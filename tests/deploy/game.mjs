@@ -21,8 +21,8 @@ async function player(userid, password) {
   return login.body.token;
 }
 
-const alice = await player("alice", "secret1");
-const bob = await player("bob", "secret2");
+const alice = await player("alice", "secret-1");
+const bob = await player("bob", "secret-2");
 const made = await call("POST", "/api/games", alice, { opponent: "bob", color: "x" });
 assert.equal(made.status, 201, JSON.stringify(made.body));
 const board = made.body.board;

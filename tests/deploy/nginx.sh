@@ -84,6 +84,6 @@ NODE_EXTRA_CA_CERTS="$tmp/cert.pem" ATAXX_URL="https://localhost:$tls_port" \
     echo "== server log" >&2; tail -n 30 "$tmp/stderr" >&2
     echo "== nginx log" >&2; tail -n 30 "$tmp/logs/error.log" >&2; exit 1; }
 cookie=$(curl -s -D - -o /dev/null --cacert "$tmp/cert.pem" -H 'Content-Type: application/json' \
-  -d '{"userid": "alice", "password": "secret1"}' "https://localhost:$tls_port/api/login" | grep -i '^set-cookie')
+  -d '{"userid": "alice", "password": "secret-1"}' "https://localhost:$tls_port/api/login" | grep -i '^set-cookie')
 echo "$cookie" | grep -q 'Secure' || { echo "the session cookie is not Secure: $cookie" >&2; exit 1; }
 echo "nginx: a game over HTTPS and WSS through deploy/nginx.conf; the cookie is Secure"

@@ -40,7 +40,7 @@ fn play_thrown_away(server: &Served, plies: usize) -> i64 {
         let (user, password) = if index % 2 == 0 { ALICE } else { BOB };
         door.ok(&format!("ataxx move {board} {user} {password} {mv}"));
     }
-    door.ok(&format!("ataxx resign {board} alice secret1"));
+    door.ok(&format!("ataxx resign {board} alice secret-1"));
     board
 }
 
@@ -69,7 +69,7 @@ fn a_thrown_away_win_is_a_blunder_and_costs_its_player_accuracy() {
         .as_i64()
         .unwrap();
     server.text().accept(open, &[ALICE, BOB]);
-    let bob = login(&server, "bob", "secret2");
+    let bob = login(&server, "bob", "secret-2");
     let (status, body) = api("POST", &server.url(&analysis_path(open)), Some(&bob), None);
     assert_eq!(
         (status, body["error"]["code"].as_str()),
@@ -183,7 +183,7 @@ async fn an_analysis_survives_a_restart_mid_job_and_is_finished_once() {
     signed_up(&server);
     let board = play_thrown_away(&server, BLUNDER_PLY + 1);
     let mut ws = socket(&server.ws(&format!("/api/games/{board}/ws"))).await;
-    let token = login(&server, "alice", "secret1");
+    let token = login(&server, "alice", "secret-1");
     let (status, _) = api(
         "POST",
         &server.url(&analysis_path(board)),
@@ -238,7 +238,7 @@ async fn two_nodes_share_the_queue_and_do_no_job_twice() {
             socket(&first.ws(&format!("/api/games/{board}/ws"))).await,
         );
     }
-    let token = login(&second, "bob", "secret2");
+    let token = login(&second, "bob", "secret-2");
     for (index, &board) in boards.iter().enumerate() {
         let node = if index % 2 == 0 { &first } else { &second };
         let (status, body) = api("POST", &node.url(&analysis_path(board)), Some(&token), None);

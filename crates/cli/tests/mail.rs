@@ -249,7 +249,7 @@ fn mail_in_reads_mime_messages_refuses_a_large_one_and_ignores_an_auto_reply() {
     let body = base64::engine::general_purpose::STANDARD.encode(latin1);
     deliver(&raw(
         "dave@d.test",
-        "=?ISO-8859-1?Q?message_dave_pw4_carol?=",
+        "=?ISO-8859-1?Q?message_dave_password4_carol?=",
         "Content-Type: text/plain; charset=iso-8859-1\r\nContent-Transfer-Encoding: base64\r\n",
         &format!("{body}\r\n"),
     ));

@@ -227,7 +227,7 @@ fn a_trusted_proxys_client_is_throttled_as_itself_and_a_forged_forward_changes_n
         &dir,
         &[&limits[..], &["--trusted-proxy", "127.0.0.1"]].concat(),
     );
-    proxied.text().ok("signup zed secret1");
+    proxied.text().ok("signup zed secret-1");
     let via = |client: &'static str| [("X-Forwarded-For", client)];
     for i in 0..3 {
         let status = login_from_with(
@@ -239,8 +239,9 @@ fn a_trusted_proxys_client_is_throttled_as_itself_and_a_forged_forward_changes_n
         );
         assert_eq!(status, 401);
     }
-    let right =
-        |from, headers: &[(&str, &str)]| login_from_with(&proxied, from, headers, "zed", "secret1");
+    let right = |from, headers: &[(&str, &str)]| {
+        login_from_with(&proxied, from, headers, "zed", "secret-1")
+    };
     assert_eq!(
         right("127.0.0.1", &via("203.0.113.7")),
         429,
@@ -257,7 +258,7 @@ fn a_trusted_proxys_client_is_throttled_as_itself_and_a_forged_forward_changes_n
 
     let dir = tempfile::tempdir().unwrap();
     let direct = Served::fresh(&dir, &limits);
-    direct.text().ok("signup zed secret1");
+    direct.text().ok("signup zed secret-1");
     for i in 0..3 {
         let forged = format!("203.0.113.{i}");
         let status = login_from_with(
@@ -271,7 +272,7 @@ fn a_trusted_proxys_client_is_throttled_as_itself_and_a_forged_forward_changes_n
     }
     let fresh_forgery = [("X-Forwarded-For", "203.0.113.99")];
     assert_eq!(
-        login_from_with(&direct, "127.0.0.66", &fresh_forgery, "zed", "secret1"),
+        login_from_with(&direct, "127.0.0.66", &fresh_forgery, "zed", "secret-1"),
         429
     );
 }
@@ -280,9 +281,9 @@ fn a_trusted_proxys_client_is_throttled_as_itself_and_a_forged_forward_changes_n
 fn an_accounts_failures_from_many_addresses_hold_back_only_addresses_it_never_signed_in_from() {
     let dir = tempfile::tempdir().unwrap();
     let server = Served::fresh(&dir, &["--login-failures-per-account", "4"]);
-    server.text().ok("signup zed secret1");
+    server.text().ok("signup zed secret-1");
     assert_eq!(
-        login_from_with(&server, "127.0.0.9", &[], "zed", "secret1"),
+        login_from_with(&server, "127.0.0.9", &[], "zed", "secret-1"),
         200
     );
     // Four addresses, each far under its own limits, one wrong password each.
@@ -291,18 +292,18 @@ fn an_accounts_failures_from_many_addresses_hold_back_only_addresses_it_never_si
         assert_eq!(status, 401);
     }
     assert_eq!(
-        login_from_with(&server, "127.0.0.30", &[], "zed", "secret1"),
+        login_from_with(&server, "127.0.0.30", &[], "zed", "secret-1"),
         429
     );
     assert_eq!(
-        login_from_with(&server, "127.0.0.9", &[], "zed", "secret1"),
+        login_from_with(&server, "127.0.0.9", &[], "zed", "secret-1"),
         200,
         "the owner's known address is let in"
     );
     // Other accounts are not held back.
-    server.text().ok("signup amy secret2");
+    server.text().ok("signup amy secret-2");
     assert_eq!(
-        login_from_with(&server, "127.0.0.30", &[], "amy", "secret2"),
+        login_from_with(&server, "127.0.0.30", &[], "amy", "secret-2"),
         200
     );
 }

@@ -456,7 +456,8 @@ fn the_games_search_filters_counts_and_pages_and_exports_a_players_games_as_pgn(
     };
     // Alice's games, each with what the search should say of it: (board, game, live, outcome
     // from alice's side, rated).
-    let mut played: Vec<(i64, &str, bool, &str, bool)> = vec![];
+    type Played<'a> = (i64, &'a str, bool, &'a str, bool);
+    let mut played: Vec<Played> = vec![];
     for _ in 0..3 {
         let board = start_game(&server, &alice, &bob, "bob", Some("5+0"));
         two_moves(board, &alice, &bob);
@@ -514,9 +515,7 @@ fn the_games_search_filters_counts_and_pages_and_exports_a_players_games_as_pgn(
             .map(|g| g["board"].as_i64().unwrap())
             .collect()
     };
-    let count = |keep: &dyn Fn(&(i64, &str, bool, &str, bool)) -> bool| {
-        played.iter().filter(|g| keep(g)).count() as i64
-    };
+    let count = |keep: &dyn Fn(&Played) -> bool| played.iter().filter(|g| keep(g)).count() as i64;
     assert_eq!(search("player=alice&per_page=100")["total"], played.len());
     assert_eq!(
         search("player=Alice&game=ataxx")["total"],

@@ -18,12 +18,18 @@ fn a_correspondence_swiss_round_is_joined_played_and_shown_by_mail() {
     let players = ["alice", "bob", "carol"];
     let address = |name: &str| format!("{name}@{name}.test");
     for name in players {
-        sign_up(caught, &address(name), name, &format!("pw-{name}"), send);
+        sign_up(
+            caught,
+            &address(name),
+            name,
+            &format!("password-{name}"),
+            send,
+        );
         wait_for(caught, &address(name), &format!("signed up {name}"));
     }
     send(
         &address("alice"),
-        "tournament create swiss Post alice pw-alice rounds=1 days=3 rated=no",
+        "tournament create swiss Post alice password-alice rounds=1 days=3 rated=no",
     );
     let created = wait_for(caught, &address("alice"), "tournament 1 Post");
     assert!(
@@ -36,7 +42,7 @@ fn a_correspondence_swiss_round_is_joined_played_and_shown_by_mail() {
         let seen = mail_kit::count(caught, &address(name), "tournament 1 Post");
         send(
             &address(name),
-            &format!("tournament join 1 {name} pw-{name}"),
+            &format!("tournament join 1 {name} password-{name}"),
         );
         let joined = mail_kit::wait_for_nth(caught, &address(name), "tournament 1 Post", seen);
         assert!(
@@ -45,14 +51,17 @@ fn a_correspondence_swiss_round_is_joined_played_and_shown_by_mail() {
             joined.body
         );
     }
-    send(&address("alice"), "tournament start 1 alice pw-alice");
+    send(&address("alice"), "tournament start 1 alice password-alice");
     // Seeds are equal (1500): by name, alice and bob meet on board 101, carol has the bye.
     let board = wait_for(caught, &address("bob"), "New ataxx Board 101");
     assert!(board.body.contains("alice (x) to start"), "{}", board.body);
     wait_for(caught, &address("alice"), "New ataxx Board 101");
-    send(&address("alice"), "ataxx move 101 alice pw-alice b6#1");
+    send(
+        &address("alice"),
+        "ataxx move 101 alice password-alice b6#1",
+    );
     wait_for(caught, &address("bob"), "ataxx Board 101 bob");
-    send(&address("bob"), "ataxx resign 101 bob pw-bob");
+    send(&address("bob"), "ataxx resign 101 bob password-bob");
     wait_for(caught, &address("alice"), "Board 101");
     // The round is over, and with it the tournament: alice 1, carol 1 (the bye), bob 0.
     let started = std::time::Instant::now();
