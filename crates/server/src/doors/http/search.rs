@@ -17,6 +17,9 @@ use crate::domain::standings::Speed;
 use crate::doors::render::export;
 use crate::model::{GameSearch, Outcome};
 
+/// The last page number asked for (the document's maximum).
+const MAX_PAGE: i64 = 1_000_000;
+
 /// The most games one page shows.
 const MAX_PER_PAGE: i64 = 100;
 const DAY_MS: i64 = 24 * 3600 * 1000;
@@ -90,8 +93,8 @@ fn search_of(query: &SearchQuery) -> Result<(GameSearch, i64, i64), ApiError> {
     let from_ms = day("from", &query.from)?;
     let until_ms = day("to", &query.to)?.map(|start| start + DAY_MS);
     let page = query.page.unwrap_or(1);
-    if page < 1 {
-        return Err(bad(format!("page {page}: pages start at 1")));
+    if !(1..=MAX_PAGE).contains(&page) {
+        return Err(bad(format!("page {page}: from 1 to {MAX_PAGE}")));
     }
     let per_page = query.per_page.unwrap_or(20);
     if !(1..=MAX_PER_PAGE).contains(&per_page) {
