@@ -59,6 +59,9 @@ test('spectators chat apart from the players, and a block hides the blocked user
   const refused = await o.request.post(`${BASE}/api/games`, { data: { opponents: [xName], options: {} } });
   assert.equal(refused.status(), 400);
   assert.match((await refused.json()).error.message, new RegExp(`${xName} does not take challenges from ${oName}`));
+  // The game ends, so that the front page and TV of later tests do not show it.
+  const resigned = await x.request.post(`${BASE}/api/games/${board}/move`, { data: { move: 'resign' } });
+  assert.equal(resigned.status(), 200, await resigned.text());
   for (const page of [x, o, watcher]) await page.context().close();
   noScriptErrors();
 });
