@@ -94,15 +94,36 @@ fn tv_ranks_games_in_play_by_their_players_ratings_and_drops_finished_ones() {
     let low = seek_game(&server, lou, lee);
     let middle = seek_game(&server, bea, bob);
     let top = seek_game(&server, ann, abe);
+    // A game against a computer player rates above the losers' game (a bot's rating is high)
+    // yet comes after every game between people.
+    let (status, practice) = api(
+        "POST",
+        &server.url("/api/games"),
+        Some(lin),
+        Some(json!({"opponents": ["bot-very-easy"], "color": "x", "options": {}})),
+    );
+    assert_eq!(status, 201, "{practice}");
+    let practice = practice["board"].as_i64().unwrap();
+    let url = server.url(&format!("/api/games/{practice}"));
+    let accepted = std::time::Instant::now();
+    while api("GET", &url, None, None).1["status"] != "active" {
+        assert!(accepted.elapsed().as_secs() < 10, "the bot never accepted");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
 
     let (status, all) = tv(&server, "?limit=10");
     assert_eq!(status, 200, "{all}");
-    assert_eq!(boards(&all), vec![top, middle, low]);
+    assert_eq!(boards(&all), vec![top, middle, low, practice]);
+    assert!(
+        all[3]["rating"].as_i64() > all[2]["rating"].as_i64(),
+        "{all}"
+    );
     // Each game's rating is the mean of its players' as their profiles give them.
     for (featured, players) in
         all.as_array()
             .unwrap()
             .iter()
+            .take(3)
             .zip([["ann", "abe"], ["bea", "bob"], ["lou", "lee"]])
     {
         let [(x, x_text), (o, o_text)] = players.map(|name| rating(&server, name));

@@ -2,12 +2,16 @@
 //! small live boards and the TV page (the best game, then the next when it ends).
 //!
 //! A game's rating is the mean of its seats' ratings in that game (a player without rated
-//! games counts with the starting rating); ties go to the game moved in last.
+//! games counts with the starting rating); ties go to the game moved in last. Games between
+//! people come before any game a server's computer player sits in, whatever its rating (as
+//! lichess keeps bots off its main TV channel): a bot's fixed rating would otherwise put every
+//! beginner's practice game on top.
 
 use std::collections::HashMap;
 
 use serde::Serialize;
 
+use crate::domain::accounts::BOT_PREFIX;
 use crate::domain::games::Games;
 
 use crate::error::Result;
@@ -78,7 +82,13 @@ pub async fn featured(
         })
         .collect();
     let moved = |f: &Featured| f.game.last_move_ms.or(f.game.started_ms).unwrap_or(0);
-    ranked.sort_by(|a, b| b.rating.cmp(&a.rating).then(moved(b).cmp(&moved(a))));
+    let with_bot = |f: &Featured| f.game.seats.iter().any(|s| s.name.starts_with(BOT_PREFIX));
+    ranked.sort_by(|a, b| {
+        with_bot(a)
+            .cmp(&with_bot(b))
+            .then(b.rating.cmp(&a.rating))
+            .then(moved(b).cmp(&moved(a)))
+    });
     ranked.truncate(limit);
     Ok(ranked)
 }
