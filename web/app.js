@@ -1,6 +1,7 @@
 // The page shell: who is signed in, the navigation bar, the piece style, and the routes
 // (#/ lobby, or the front page when signed out; #/tv, #/seeks, #/login, #/game/<board>,
-// #/user/<name>, #/leaderboard, #/games?<filters>, #/rules, #/rules/<game>).
+// #/user/<name>, #/leaderboard, #/games?<filters>, #/rules, #/rules/<game>, #/tournaments,
+// #/tournament/<id>).
 
 import { api, esc } from './api.js';
 import { mountLobby } from './lobby.js';
@@ -12,6 +13,7 @@ import { mountRules } from './rules.js';
 import { mountFront } from './front.js';
 import { mountTv } from './tv.js';
 import { mountSeeks } from './seeks.js';
+import { mountTournament, mountTournaments } from './tournaments.js';
 import { notificationToggle, watchUser } from './notify.js';
 import { soundToggle } from './sound.js';
 import { loadGames } from './kinds.js';
@@ -68,9 +70,9 @@ function renderNav() {
       <input type="checkbox" id="dark-toggle" ${isDark() ? 'checked' : ''}> Dark
     </label>
     ${session.me
-      ? `<a href="#/">Lobby</a><a href="#/seeks">Seeks</a><a href="#/tv">TV</a><a href="#/leaderboard">Leaderboard</a><a href="#/rules">Rules</a><a href="#/user/${esc(session.me)}" id="nav-me">${esc(session.me)}</a>
+      ? `<a href="#/">Lobby</a><a href="#/seeks">Seeks</a><a href="#/tv">TV</a><a href="#/tournaments">Tournaments</a><a href="#/leaderboard">Leaderboard</a><a href="#/rules">Rules</a><a href="#/user/${esc(session.me)}" id="nav-me">${esc(session.me)}</a>
          <button type="button" class="link" id="signout">Sign out</button>`
-      : '<a href="#/seeks">Seeks</a><a href="#/tv">TV</a><a href="#/leaderboard">Leaderboard</a><a href="#/games">Games</a><a href="#/rules">Rules</a><a href="#/login">Sign in</a>'}`;
+      : '<a href="#/seeks">Seeks</a><a href="#/tv">TV</a><a href="#/tournaments">Tournaments</a><a href="#/leaderboard">Leaderboard</a><a href="#/games">Games</a><a href="#/rules">Rules</a><a href="#/login">Sign in</a>'}`;
   nav.prepend(...[soundToggle(), session.me && notificationToggle(toast)].filter(Boolean));
   nav.querySelector('#cb-toggle').addEventListener('change', (event) => {
     localStorage.setItem('pieceStyle', event.target.checked ? 'cb' : 'classic');
@@ -186,6 +188,8 @@ async function route() {
   else if (page === 'rules') unmount = mountRules(root, arg);
   else if (page === 'tv') unmount = mountTv(root, ctx);
   else if (page === 'seeks') unmount = mountSeeks(root, ctx);
+  else if (page === 'tournaments' && !arg) unmount = mountTournaments(root, ctx);
+  else if (page === 'tournament' && /^\d+$/.test(arg ?? '')) unmount = mountTournament(root, ctx, Number(arg));
   else if (page === 'login') unmount = mountLogin(root);
   else if (page) mountNoSuchPage(root, path);
   else if (!session.me) unmount = mountFront(root, ctx);

@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
 import {
-  BASE, boardOf, cursorTo, gameOf, noScriptErrors, person, shot, tabToBoard, untilGame, visitor,
+  BASE, boardOf, call, cursorTo, gameOf, noScriptErrors, person, shot, tabToBoard, untilGame, visitor,
   waitText,
 } from './common.mjs';
 
@@ -168,6 +168,9 @@ test('axe-core finds no serious or critical violation on any page, light or dark
   const chat = await lee.request.post(`${BASE}/api/games/${board}/chat`, { data: { text: 'w'.repeat(300) } });
   assert.ok(chat.ok(), await chat.text());
   const signedOut = await visitor('guest');
+  // A tournament with a long name's player in it, for the tournament pages.
+  const tour = await call(lee, 'POST', '/api/tournaments', { kind: 'swiss', name: `Cup of ${leeName}`, rounds: 3 }, 201);
+  await call(lee, 'POST', `/api/tournaments/${tour.id}/join`);
   // Every route, signed in and out.
   const pages = [
     [signedOut, '#/'], [signedOut, '#/tv'], [signedOut, '#/seeks'], [lee, '#/seeks'], [lee, '#/tv'],
@@ -176,6 +179,8 @@ test('axe-core finds no serious or critical violation on any page, light or dark
     // Issue #32's pages: the games search (with a long name's games), how to play each game.
     [signedOut, '#/games'], [lee, `#/games?player=${leeName}`], [signedOut, '#/rules'], [signedOut, '#/rules/ataxx'],
     [signedOut, '#/rules/hexxagon'], [signedOut, '#/rules/ataxx4'], [signedOut, '#/rules/ankor'],
+    // Issue #34's pages.
+    [signedOut, '#/tournaments'], [lee, '#/tournaments'], [signedOut, `#/tournament/${tour.id}`], [lee, `#/tournament/${tour.id}`],
   ];
   const problems = [];
   for (const theme of ['light', 'dark']) {

@@ -109,6 +109,23 @@ export async function untilGame(page, board, done, what) {
   }
 }
 
+/** Sends a JSON request as the page's user and returns the answer's body, checking its status. */
+export async function call(page, method, path, data, status = 200) {
+  const response = await page.request.fetch(`${BASE}${path}`, { method, data });
+  const body = await response.text();
+  assert.equal(response.status(), status, `${method} ${path}: ${body}`);
+  return body ? JSON.parse(body) : null;
+}
+
+/** Screenshots `<name>-light.png` and `<name>-dark.png` of the page as it is. */
+export async function shotsLightDark(page, name) {
+  await page.emulateMedia({ colorScheme: 'light' });
+  await shot(page, `${name}-light.png`);
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await shot(page, `${name}-dark.png`);
+  await page.emulateMedia({ colorScheme: null });
+}
+
 export async function shot(page, name, fullPage = false) {
   if (!SHOTS) return;
   await page.evaluate(() => window.scrollTo(0, 0));

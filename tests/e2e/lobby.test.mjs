@@ -6,7 +6,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  account, BASE, boardOf, cursorTo, gameOf, noScriptErrors, shot, tabToBoard, untilGame, waitText,
+  account, BASE, boardOf, call, cursorTo, gameOf, noScriptErrors, shot, tabToBoard, untilGame, waitText,
 } from './common.mjs';
 
 /**
@@ -23,14 +23,6 @@ async function member(name, prepare = async () => {}) {
   await page.waitForSelector('#challenge-form');
   await waitText(page, '#nav-me', name);
   return page;
-}
-
-/** Sends a JSON request as the page's user and returns the answer's body, checking its status. */
-async function call(page, method, path, data, status = 200) {
-  const response = await page.request.fetch(`${BASE}${path}`, { method, data });
-  const body = await response.text();
-  assert.equal(response.status(), status, `${method} ${path}: ${body}`);
-  return body ? JSON.parse(body) : null;
 }
 
 const play = (page, board, move) => call(page, 'POST', `/api/games/${board}/move`, { move });

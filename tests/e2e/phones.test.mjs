@@ -45,6 +45,10 @@ test('with 32-letter names and a 300-letter chat line no page is wider than a ph
   assert.ok(chat.ok(), await chat.text());
   const seek = await o.request.post(`${BASE}/api/seeks`, { data: { game: 'ataxx', clock: null, color: 'random', rated: false } });
   assert.equal(seek.status(), 201, await seek.text());
+  const tourCreated = await x.request.post(`${BASE}/api/tournaments`, { data: { kind: 'swiss', name: `Cup of ${xName} and ${oName}`, rounds: 3 } });
+  assert.equal(tourCreated.status(), 201, await tourCreated.text());
+  const tour = await tourCreated.json();
+  for (const page of [x, o]) assert.equal((await page.request.post(`${BASE}/api/tournaments/${tour.id}/join`)).status(), 200);
 
   for (const width of [320, 375, 1280]) {
     for (const page of [x, guest]) await page.setViewportSize({ width, height: width < 800 ? 740 : 860 });
@@ -60,6 +64,8 @@ test('with 32-letter names and a 300-letter chat line no page is wider than a ph
     await fits(guest, '#/', '.front');
     await fits(guest, `#/game/${board}`, '.board .piece');
     await fits(guest, '#/login', '#auth-form');
+    await fits(x, '#/tournaments', '#tour-form');
+    await fits(guest, `#/tournament/${tour.id}`, `#tour-standings [data-player="${oName}"]`);
   }
   await x.setViewportSize({ width: 320, height: 740 });
   await x.goto(`${BASE}/#/game/${board}`);
