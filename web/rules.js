@@ -103,6 +103,10 @@ const PAGES = {
         text: 'Your cubes are all on the board. Move one so that a single group of yours touches all three sides of the pyramid.',
         done: (after) => after.result === '1-0' || 'No group touches all three sides yet: try another cube.',
         success: () => 'O wins: the winning group is outlined in gold.' },
+      { title: 'Try a slide', fen: 'ankor 4 1 .x..ox.oo./....o./.../. o 6 8 6',
+        text: "Your cube on d2 carries the one on d3'. Move d2 to d4 (click d2, then d4) and watch the cube above slide down into its place.",
+        done: (after) => played(after).startsWith('d2-') || `${played(after)} carried nothing: move the cube on d2, under the one on d3'.`,
+        success: (after) => `Moved ${played(after)}: the cube from d3' slid down into d2.` },
     ],
   },
 };

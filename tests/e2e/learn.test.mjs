@@ -89,6 +89,16 @@ test('on each rules page the move the text asks for does what it says, and anoth
   await play(guest, 'try-3', ['c3', "c2'"]);
   await said(guest, 'try-3', 'O wins');
   await guest.waitForSelector('#try-3 .cube.win');
+  // A cube that carries a column leaves it sliding down into its place; one that carries
+  // nothing is not the lesson.
+  await play(guest, 'try-4', ["d3'", 'd4']);
+  await said(guest, 'try-4', "d3'-d4 carried nothing");
+  await guest.locator('#try-4 .try-again').click();
+  await guest.waitForSelector(`#try-4 .cube[data-cell="d3'"]`);
+  await play(guest, 'try-4', ['d2', 'd4']);
+  await said(guest, 'try-4', "Moved d2-d4: the cube from d3' slid down into d2");
+  await guest.waitForSelector('#try-4 .cube[data-cell="d2"]');
+  assert.equal(await guest.locator(`#try-4 .cube[data-cell="d3'"]`).count(), 0, "d3' slid down");
   await shots(guest, 'rules-ankor');
   await guest.context().close();
   noScriptErrors();
