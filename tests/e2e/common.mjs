@@ -116,6 +116,15 @@ export async function shot(page, name, fullPage = false) {
   await page.screenshot({ path: path.join(SHOTS, name), fullPage });
 }
 
+/** Screenshots of the page as it is, `<name>-light.png` and `<name>-dark.png`. */
+export async function shotsLightDark(page, name) {
+  await page.emulateMedia({ colorScheme: 'light' });
+  await shot(page, `${name}-light.png`);
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await shot(page, `${name}-dark.png`);
+  await page.emulateMedia({ colorScheme: null });
+}
+
 /** Presses Tab until the board has the focus. */
 export async function tabToBoard(page) {
   for (let tabs = 0; tabs < 60; tabs++) {

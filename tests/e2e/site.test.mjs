@@ -5,7 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  account, BASE, boardOf, noScriptErrors, person, piece, shot, visitor, waitText,
+  account, BASE, boardOf, noScriptErrors, person, piece, shotsLightDark, visitor, waitText,
 } from './common.mjs';
 
 /** Sends a JSON request as the page's user and returns the answer's body, checking its status. */
@@ -34,15 +34,6 @@ async function beat(winner, loser) {
   await play(loser, board, 'resign');
 }
 
-/** Screenshots of the page as it is, in the light theme and in the dark one. */
-async function shotsLightDark(page, name) {
-  await page.emulateMedia({ colorScheme: 'light' });
-  await shot(page, `site-${name}-light.png`);
-  await page.emulateMedia({ colorScheme: 'dark' });
-  await shot(page, `site-${name}-dark.png`);
-  await page.emulateMedia({ colorScheme: null });
-}
-
 test('a signed-out visitor watches a live game on the front page move by move, and reads every page', async () => {
   const ann = await account('front-ann');
   const ben = await account('front-ben');
@@ -66,7 +57,7 @@ test('a signed-out visitor watches a live game on the front page move by move, a
   await guest.waitForSelector(`${tile} .piece.x[data-sq="e3"]`);
   await guest.waitForSelector(`${tile} .piece[data-sq="g1"]`, { state: 'detached' });
   await waitText(guest, `${tile} .tile-status`, 'front-ben to move');
-  await shotsLightDark(guest, 'front');
+  await shotsLightDark(guest, 'site-front');
 
   // A click on the small board opens the game to watch; it follows the moves too.
   await guest.click(`${tile} a`);
@@ -114,7 +105,7 @@ test('two people meet through a posted seek and through quick pairing', async ()
   await waitText(dan, row, 'casual');
   await waitText(dan, row, 'plays x');
   await waitText(dan, row, '…–2000');
-  await shotsLightDark(dan, 'seeks');
+  await shotsLightDark(dan, 'site-seeks');
   await dan.click(`${row} button[data-act=accept]`);
   await dan.waitForURL(/#\/game\/\d+$/);
   // Cleo's page sees her seek taken and opens the game too.
@@ -177,7 +168,7 @@ test('TV shows the game of the best-rated players and switches to the next when 
   await waitText(viewer, '#tv-players', 'tv-abe');
   await play(ada, top, 'b6');
   await piece(viewer, 'x', 'b6');
-  await shotsLightDark(viewer, 'tv');
+  await shotsLightDark(viewer, 'site-tv');
 
   // The top game ends: after a moment on its result, TV shows the next.
   await play(abe, top, 'resign');

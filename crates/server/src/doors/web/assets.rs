@@ -50,6 +50,7 @@ const ASSETS: &[Asset] = &[
     asset!("game-players.js", JS),
     asset!("game-status.js", JS),
     asset!("game-moves.js", JS),
+    asset!("game-review.js", JS),
     asset!("game-chat.js", JS),
     asset!("game-input.js", JS),
     asset!("game-actions.js", JS),
