@@ -121,6 +121,9 @@ export function attachReview(page) {
   page.reviewProgress = null;
 
   function take(report) {
+    // Answers and socket events cross: an answer older than what the page has is dropped.
+    const known = page.reviewProgress?.done ?? -1;
+    if (page.reviewState === 'done' || report.progress.done < known) return;
     page.reviewProgress = { status: report.status, ...report.progress };
     page.reviewState = report.status;
     page.review = report.status === 'done' ? report : null;
@@ -168,6 +171,7 @@ export function attachReview(page) {
     },
     /** An `analysis` event of the board's socket. */
     onEvent({ status, done, total }) {
+      if (page.reviewState === 'done') return;
       page.reviewProgress = { status, done, total };
       if (status === 'done') { load(); return; }
       page.reviewState = status;

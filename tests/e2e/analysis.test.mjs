@@ -1,0 +1,116 @@
+// Browser tests of the computer analysis of finished games (issue #33): a player asks for it on
+// the game page, sees its progress and then the evaluation graph, the judged moves and the
+// players' accuracy; a click on the graph shows that ply, with the engine's move as an arrow.
+// Square Ataxx and Hexxagon. Games are played through the API and finished by a resignation.
+
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import {
+  account, BASE, noPiece, noScriptErrors, piece, shotsLightDark, TIMEOUT, visitor, waitText,
+} from './common.mjs';
+
+/** Sends a JSON request as the page's user and returns the answer's body, checking its status. */
+async function call(page, method, path, data, status = 200) {
+  const response = await page.request.fetch(`${BASE}${path}`, { method, data });
+  const body = await response.text();
+  assert.equal(response.status(), status, `${method} ${path}: ${body}`);
+  return body ? JSON.parse(body) : null;
+}
+
+/** A rated game of `game` through a seek: `x` posts it, `o` takes it. Returns the board. */
+async function seekGame(x, o, game, size) {
+  const seek = await call(x, 'POST', '/api/seeks', { game, size, color: 'x', rated: true }, 201);
+  const started = await call(o, 'POST', `/api/seeks/${seek.id}/accept`, undefined, 201);
+  assert.equal(started.status, 'active');
+  return started.board;
+}
+
+/** Plays `moves` alternately (x first; null: the first legal move), then x resigns. */
+async function playAndResign(x, o, board, moves) {
+  for (const [i, move] of moves.entries()) {
+    const mover = i % 2 === 0 ? x : o;
+    const chosen = move ?? (await call(mover, 'GET', `/api/games/${board}`)).legal_moves[0];
+    await call(mover, 'POST', `/api/games/${board}/move`, { move: chosen });
+  }
+  await call(x, 'POST', `/api/games/${board}/move`, { move: 'resign' });
+}
+
+/** Waits for the finished analysis on the page: the graph and the players' summary. */
+async function graphShown(page) {
+  await page.waitForSelector('.eval-graph', { timeout: 6 * TIMEOUT });
+  await page.waitForSelector('.review-summary tbody tr');
+}
+
+/** Clicks the graph where ply `ply` of `total` lies. */
+async function clickGraph(page, ply, total) {
+  const box = await page.locator('.eval-graph').boundingBox();
+  await page.mouse.click(box.x + (box.width * ply) / total, box.y + box.height / 2);
+}
+
+test('a player asks for the analysis of a finished Ataxx game, watches it come, and replays it from the graph', async () => {
+  const ann = await account('review-ann');
+  const ben = await account('review-ben');
+  const board = await seekGame(ann, ben, 'ataxx', 7);
+  // Columns b and f: nobody captures, so every position is known by heart.
+  const moves = ['b6', 'f6', 'b5', 'f5', 'b4', 'f4'];
+  await playAndResign(ann, ben, board, moves);
+
+  await ann.goto(`${BASE}/#/game/${board}`);
+  await waitText(ann, '#status', /resign/i);
+  const button = ann.locator('#request-analysis');
+  await button.waitFor();
+  // Every line the progress shows is kept, however fast the worker is.
+  await ann.evaluate(() => {
+    window.progressSeen = [];
+    const node = document.querySelector('#review-progress');
+    new MutationObserver(() => window.progressSeen.push(node.textContent)).observe(node, { childList: true, characterData: true, subtree: true });
+  });
+  await button.click();
+  await graphShown(ann);
+  assert.ok(await button.isHidden(), 'asked once, the button goes');
+  const seen = await ann.evaluate(() => window.progressSeen.filter(Boolean));
+  assert.ok(seen.some((line) => /waiting|ply \d+ of 6/.test(line)), `progress lines: ${JSON.stringify(seen)}`);
+
+  // The page shows what the server judged: a mark per flagged move, a row per player.
+  const report = await call(ann, 'GET', `/api/games/${board}/analysis`);
+  assert.equal(report.status, 'done');
+  assert.equal(await ann.locator('#moves .judged').count(), report.plies.filter((p) => p.class).length);
+  assert.equal(await ann.locator('.review-summary tbody tr').count(), 2);
+  await waitText(ann, '.review-summary', `${report.players.x.accuracy.toFixed(1)}`);
+
+  // A click on the graph shows that ply: after two plies b6 stands and b5 is still empty.
+  await clickGraph(ann, 2, moves.length);
+  await waitText(ann, '#ply-label', '2 / 6');
+  await piece(ann, 'x', 'b6');
+  await noPiece(ann, 'b5');
+  // The engine's move for the position shown, drawn from its cell or onto it.
+  assert.ok(report.plies[2].best, 'the third ply has a best move');
+  await ann.waitForSelector('#board .best-arrow');
+  await shotsLightDark(ann, 'analysis-game');
+
+  // Someone who did not play opens the page later: the analysis is there for them too.
+  const guest = await visitor('review-guest');
+  await guest.goto(`${BASE}/#/game/${board}`);
+  await graphShown(guest);
+  assert.ok(await guest.locator('#request-analysis').isHidden(), 'a signed-out visitor cannot ask');
+  await clickGraph(guest, 0, moves.length);
+  await waitText(guest, '#ply-label', '0 / 6');
+  noScriptErrors();
+});
+
+test('a Hexxagon game is analysed the same way, its graph taking the board back', async () => {
+  const cal = await account('review-cal');
+  const dee = await account('review-dee');
+  const board = await seekGame(cal, dee, 'hexxagon', 3);
+  await playAndResign(cal, dee, board, [null, null, null, null]);
+  // The other player asks, through the API; the page opened meanwhile follows the socket.
+  await dee.goto(`${BASE}/#/game/${board}`);
+  await dee.locator('#request-analysis').waitFor();
+  await call(cal, 'POST', `/api/games/${board}/analysis`, undefined, 201);
+  await graphShown(dee);
+  await clickGraph(dee, 1, 4);
+  await waitText(dee, '#ply-label', '1 / 4');
+  await dee.waitForSelector('#board .best-arrow');
+  await shotsLightDark(dee, 'analysis-hexxagon');
+  noScriptErrors();
+});
