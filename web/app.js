@@ -1,6 +1,7 @@
 // The page shell: who is signed in, the navigation bar, the piece style, and the routes
 // (#/ lobby, or the front page when signed out; #/tv, #/seeks, #/login, #/game/<board>,
-// #/user/<name>, #/leaderboard, #/games?<filters>, #/rules, #/rules/<game>).
+// #/user/<name>, #/leaderboard, #/games?<filters>, #/rules, #/rules/<game>,
+// #/analysis?game=<id>&fen=<FEN>).
 
 import { api, esc } from './api.js';
 import { mountLobby } from './lobby.js';
@@ -9,6 +10,7 @@ import { mountProfile } from './profile.js';
 import { mountLeaderboard } from './leaderboard.js';
 import { mountGames } from './games.js';
 import { mountRules } from './rules.js';
+import { mountAnalysisBoard } from './analysis-board.js';
 import { mountFront } from './front.js';
 import { mountTv } from './tv.js';
 import { mountSeeks } from './seeks.js';
@@ -68,9 +70,9 @@ function renderNav() {
       <input type="checkbox" id="dark-toggle" ${isDark() ? 'checked' : ''}> Dark
     </label>
     ${session.me
-      ? `<a href="#/">Lobby</a><a href="#/seeks">Seeks</a><a href="#/tv">TV</a><a href="#/leaderboard">Leaderboard</a><a href="#/rules">Rules</a><a href="#/user/${esc(session.me)}" id="nav-me">${esc(session.me)}</a>
+      ? `<a href="#/">Lobby</a><a href="#/seeks">Seeks</a><a href="#/tv">TV</a><a href="#/leaderboard">Leaderboard</a><a href="#/rules">Rules</a><a href="#/analysis">Analysis</a><a href="#/user/${esc(session.me)}" id="nav-me">${esc(session.me)}</a>
          <button type="button" class="link" id="signout">Sign out</button>`
-      : '<a href="#/seeks">Seeks</a><a href="#/tv">TV</a><a href="#/leaderboard">Leaderboard</a><a href="#/games">Games</a><a href="#/rules">Rules</a><a href="#/login">Sign in</a>'}`;
+      : '<a href="#/seeks">Seeks</a><a href="#/tv">TV</a><a href="#/leaderboard">Leaderboard</a><a href="#/games">Games</a><a href="#/rules">Rules</a><a href="#/analysis">Analysis</a><a href="#/login">Sign in</a>'}`;
   nav.prepend(...[soundToggle(), session.me && notificationToggle(toast)].filter(Boolean));
   nav.querySelector('#cb-toggle').addEventListener('change', (event) => {
     localStorage.setItem('pieceStyle', event.target.checked ? 'cb' : 'classic');
@@ -184,6 +186,7 @@ async function route() {
   else if (page === 'leaderboard') unmount = mountLeaderboard(root);
   else if (page === 'games' && !arg) unmount = mountGames(root, new URLSearchParams(query));
   else if (page === 'rules') unmount = mountRules(root, arg);
+  else if (page === 'analysis' && !arg) unmount = mountAnalysisBoard(root, ctx, new URLSearchParams(query));
   else if (page === 'tv') unmount = mountTv(root, ctx);
   else if (page === 'seeks') unmount = mountSeeks(root, ctx);
   else if (page === 'login') unmount = mountLogin(root);

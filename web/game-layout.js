@@ -41,6 +41,7 @@ export const gameLayout = (board) => `
             <button type="button" id="draw" hidden>Offer draw</button>
             <button type="button" id="analyse">Analyse</button>
             <button type="button" id="request-analysis" hidden>Request computer analysis</button>
+            <a class="button" id="analyse-from-here" hidden>Analyse from here</a>
             <a class="button" id="pgn" href="/api/games/${board}/pgn" download="ataxx-${board}.pgn">Download PGN</a>
             <a class="button" id="record" href="/api/games/${board}/record" download="ataxx-${board}.txt" title="The 1995 two-column record">Record</a>
             <span class="share">Board image: <a id="image-svg" target="_blank" rel="noopener">SVG</a> · <a id="image-png" target="_blank" rel="noopener">PNG</a></span>

@@ -146,6 +146,9 @@ export function mountGame(root, { me, toast }, board) {
     drawReview(page);
     $('#ply-label').textContent = `${ply} / ${view.moves.length}`;
     $('#image-svg').href = `/board/${board}.svg?ply=${ply}`;
+    // The analysis board takes the position shown, once the game is over (no help in play).
+    $('#analyse-from-here').hidden = view.status !== 'finished';
+    $('#analyse-from-here').href = `#/analysis?game=${view.game}&fen=${encodeURIComponent([view.start_fen, ...view.moves.map((m) => m.fen)][ply])}`;
     $('#image-png').href = `/board/${board}.png?ply=${ply}`;
     const playing = page.mySeat() !== null && view.status === 'active';
     // Finished games and spectators have no use for them: hidden, not greyed out.

@@ -114,3 +114,53 @@ test('a Hexxagon game is analysed the same way, its graph taking the board back'
   await shotsLightDark(dee, 'analysis-hexxagon');
   noScriptErrors();
 });
+
+test('the analysis board plays both sides, shows the engine and the explorer, and opens from a finished game', async () => {
+  const eve = await account('review-eve');
+  const fay = await account('review-fay');
+  const board = await seekGame(eve, fay, 'ataxx', 7);
+  await playAndResign(eve, fay, board, ['b6', 'f6']);
+
+  // From the finished game's page, at the first ply: the position after b6.
+  await eve.goto(`${BASE}/#/game/${board}`);
+  await waitText(eve, '#status', /resign/i);
+  await eve.click('#moves [data-ply="1"]');
+  await waitText(eve, '#ply-label', '1 / 2');
+  await eve.click('#analyse-from-here');
+  await eve.waitForURL(/#\/analysis\?/);
+  await piece(eve, 'x', 'b6');
+  await waitText(eve, '#analysis-turn', 'O to move');
+  // The explorer counts the games that reached it (this one at least), with f6 among them.
+  await waitText(eve, '#explorer', /\d+ of \d+ finished games/);
+  await eve.waitForSelector('#explorer [data-move="f6"]');
+  // The engine's line, or its refusal when another board in play stands here.
+  await waitText(eve, '#engine', /Best for o|in play|busy/);
+
+  // Moves for both sides: a click on an explorer move plays it; a clone by clicks.
+  await eve.click('#explorer [data-move="f6"]');
+  await piece(eve, 'o', 'f6');
+  await waitText(eve, '#analysis-line', 'f6');
+  await waitText(eve, '#analysis-turn', 'X to move');
+  await eve.click('.board rect[data-sq="b6"]');
+  await eve.click('.board rect[data-sq="c6"]');
+  await piece(eve, 'x', 'c6');
+  await waitText(eve, '#analysis-line', 'f6 c6');
+  await eve.click('#analysis-back');
+  await noPiece(eve, 'c6');
+  await shotsLightDark(eve, 'analysis-board');
+
+  // A FEN typed in, and the start position.
+  await eve.fill('#analysis-fen', 'x5o/7/7/3x3/7/7/o5x o 0 1');
+  await eve.click('#analysis-setup button[type=submit]');
+  await piece(eve, 'x', 'd4');
+  await eve.click('#analysis-start');
+  await noPiece(eve, 'd4');
+  await waitText(eve, '#analysis-turn', 'X to move');
+
+  // Another game: Hexxagon's start, its board drawn and its explorer asked.
+  await eve.selectOption('#analysis-game', 'hexxagon');
+  await eve.waitForSelector('#board svg.board .hex');
+  await waitText(eve, '#engine', 'square Ataxx only');
+  await waitText(eve, '#explorer', /finished games reached/);
+  noScriptErrors();
+});

@@ -59,6 +59,7 @@ const ASSETS: &[Asset] = &[
     asset!("leaderboard.js", JS),
     asset!("games.js", JS),
     asset!("rules.js", JS),
+    asset!("analysis-board.js", JS),
     asset!("rematch.js", JS),
     asset!("premove.js", JS),
     asset!("notify.js", JS),
