@@ -86,7 +86,7 @@ test('a player asks for the analysis of a finished Ataxx game, watches it come, 
   // The engine's move for the position shown, drawn from its cell or onto it.
   assert.ok(report.plies[2].best, 'the third ply has a best move');
   await ann.waitForSelector('#board .best-arrow');
-  await shotsLightDark(ann, 'analysis-game');
+  assert.deepEqual(await shotsLightDark(ann, 'analysis-game', { axe: true }), []);
 
   // Someone who did not play opens the page later: the analysis is there for them too.
   const guest = await visitor('review-guest');
@@ -111,7 +111,7 @@ test('a Hexxagon game is analysed the same way, its graph taking the board back'
   await clickGraph(dee, 1, 4);
   await waitText(dee, '#ply-label', '1 / 4');
   await dee.waitForSelector('#board .best-arrow');
-  await shotsLightDark(dee, 'analysis-hexxagon');
+  assert.deepEqual(await shotsLightDark(dee, 'analysis-hexxagon', { axe: true }), []);
   noScriptErrors();
 });
 
@@ -147,7 +147,7 @@ test('the analysis board plays both sides, shows the engine and the explorer, an
   await waitText(eve, '#analysis-line', 'f6 c6');
   await eve.click('#analysis-back');
   await noPiece(eve, 'c6');
-  await shotsLightDark(eve, 'analysis-board');
+  assert.deepEqual(await shotsLightDark(eve, 'analysis-board', { axe: true }), []);
 
   // A FEN typed in, and the start position.
   await eve.fill('#analysis-fen', 'x5o/7/7/3x3/7/7/o5x o 0 1');
