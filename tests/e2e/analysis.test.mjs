@@ -6,7 +6,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  account, BASE, noPiece, noScriptErrors, piece, shotsLightDark, TIMEOUT, visitor, waitText,
+  account, BASE, noPiece, noScriptErrors, person, piece, shotsLightDark, TIMEOUT, visitor, waitText,
 } from './common.mjs';
 
 /** Sends a JSON request as the page's user and returns the answer's body, checking its status. */
@@ -43,12 +43,14 @@ async function graphShown(page) {
 
 /** Clicks the graph where ply `ply` of `total` lies. */
 async function clickGraph(page, ply, total) {
+  await page.locator('.eval-graph').scrollIntoViewIfNeeded();
   const box = await page.locator('.eval-graph').boundingBox();
   await page.mouse.click(box.x + (box.width * ply) / total, box.y + box.height / 2);
 }
 
 test('a player asks for the analysis of a finished Ataxx game, watches it come, and replays it from the graph', async () => {
-  const ann = await account('review-ann');
+  // Signed in on the page itself (an account made through the API is unknown to the page).
+  const ann = await person('review-ann');
   const ben = await account('review-ben');
   const board = await seekGame(ann, ben, 'ataxx', 7);
   // Columns b and f: nobody captures, so every position is known by heart.
@@ -100,7 +102,7 @@ test('a player asks for the analysis of a finished Ataxx game, watches it come, 
 
 test('a Hexxagon game is analysed the same way, its graph taking the board back', async () => {
   const cal = await account('review-cal');
-  const dee = await account('review-dee');
+  const dee = await person('review-dee');
   const board = await seekGame(cal, dee, 'hexxagon', 3);
   await playAndResign(cal, dee, board, [null, null, null, null]);
   // The other player asks, through the API; the page opened meanwhile follows the socket.

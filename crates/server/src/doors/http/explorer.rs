@@ -10,6 +10,7 @@ use serde_json::json;
 use super::{bad, ApiResult, HttpState};
 use crate::domain::explorer::Filter;
 use crate::domain::standings::Speed;
+use crate::error::Error;
 
 #[derive(Deserialize)]
 pub(super) struct ExplorerQuery {
@@ -33,7 +34,7 @@ pub(super) async fn get(
     };
     let fen = match query.fen {
         Some(fen) => fen,
-        None => kind.start(&Default::default())?.fen(),
+        None => kind.start(&Default::default()).map_err(Error::from)?.fen(),
     };
     if query.min_rating.is_some_and(|r| !r.is_finite()) {
         return Err(bad("min_rating must be a number".to_string()));
