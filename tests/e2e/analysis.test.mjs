@@ -88,7 +88,7 @@ test('a player asks for the analysis of a finished Ataxx game, watches it come, 
   // The engine's move for the position shown, drawn from its cell or onto it.
   assert.ok(report.plies[2].best, 'the third ply has a best move');
   await ann.waitForSelector('#board .best-arrow');
-  assert.deepEqual(await shotsLightDark(ann, 'analysis-game', { axe: true }), []);
+  assert.deepEqual(await shotsLightDark(ann, 'analysis-game', { axe: true, fullPage: true }), []);
 
   // Someone who did not play opens the page later: the analysis is there for them too.
   const guest = await visitor('review-guest');
@@ -113,7 +113,7 @@ test('a Hexxagon game is analysed the same way, its graph taking the board back'
   await clickGraph(dee, 1, 4);
   await waitText(dee, '#ply-label', '1 / 4');
   await dee.waitForSelector('#board .best-arrow');
-  assert.deepEqual(await shotsLightDark(dee, 'analysis-hexxagon', { axe: true }), []);
+  assert.deepEqual(await shotsLightDark(dee, 'analysis-hexxagon', { axe: true, fullPage: true }), []);
   noScriptErrors();
 });
 

@@ -129,15 +129,16 @@ export async function violations(page) {
 }
 
 /**
- * Screenshots of the page as it is, `<name>-light.png` and `<name>-dark.png`; with `axe`, each
- * theme is checked by axe-core first. Returns the problems axe-core found (none without it).
+ * Screenshots of the page as it is, `<name>-light.png` and `<name>-dark.png` (of the whole
+ * page with `fullPage`); with `axe`, each theme is checked by axe-core first. Returns the
+ * problems axe-core found (none without it).
  */
-export async function shotsLightDark(page, name, { axe = false } = {}) {
+export async function shotsLightDark(page, name, { axe = false, fullPage = false } = {}) {
   const problems = [];
   for (const theme of ['light', 'dark']) {
     await page.emulateMedia({ colorScheme: theme });
     if (axe) for (const v of await violations(page)) problems.push(`${name} (${theme}): ${v}`);
-    await shot(page, `${name}-${theme}.png`);
+    await shot(page, `${name}-${theme}.png`, fullPage);
   }
   await page.emulateMedia({ colorScheme: null });
   return problems;

@@ -28,7 +28,12 @@ fn play(server: &Served, moves: &[&str], resigner: (&str, &str)) -> i64 {
 }
 
 fn explore(server: &Served, query: &str) -> Value {
-    let (status, body) = api("GET", &server.url(&format!("/api/explorer?{query}")), None, None);
+    let (status, body) = api(
+        "GET",
+        &server.url(&format!("/api/explorer?{query}")),
+        None,
+        None,
+    );
     assert_eq!(status, 200, "{query}: {body}");
     body
 }
@@ -68,7 +73,13 @@ fn the_explorer_counts_finished_games_by_position_move_and_seat() {
     let server = Served::fresh(&dir, &["--analysis-workers", "0"]);
     server.text().signup(&[ALICE, BOB]);
     let fresh = explore(&server, "game=ataxx");
-    assert_eq!((fresh["games"].as_i64(), fresh["moves"].as_array().map(Vec::len)), (Some(0), Some(0)));
+    assert_eq!(
+        (
+            fresh["games"].as_i64(),
+            fresh["moves"].as_array().map(Vec::len)
+        ),
+        (Some(0), Some(0))
+    );
 
     // x: a7 g1, o: g7 a1. Three games, and one in play that must not count.
     let first = play(&server, &["b6", "f6"], ALICE); // o wins
@@ -78,7 +89,9 @@ fn the_explorer_counts_finished_games_by_position_move_and_seat() {
         .as_i64()
         .unwrap();
     server.text().accept(open, &[ALICE, BOB]);
-    server.text().ok(&format!("ataxx move {open} alice secret-1 b6"));
+    server
+        .text()
+        .ok(&format!("ataxx move {open} alice secret-1 b6"));
 
     let start = explore(&server, "game=ataxx");
     assert_eq!(start["games"], 3, "{start}");
@@ -106,24 +119,44 @@ fn the_explorer_counts_finished_games_by_position_move_and_seat() {
 
     // Filters: these games have no clock; a rating nobody has leaves every game out.
     let live = explore(&server, "game=ataxx&speed=live");
-    assert_eq!((live["games"].as_i64(), live["moves"].as_array().map(Vec::len)), (Some(0), Some(0)));
+    assert_eq!(
+        (
+            live["games"].as_i64(),
+            live["moves"].as_array().map(Vec::len)
+        ),
+        (Some(0), Some(0))
+    );
     let correspondence = explore(&server, "game=ataxx&speed=correspondence");
     assert_eq!(correspondence["games"], 3);
     let strong = explore(&server, "game=ataxx&min_rating=100000");
     assert_eq!(strong["games"], 0, "{strong}");
     // A rated game's players have a rating; a low minimum keeps exactly the rated games.
-    let rated = api("GET", &server.url(&format!("/api/games/{first}")), None, None).1["rated"]
+    let rated = api(
+        "GET",
+        &server.url(&format!("/api/games/{first}")),
+        None,
+        None,
+    )
+    .1["rated"]
         .as_bool()
         .unwrap();
     let any = explore(&server, "game=ataxx&min_rating=0");
     assert_eq!(any["games"], if rated { 3 } else { 0 }, "{any}");
     if rated {
-        assert!(start["moves"][0]["average_rating"].as_f64().is_some(), "{start}");
+        assert!(
+            start["moves"][0]["average_rating"].as_f64().is_some(),
+            "{start}"
+        );
     }
 
     // Bad input is refused with the API's error, never a crash.
     for query in ["game=chess", "fen=nonsense", "speed=fast"] {
-        let (status, body) = api("GET", &server.url(&format!("/api/explorer?{query}")), None, None);
+        let (status, body) = api(
+            "GET",
+            &server.url(&format!("/api/explorer?{query}")),
+            None,
+            None,
+        );
         assert_eq!(status, 400, "{query}: {body}");
         assert!(body["error"]["message"].is_string(), "{body}");
     }

@@ -127,7 +127,12 @@ impl Explorer {
         let index = self.index(kind).await?;
         let mut by_move: BTreeMap<&str, (ExplorerMove, Vec<f64>)> = BTreeMap::new();
         let mut games = 0;
-        for (game, mv) in index.at.get(&position_key(kind, &fen)).into_iter().flatten() {
+        for (game, mv) in index
+            .at
+            .get(&position_key(kind, &fen))
+            .into_iter()
+            .flatten()
+        {
             let indexed = &index.games[*game as usize];
             let fast_enough = filter.speed.clocked().is_none_or(|c| c == indexed.clocked);
             let strong_enough = filter
@@ -177,7 +182,13 @@ impl Explorer {
 
     /// The index of `kind`, rebuilt first if its finished games changed.
     async fn index(&self, kind: GameKind) -> Result<Arc<Index>> {
-        let current = || self.indexes.lock().expect("explorer cache").get(&kind).cloned();
+        let current = || {
+            self.indexes
+                .lock()
+                .expect("explorer cache")
+                .get(&kind)
+                .cloned()
+        };
         let fingerprint = {
             let mut conn = self.storage.read().await?;
             store::finished_fingerprint(&mut conn, kind.name()).await?
@@ -198,11 +209,10 @@ impl Explorer {
             let ratings = store::ratings_after_boards_from(&mut conn, kind.name(), first).await?;
             (boards, moves, ratings)
         };
-        let index = tokio::task::spawn_blocking(move || {
-            build(kind, fingerprint, boards, &moves, &ratings)
-        })
-        .await
-        .map_err(|err| Error::Database(Box::new(err)))?;
+        let index =
+            tokio::task::spawn_blocking(move || build(kind, fingerprint, boards, &moves, &ratings))
+                .await
+                .map_err(|err| Error::Database(Box::new(err)))?;
         let index = Arc::new(index);
         self.indexes
             .lock()
@@ -253,7 +263,11 @@ fn build(
         for mv in moves_of.get(&game.board).into_iter().flatten() {
             let key = position_key(kind, &position.fen());
             if seen.insert(key.clone()) {
-                index.at.entry(key).or_default().push((number, mv.to_string()));
+                index
+                    .at
+                    .entry(key)
+                    .or_default()
+                    .push((number, mv.to_string()));
             }
             if position.play(mv).is_err() {
                 break;

@@ -166,7 +166,13 @@ pub async fn ratings_after_boards_from(
     .fetch_all(conn)
     .await?;
     rows.iter()
-        .map(|row| Ok((row.try_get("board")?, row.try_get("name")?, row.try_get("rating")?)))
+        .map(|row| {
+            Ok((
+                row.try_get("board")?,
+                row.try_get("name")?,
+                row.try_get("rating")?,
+            ))
+        })
         .collect()
 }
 
