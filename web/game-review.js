@@ -132,9 +132,11 @@ export function attachReview(page) {
 
   async function load() {
     try {
-      take(await api(`/api/games/${board}/analysis`));
+      const report = await api(`/api/games/${board}/analysis`);
+      if (!page.closed) take(report);
     } catch (err) {
-      if (err.code !== 'no_analysis') return;
+      // A page left meanwhile draws nothing more.
+      if (page.closed || err.code !== 'no_analysis') return;
       page.reviewState = 'none';
       page.draw();
     }
@@ -142,7 +144,8 @@ export function attachReview(page) {
 
   $('#request-analysis').addEventListener('click', async () => {
     try {
-      take(await api(`/api/games/${board}/analysis`, { method: 'POST' }));
+      const report = await api(`/api/games/${board}/analysis`, { method: 'POST' });
+      if (!page.closed) take(report);
     } catch (err) {
       page.toast(err.message, 'error');
     }
