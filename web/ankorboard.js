@@ -5,9 +5,9 @@
 //
 // Cells are named by their labels (`d3`, `f4'`). Marks: selected (a cube), places (holes a
 // cube may be placed on), moves (cells the selected cube may go to), lastFrom, lastTo, path
-// (the winning group's cells).
+// (the winning group's cells), arrow (the engine's move: {from, to}).
 
-import { el } from './board.js';
+import { drawArrow, el } from './board.js';
 
 const EDGE = 60;
 const MARGIN = 16;
@@ -117,6 +117,14 @@ export class AnkorBoard {
       } else if (marks.lastFrom === cell.label && !cell.cube) {
         el('polygon', { points: this.silhouette(cell), class: 'last-from' }, this.layer);
       }
+    }
+    if (marks.arrow) {
+      const centre = (label) => {
+        const cell = pos.cells.find((c) => c.label === label);
+        return cell && this.point(cell.a + 0.5, cell.b + 0.5, cell.c + 0.5).split(',').map(Number);
+      };
+      const to = centre(marks.arrow.to);
+      if (to) drawArrow(this.layer, marks.arrow.from && centre(marks.arrow.from), to);
     }
     if (arrived && !matchMedia('(prefers-reduced-motion: reduce)').matches) {
       arrived.animate([{ opacity: 0.2 }, { opacity: 1 }], { duration: 260, easing: 'ease-out' });

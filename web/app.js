@@ -1,7 +1,7 @@
 // The page shell: who is signed in, the navigation bar, the piece style, and the routes
 // (#/ lobby, or the front page when signed out; #/tv, #/seeks, #/login, #/game/<board>,
 // #/user/<name>, #/leaderboard, #/games?<filters>, #/rules, #/rules/<game>, #/tournaments,
-// #/tournament/<id>).
+// #/tournament/<id>, #/analysis?game=<id>&fen=<FEN>).
 
 import { api, esc } from './api.js';
 import { mountLobby } from './lobby.js';
@@ -10,6 +10,7 @@ import { mountProfile } from './profile.js';
 import { mountLeaderboard } from './leaderboard.js';
 import { mountGames } from './games.js';
 import { mountRules } from './rules.js';
+import { mountAnalysisBoard } from './analysis-board.js';
 import { mountFront } from './front.js';
 import { mountTv } from './tv.js';
 import { mountSeeks } from './seeks.js';
@@ -186,6 +187,7 @@ async function route() {
   else if (page === 'leaderboard') unmount = mountLeaderboard(root);
   else if (page === 'games' && !arg) unmount = mountGames(root, new URLSearchParams(query));
   else if (page === 'rules') unmount = mountRules(root, arg);
+  else if (page === 'analysis' && !arg) unmount = mountAnalysisBoard(root, ctx, new URLSearchParams(query));
   else if (page === 'tv') unmount = mountTv(root, ctx);
   else if (page === 'seeks') unmount = mountSeeks(root, ctx);
   else if (page === 'tournaments' && !arg) unmount = mountTournaments(root, ctx);

@@ -32,6 +32,25 @@ function glyph(letter, cx, cy, g) {
 }
 
 /**
+ * The engine's move drawn over a board: an arrow from `from` to `to` (points [x, y] in the
+ * board's units of 100 a cell), or a ring on `to` for a move that places a piece.
+ */
+export function drawArrow(layer, from, to) {
+  const g = el('g', { class: 'best-arrow', 'aria-hidden': 'true' }, layer);
+  if (!from) return el('circle', { cx: to[0], cy: to[1], r: 30 }, g);
+  const [dx, dy] = [to[0] - from[0], to[1] - from[1]];
+  const length = Math.hypot(dx, dy) || 1;
+  const [ux, uy] = [dx / length, dy / length];
+  // The shaft stops where the head begins; the head's tip sits short of the cell's centre.
+  const tip = [to[0] - ux * 12, to[1] - uy * 12];
+  const base = [tip[0] - ux * 30, tip[1] - uy * 30];
+  el('line', { x1: from[0], y1: from[1], x2: base[0], y2: base[1] }, g);
+  const side = [-uy * 18, ux * 18];
+  el('polygon', { points: [tip, [base[0] + side[0], base[1] + side[1]], [base[0] - side[0], base[1] - side[1]]].map((p) => p.join(',')).join(' ') }, g);
+  return g;
+}
+
+/**
  * A board of cells, each holding a piece (a letter), a block ('-') or nothing. Subclasses give
  * the geometry: `cells(pos)` → [name, content], `layout(pos)` → {key, width, height, shapes:
  * [{name, center: [x, y], tag, attrs}], labels: [{x, y, text}]}.
@@ -69,7 +88,8 @@ export class CellBoard {
   }
 
   /**
-   * Draws `pos`. marks: {selected, singles, jumps, lastFrom, lastTo, hintFrom, hintTo};
+   * Draws `pos`. marks: {selected, singles, jumps, lastFrom, lastTo, hintFrom, hintTo, arrow:
+   * the engine's move {from, to}};
    * animation: the move just played ({from, to, flipped: [[cell, previous letter]]}).
    */
   render(pos, marks = {}, animation = null) {
@@ -97,6 +117,8 @@ export class CellBoard {
       if (c !== '' && c !== '-') drawn[sq] = this.drawPiece(sq, c);
     }
     if (animation && animation.to && drawn[animation.to]) this.animate(drawn, animation);
+    const { arrow } = marks;
+    if (arrow && this.centers[arrow.to]) drawArrow(this.pieces, arrow.from && this.centers[arrow.from], this.centers[arrow.to]);
   }
 
   drawPiece(sq, letter) {

@@ -16,6 +16,11 @@ export const gameLayout = (board) => `
           <button type="button" data-step="end" title="Latest position (End)" aria-label="latest position"><svg viewBox="0 0 24 24" aria-hidden="true"><path d="M16 5h2v14h-2zM4 5v14l11-7z"/></svg></button>
           <button type="button" id="flip" title="Flip the board" aria-label="flip the board" aria-pressed="false"><svg viewBox="0 0 24 24" aria-hidden="true"><path d="M7 3l-4 4h3v10h2V7h3zM17 21l4-4h-3V7h-2v10h-3z"/></svg></button>
         </div>
+        <section id="review" class="review" aria-label="computer analysis" hidden>
+          <p id="review-progress" class="review-progress" role="status"></p>
+          <div id="review-graph"></div>
+          <div id="review-summary"></div>
+        </section>
       </div>
       <aside class="side">
         <div class="card status-card">
@@ -35,6 +40,8 @@ export const gameLayout = (board) => `
             <button type="button" id="undo" hidden>Propose undo</button>
             <button type="button" id="draw" hidden>Offer draw</button>
             <button type="button" id="analyse">Analyse</button>
+            <button type="button" id="request-analysis" hidden>Request computer analysis</button>
+            <a class="button" id="analyse-from-here" hidden>Analyse from here</a>
             <a class="button" id="pgn" href="/api/games/${board}/pgn" download="ataxx-${board}.pgn">Download PGN</a>
             <a class="button" id="record" href="/api/games/${board}/record" download="ataxx-${board}.txt" title="The 1995 two-column record">Record</a>
             <span class="share">Board image: <a id="image-svg" target="_blank" rel="noopener">SVG</a> · <a id="image-png" target="_blank" rel="noopener">PNG</a></span>

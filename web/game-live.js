@@ -52,6 +52,8 @@ export function followGame(page) {
       drawChat(page);
       return;
     }
+    // The computer analysis leaves the board's version as it is: its own part takes it.
+    if (event.type === 'analysis') { if (event.board === board) page.reviewEvent(event); return; }
     if (!view || event.board !== board || event.version === undefined || event.version <= view.version) return;
     const summary = { ...event.game, moves: view.moves, chat: view.chat };
     switch (event.type) {

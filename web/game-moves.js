@@ -2,6 +2,7 @@
 // and forth through the positions (buttons, a click on a move, the arrow keys, Home and End).
 
 import { esc } from './api.js';
+import { MARKS, markOf } from './game-review.js';
 
 /** The moves in one column per seat, a row per round. */
 export function drawMoves(page) {
@@ -13,9 +14,10 @@ export function drawMoves(page) {
     if (!row || m.seat <= lastSeat) rows.push(row = view.seats.map(() => '<td></td>'));
     lastSeat = m.seat;
     const text = m.auto ? 'pass' : m.move;
-    const title = m.auto ? 'forced pass' : `${m.flips} flipped`;
+    const judged = markOf(page, i + 1);
+    const title = `${m.auto ? 'forced pass' : `${m.flips} flipped`}${judged ? `, ${judged}` : ''}`;
     row[m.seat] = `<td class="mv ${m.auto ? 'auto' : ''} ${page.shown() === i + 1 ? 'current' : ''}" data-ply="${i + 1}" title="${title}">
-      ${esc(text)}${m.auto || kind.cubes ? '' : `<sup>${m.flips ? `+${m.flips}` : ''}</sup>`}</td>`;
+      ${esc(text)}${judged ? `<span class="judged ${judged}">${MARKS[judged]}</span>` : ''}${m.auto || kind.cubes ? '' : `<sup>${m.flips ? `+${m.flips}` : ''}</sup>`}</td>`;
   });
   // Ankor's swap exchanges who sits where, so its columns are the colours, not the players.
   const head = view.seats.map((s) => `<th><span class="dot ${s.letter}"></span> ${kind.cubes ? s.letter.toUpperCase() : esc(s.name)}</th>`).join('');

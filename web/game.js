@@ -19,6 +19,7 @@ import { clickSquare, playPremove, targetsOf } from './game-input.js';
 import { gameLayout } from './game-layout.js';
 import { followGame } from './game-live.js';
 import { attachReplay, drawMoves } from './game-moves.js';
+import { attachReview, bestArrow, drawReview } from './game-review.js';
 import { Clocks, drawPlayers } from './game-players.js';
 import { drawStatus, statusText } from './game-status.js';
 
@@ -60,6 +61,7 @@ export function mountGame(root, { me, toast }, board) {
     send: (word) => send(page, word),
     move: (text) => move(page, text),
     load: () => live.load(),
+    reviewEvent: (event) => review.onEvent(event),
   };
   page.clocks = new Clocks(page);
   const detachKeyboard = attachKeyboard($('#board'));
@@ -102,6 +104,7 @@ export function mountGame(root, { me, toast }, board) {
       const mv = moveCells(view.moves[i].move);
       if (mv) page.animation = { from: mv.from, to: mv.to, flipped: kind.cubes ? [] : flippedBy(kind, page.positions[i], page.positions[i + 1], mv.to) };
     }
+    review.onView(view);
     draw();
     playPremove(page);
     // The end seen live (whichever event brought it): said, and sounded.
@@ -127,7 +130,7 @@ export function mountGame(root, { me, toast }, board) {
     const { hint } = page;
     const pos = page.positions[ply];
     const last = ply > 0 ? moveCells(view.moves[ply - 1].move) : null;
-    const marks = { selected, lastFrom: last?.from, lastTo: last?.to, hintFrom: hint?.from, hintTo: hint?.to };
+    const marks = { selected, lastFrom: last?.from, lastTo: last?.to, hintFrom: hint?.from, hintTo: hint?.to, arrow: bestArrow(page, moveCells) };
     if (selected) Object.assign(marks, page.myTurn() ? targetsOf(page, selected) : premoveTargets(kind, pos, selected));
     if (kind.cubes) {
       // Holes a cube may be placed on; at the end, the winning group.
@@ -140,8 +143,12 @@ export function mountGame(root, { me, toast }, board) {
     drawPlayers(page, pos);
     drawStatus(page);
     drawMoves(page);
+    drawReview(page);
     $('#ply-label').textContent = `${ply} / ${view.moves.length}`;
     $('#image-svg').href = `/board/${board}.svg?ply=${ply}`;
+    // The analysis board takes the position shown, once the game is over (no help in play).
+    $('#analyse-from-here').hidden = view.status !== 'finished';
+    $('#analyse-from-here').href = `#/analysis?game=${view.game}&fen=${encodeURIComponent([view.start_fen, ...view.moves.map((m) => m.fen)][ply])}`;
     $('#image-png').href = `/board/${board}.png?ply=${ply}`;
     const playing = page.mySeat() !== null && view.status === 'active';
     // Finished games and spectators have no use for them: hidden, not greyed out.
@@ -167,6 +174,7 @@ export function mountGame(root, { me, toast }, board) {
     box.classList.add('refused');
   }
 
+  const review = attachReview(page);
   attachActions(page);
   attachChat(page);
   const detachReplay = attachReplay(page);

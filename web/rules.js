@@ -190,6 +190,7 @@ function mountIndex(root, games) {
     <p class="lead">This server plays four games. Each page below says the rules in short and lets you try them on small boards.</p>
     <ul class="rules-list">${games.map((g) => `<li><a href="#/rules/${esc(g.id)}">${esc(g.name)}</a>
       <span class="muted">${esc(PAGES[g.id].lead)}</span></li>`).join('')}</ul>
+    <p>To study a position of any of them, or see what was played from it here, open the <a href="#/analysis">analysis board</a>.</p>
   </section>`;
 }
 

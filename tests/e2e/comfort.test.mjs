@@ -4,13 +4,10 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createRequire } from 'node:module';
 import {
-  BASE, boardOf, call, cursorTo, gameOf, noScriptErrors, person, shot, tabToBoard, untilGame, visitor,
-  waitText,
+  BASE, boardOf, call, cursorTo, gameOf, noScriptErrors, person, shot, tabToBoard, untilGame,
+  violations, visitor, waitText,
 } from './common.mjs';
-
-const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 
 test('the keyboard alone plays a whole 4x4 game against a bot, and the moves are announced', async () => {
   const kim = await person('kim');
@@ -145,15 +142,6 @@ test('a notification tells of a challenge and a correspondence move in a backgro
   noScriptErrors();
 });
 
-/** axe-core's serious and critical violations on the page as it is now. */
-async function violations(page) {
-  await page.addScriptTag({ path: AXE });
-  const found = await page.evaluate(async () => (await window.axe.run(document, { resultTypes: ['violations'] })).violations
-    .filter((v) => ['serious', 'critical'].includes(v.impact))
-    .map((v) => `${v.id} (${v.impact}): ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | ')}`));
-  return found;
-}
-
 test('axe-core finds no serious or critical violation on any page, light or dark, on a desktop and on phones', async () => {
   // The longest name allowed and a chat line without a space: what stretches pages most.
   const leeName = `lee${'e'.repeat(29)}`;
@@ -181,6 +169,8 @@ test('axe-core finds no serious or critical violation on any page, light or dark
     [signedOut, '#/rules/hexxagon'], [signedOut, '#/rules/ataxx4'], [signedOut, '#/rules/ankor'],
     // Issue #34's pages.
     [signedOut, '#/tournaments'], [lee, '#/tournaments'], [signedOut, `#/tournament/${tour.id}`], [lee, `#/tournament/${tour.id}`],
+    // Issue #33's analysis board.
+    [signedOut, '#/analysis'], [lee, '#/analysis?game=hexxagon'],
   ];
   const problems = [];
   for (const theme of ['light', 'dark']) {

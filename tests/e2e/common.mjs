@@ -3,6 +3,7 @@
 
 import { after, before } from 'node:test';
 import assert from 'node:assert/strict';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
 
@@ -117,20 +118,38 @@ export async function call(page, method, path, data, status = 200) {
   return body ? JSON.parse(body) : null;
 }
 
-/** Screenshots `<name>-light.png` and `<name>-dark.png` of the page as it is. */
-export async function shotsLightDark(page, name) {
-  await page.emulateMedia({ colorScheme: 'light' });
-  await shot(page, `${name}-light.png`);
-  await page.emulateMedia({ colorScheme: 'dark' });
-  await shot(page, `${name}-dark.png`);
-  await page.emulateMedia({ colorScheme: null });
-}
-
 export async function shot(page, name, fullPage = false) {
   if (!SHOTS) return;
   await page.evaluate(() => window.scrollTo(0, 0));
   await page.waitForTimeout(400); // let the animations finish
   await page.screenshot({ path: path.join(SHOTS, name), fullPage });
+}
+
+const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
+
+/** axe-core's serious and critical violations on the page as it is now. */
+export async function violations(page) {
+  await page.addScriptTag({ path: AXE });
+  const found = await page.evaluate(async () => (await window.axe.run(document, { resultTypes: ['violations'] })).violations
+    .filter((v) => ['serious', 'critical'].includes(v.impact))
+    .map((v) => `${v.id} (${v.impact}): ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | ')}`));
+  return found;
+}
+
+/**
+ * Screenshots of the page as it is, `<name>-light.png` and `<name>-dark.png` (of the whole
+ * page with `fullPage`); with `axe`, each theme is checked by axe-core first. Returns the
+ * problems axe-core found (none without it).
+ */
+export async function shotsLightDark(page, name, { axe = false, fullPage = false } = {}) {
+  const problems = [];
+  for (const theme of ['light', 'dark']) {
+    await page.emulateMedia({ colorScheme: theme });
+    if (axe) for (const v of await violations(page)) problems.push(`${name} (${theme}): ${v}`);
+    await shot(page, `${name}-${theme}.png`, fullPage);
+  }
+  await page.emulateMedia({ colorScheme: null });
+  return problems;
 }
 
 /** Presses Tab until the board has the focus. */

@@ -39,7 +39,7 @@ test('a person joins an arena, is taken to its first game and sees the standings
   await call(bo, 'POST', `/api/tournaments/${id}/join`);
   await waitText(ana, '#tour-standings', 'arena-bo');
   await waitText(watcher, '#tour-standings', 'arena-bo');
-  await shotsLightDark(ana, 'tournament-open');
+  assert.deepEqual(await shotsLightDark(ana, 'tournament-open', { axe: true }), []);
 
   // Started, the arena pairs the two at once and Ana's page goes to her game.
   await ana.click('#tour-start');
@@ -67,7 +67,7 @@ test('a person joins an arena, is taken to its first game and sees the standings
   await watcher.waitForSelector(`#tour-live .live-tile[data-board="${board}"]`, { state: 'detached' });
   await ana.goto(`${BASE}/#/tournament/${id}`);
   await ana.waitForSelector('#tour-standings tr.me[data-player="arena-ana"]');
-  await shotsLightDark(watcher, 'tournament-running');
+  assert.deepEqual(await shotsLightDark(watcher, 'tournament-running', { axe: true }), []);
 
   // Both withdraw, so that no game is paired again, and the game the arena paired them in next
   // ends (later tests look at the games in play).

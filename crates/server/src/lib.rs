@@ -111,6 +111,8 @@ pub struct App {
     pub moderation: Moderation,
     /// The computer analysis of finished games.
     pub analyses: domain::analysis::Analyses,
+    /// The opening explorer over the finished games.
+    pub explorer: domain::explorer::Explorer,
 }
 
 impl App {
@@ -138,6 +140,7 @@ impl App {
         );
         Ok(App {
             analyses,
+            explorer: domain::explorer::Explorer::new(storage.clone()),
             leader: match storage.is_shared() {
                 true => cluster::elect(&storage),
                 false => Leader::always(),

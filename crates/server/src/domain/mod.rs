@@ -8,6 +8,7 @@ pub mod bot_accounts;
 pub mod bots;
 pub mod challenge_policy;
 pub mod clock;
+pub mod explorer;
 pub mod games;
 pub mod gate;
 pub mod health;

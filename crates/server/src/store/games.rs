@@ -295,6 +295,37 @@ pub async fn count_games(conn: &mut AnyConnection, game: &str, status: Status) -
     Ok(row.try_get("n")?)
 }
 
+/// What tells whether a game's finished boards changed (the opening explorer's cache key):
+/// how many there are and when the last one ended. Boards only ever join the finished ones.
+pub async fn finished_fingerprint(conn: &mut AnyConnection, game: &str) -> Result<(i64, i64)> {
+    let row = sqlx::query(
+        "SELECT COUNT(*) AS n, COALESCE(MAX(finished_ms), 0) AS last FROM games \
+         WHERE game = $1 AND status = 'finished'",
+    )
+    .bind(game)
+    .fetch_one(conn)
+    .await?;
+    Ok((row.try_get("n")?, row.try_get("last")?))
+}
+
+/// The newest `limit` finished boards of a game by board number, newest first, with seats.
+pub async fn newest_finished(
+    conn: &mut AnyConnection,
+    game: &str,
+    limit: i64,
+) -> Result<Vec<GameRow>> {
+    let sql = format!(
+        "SELECT {GAME_COLUMNS} FROM games WHERE game = $1 AND status = 'finished' \
+         ORDER BY board DESC LIMIT $2"
+    );
+    let rows = sqlx::query(&sql)
+        .bind(game)
+        .bind(limit)
+        .fetch_all(&mut *conn)
+        .await?;
+    games_with_seats(conn, rows).await
+}
+
 /// The number the next board gets: boards count from 101.
 pub async fn next_board(conn: &mut AnyConnection) -> Result<i64> {
     next_number(conn, "board").await

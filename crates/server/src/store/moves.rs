@@ -50,3 +50,23 @@ pub async fn delete_moves_from(conn: &mut AnyConnection, board: i64, ply: i64) -
         .await?;
     Ok(())
 }
+
+/// The moves of a game's finished boards numbered from `first_board` on, as (board, move), in
+/// board and ply order (the opening explorer replays them).
+pub async fn finished_moves_from(
+    conn: &mut AnyConnection,
+    game: &str,
+    first_board: i64,
+) -> Result<Vec<(i64, String)>> {
+    let rows = sqlx::query(
+        "SELECT m.board, m.mv FROM moves m JOIN games g ON g.board = m.board \
+         WHERE g.game = $1 AND g.status = 'finished' AND m.board >= $2 ORDER BY m.board, m.ply",
+    )
+    .bind(game)
+    .bind(first_board)
+    .fetch_all(conn)
+    .await?;
+    rows.iter()
+        .map(|row| Ok((row.try_get("board")?, row.try_get("mv")?)))
+        .collect()
+}

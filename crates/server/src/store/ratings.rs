@@ -151,6 +151,31 @@ pub async fn rating_history(conn: &mut AnyConnection, name: &str) -> Result<Vec<
         .collect()
 }
 
+/// The ratings players of a game reached with its boards numbered from `first_board` on, as
+/// (board, name, rating after the game).
+pub async fn ratings_after_boards_from(
+    conn: &mut AnyConnection,
+    game: &str,
+    first_board: i64,
+) -> Result<Vec<(i64, String, f64)>> {
+    let rows = sqlx::query(
+        "SELECT board, name, rating FROM rating_history WHERE game = $1 AND board >= $2",
+    )
+    .bind(game)
+    .bind(first_board)
+    .fetch_all(conn)
+    .await?;
+    rows.iter()
+        .map(|row| {
+            Ok((
+                row.try_get("board")?,
+                row.try_get("name")?,
+                row.try_get("rating")?,
+            ))
+        })
+        .collect()
+}
+
 /// Finished rated games per player of a game: all of them, or only those with a clock
 /// (`clocked` true) or without (false).
 pub async fn rated_games_per_player(

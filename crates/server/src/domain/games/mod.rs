@@ -35,7 +35,7 @@ pub use closing::LeftBoards;
 pub use options::{ChallengeOptions, OPTION_HELP};
 pub use play::Queued;
 pub use search::{Found, MAX_EXPORT};
-pub use view::{replay, result_text};
+pub use view::{replay, result_text, seat_outcome};
 
 const DAY_MS: i64 = 24 * 3600 * 1000;
 /// How long a live game waits for each player's first move (as on lichess, a player's clock

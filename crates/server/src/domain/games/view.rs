@@ -43,7 +43,7 @@ pub(super) fn forfeit_outcome(pos: &dyn AnyPosition, loser: Seat) -> Outcome {
 /// A seat's result from its own side: the best rank alone wins, a best rank shared by every
 /// seat is a draw, anything else a loss (a shared first place among some of four seats counts
 /// as a win for each of them).
-fn seat_outcome(rank: Option<i64>, seats: &[SeatRow]) -> Option<&'static str> {
+pub fn seat_outcome(rank: Option<i64>, seats: &[SeatRow]) -> Option<&'static str> {
     let rank = rank?;
     let everyone_first = seats.iter().all(|s| s.rank == Some(1));
     Some(match rank {

@@ -22,6 +22,7 @@ mod api_error;
 mod auth;
 mod command;
 mod errors;
+mod explorer;
 mod forwarded;
 mod games;
 mod health;
@@ -150,6 +151,7 @@ fn router(state: HttpState) -> Router {
         )
         .route("/api/kinds", get(kinds::get))
         .route("/api/leaderboard", get(leaderboard::get))
+        .route("/api/explorer", get(explorer::get))
         .route("/api/tv", get(tv::get))
         .route("/api/bot/upgrade", post(leaderboard::upgrade_to_bot))
         .route(

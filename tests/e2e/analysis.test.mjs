@@ -1,0 +1,168 @@
+// Browser tests of the computer analysis of finished games (issue #33): a player asks for it on
+// the game page, sees its progress and then the evaluation graph, the judged moves and the
+// players' accuracy; a click on the graph shows that ply, with the engine's move as an arrow.
+// Square Ataxx and Hexxagon. Games are played through the API and finished by a resignation.
+
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import {
+  account, BASE, noPiece, noScriptErrors, person, piece, shotsLightDark, TIMEOUT, visitor, waitText,
+} from './common.mjs';
+
+/** Sends a JSON request as the page's user and returns the answer's body, checking its status. */
+async function call(page, method, path, data, status = 200) {
+  const response = await page.request.fetch(`${BASE}${path}`, { method, data });
+  const body = await response.text();
+  assert.equal(response.status(), status, `${method} ${path}: ${body}`);
+  return body ? JSON.parse(body) : null;
+}
+
+/** A rated game of `game` through a seek: `x` posts it, `o` takes it. Returns the board. */
+async function seekGame(x, o, game, size) {
+  const seek = await call(x, 'POST', '/api/seeks', { game, size, color: 'x', rated: true }, 201);
+  const started = await call(o, 'POST', `/api/seeks/${seek.id}/accept`, undefined, 201);
+  assert.equal(started.status, 'active');
+  return started.board;
+}
+
+/** Plays `moves` alternately (x first; null: the first legal move), then x resigns. */
+async function playAndResign(x, o, board, moves) {
+  for (const [i, move] of moves.entries()) {
+    const mover = i % 2 === 0 ? x : o;
+    const chosen = move ?? (await call(mover, 'GET', `/api/games/${board}`)).legal_moves[0];
+    await call(mover, 'POST', `/api/games/${board}/move`, { move: chosen });
+  }
+  await call(x, 'POST', `/api/games/${board}/move`, { move: 'resign' });
+}
+
+/** Waits for the finished analysis on the page: the graph and the players' summary. */
+async function graphShown(page) {
+  await page.waitForSelector('.eval-graph', { timeout: 6 * TIMEOUT });
+  await page.waitForSelector('.review-summary tbody tr');
+}
+
+/** Clicks the graph where ply `ply` of `total` lies. */
+async function clickGraph(page, ply, total) {
+  await page.locator('.eval-graph').scrollIntoViewIfNeeded();
+  const box = await page.locator('.eval-graph').boundingBox();
+  await page.mouse.click(box.x + (box.width * ply) / total, box.y + box.height / 2);
+}
+
+test('a player asks for the analysis of a finished Ataxx game, watches it come, and replays it from the graph', async () => {
+  // Signed in on the page itself (an account made through the API is unknown to the page).
+  const ann = await person('review-ann');
+  const ben = await account('review-ben');
+  const board = await seekGame(ann, ben, 'ataxx', 7);
+  // Columns b and f: nobody captures, so every position is known by heart.
+  const moves = ['b6', 'f6', 'b5', 'f5', 'b4', 'f4'];
+  await playAndResign(ann, ben, board, moves);
+
+  await ann.goto(`${BASE}/#/game/${board}`);
+  await waitText(ann, '#status', /resign/i);
+  const button = ann.locator('#request-analysis');
+  await button.waitFor();
+  // Every line the progress shows is kept, however fast the worker is.
+  await ann.evaluate(() => {
+    window.progressSeen = [];
+    const node = document.querySelector('#review-progress');
+    new MutationObserver(() => window.progressSeen.push(node.textContent)).observe(node, { childList: true, characterData: true, subtree: true });
+  });
+  await button.click();
+  await graphShown(ann);
+  assert.ok(await button.isHidden(), 'asked once, the button goes');
+  const seen = await ann.evaluate(() => window.progressSeen.filter(Boolean));
+  assert.ok(seen.some((line) => /waiting|ply \d+ of 6/.test(line)), `progress lines: ${JSON.stringify(seen)}`);
+
+  // The page shows what the server judged: a mark per flagged move, a row per player.
+  const report = await call(ann, 'GET', `/api/games/${board}/analysis`);
+  assert.equal(report.status, 'done');
+  assert.equal(await ann.locator('#moves .judged').count(), report.plies.filter((p) => p.class).length);
+  assert.equal(await ann.locator('.review-summary tbody tr').count(), 2);
+  await waitText(ann, '.review-summary', `${report.players.x.accuracy.toFixed(1)}`);
+
+  // A click on the graph shows that ply: after two plies b6 stands and b5 is still empty.
+  await clickGraph(ann, 2, moves.length);
+  await waitText(ann, '#ply-label', '2 / 6');
+  await piece(ann, 'x', 'b6');
+  await noPiece(ann, 'b5');
+  // The engine's move for the position shown, drawn from its cell or onto it.
+  assert.ok(report.plies[2].best, 'the third ply has a best move');
+  await ann.waitForSelector('#board .best-arrow');
+  assert.deepEqual(await shotsLightDark(ann, 'analysis-game', { axe: true, fullPage: true }), []);
+
+  // Someone who did not play opens the page later: the analysis is there for them too.
+  const guest = await visitor('review-guest');
+  await guest.goto(`${BASE}/#/game/${board}`);
+  await graphShown(guest);
+  assert.ok(await guest.locator('#request-analysis').isHidden(), 'a signed-out visitor cannot ask');
+  await clickGraph(guest, 0, moves.length);
+  await waitText(guest, '#ply-label', '0 / 6');
+  noScriptErrors();
+});
+
+test('a Hexxagon game is analysed the same way, its graph taking the board back', async () => {
+  const cal = await account('review-cal');
+  const dee = await person('review-dee');
+  const board = await seekGame(cal, dee, 'hexxagon', 3);
+  await playAndResign(cal, dee, board, [null, null, null, null]);
+  // The other player asks, through the API; the page opened meanwhile follows the socket.
+  await dee.goto(`${BASE}/#/game/${board}`);
+  await dee.locator('#request-analysis').waitFor();
+  await call(cal, 'POST', `/api/games/${board}/analysis`, undefined, 201);
+  await graphShown(dee);
+  await clickGraph(dee, 1, 4);
+  await waitText(dee, '#ply-label', '1 / 4');
+  await dee.waitForSelector('#board .best-arrow');
+  assert.deepEqual(await shotsLightDark(dee, 'analysis-hexxagon', { axe: true, fullPage: true }), []);
+  noScriptErrors();
+});
+
+test('the analysis board plays both sides, shows the engine and the explorer, and opens from a finished game', async () => {
+  const eve = await account('review-eve');
+  const fay = await account('review-fay');
+  const board = await seekGame(eve, fay, 'ataxx', 7);
+  await playAndResign(eve, fay, board, ['b6', 'f6']);
+
+  // From the finished game's page, at the first ply: the position after b6.
+  await eve.goto(`${BASE}/#/game/${board}`);
+  await waitText(eve, '#status', /resign/i);
+  await eve.click('#moves [data-ply="1"]');
+  await waitText(eve, '#ply-label', '1 / 2');
+  await eve.click('#analyse-from-here');
+  await eve.waitForURL(/#\/analysis\?/);
+  await piece(eve, 'x', 'b6');
+  await waitText(eve, '#analysis-turn', 'O to move');
+  // The explorer counts the games that reached it (this one at least), with f6 among them.
+  await waitText(eve, '#explorer', /\d+ of \d+ finished games/);
+  await eve.waitForSelector('#explorer [data-move="f6"]');
+  // The engine's line, or its refusal when another board in play stands here.
+  await waitText(eve, '#engine', /Best for o|in play|busy/);
+
+  // Moves for both sides: a click on an explorer move plays it; a clone by clicks.
+  await eve.click('#explorer [data-move="f6"]');
+  await piece(eve, 'o', 'f6');
+  await waitText(eve, '#analysis-line', 'f6');
+  await waitText(eve, '#analysis-turn', 'X to move');
+  await eve.click('.board rect[data-sq="b6"]');
+  await eve.click('.board rect[data-sq="c6"]');
+  await piece(eve, 'x', 'c6');
+  await waitText(eve, '#analysis-line', 'f6 c6');
+  await eve.click('#analysis-back');
+  await noPiece(eve, 'c6');
+  assert.deepEqual(await shotsLightDark(eve, 'analysis-board', { axe: true }), []);
+
+  // A FEN typed in, and the start position.
+  await eve.fill('#analysis-fen', 'x5o/7/7/3x3/7/7/o5x o 0 1');
+  await eve.click('#analysis-setup button[type=submit]');
+  await piece(eve, 'x', 'd4');
+  await eve.click('#analysis-start');
+  await noPiece(eve, 'd4');
+  await waitText(eve, '#analysis-turn', 'X to move');
+
+  // Another game: Hexxagon's start, its board drawn and its explorer asked.
+  await eve.selectOption('#analysis-game', 'hexxagon');
+  await eve.waitForSelector('#board svg.board .hex');
+  await waitText(eve, '#engine', 'square Ataxx only');
+  await waitText(eve, '#explorer', /finished games reached/);
+  noScriptErrors();
+});
