@@ -184,7 +184,7 @@ async fn queue(app: &App, board: i64, user: &str, text: &str, guard: Option<i64>
 async fn seek(app: &App, user: &str, count: usize, request: &SeekRequest) -> Result<Reply> {
     let game = request.options.game;
     if count == 0 {
-        let ids = app.seeks.withdraw_all(user, game).await?;
+        let ids = app.seeks.withdraw_all(user, Some(game)).await?;
         return Ok(Reply::ok(
             format!("{user} seeks withdrawn"),
             format!("{user} withdrew {} open {game} seeks.\n", ids.len()),
