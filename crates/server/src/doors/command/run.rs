@@ -33,6 +33,12 @@ pub(super) async fn run(app: &App, request: &Request, command: &Command) -> Resu
         | Command::Seek { .. }
         | Command::Chat { .. } => play(app, request, command).await,
         Command::Tournament(command) => super::tournaments::run(app, request, command).await,
+        Command::Admin {
+            act,
+            userid,
+            password,
+            reason,
+        } => super::admin::run(app, request, act, userid, password, reason).await,
         Command::Analysis {
             board,
             userid,
