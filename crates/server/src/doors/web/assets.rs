@@ -67,6 +67,7 @@ const ASSETS: &[Asset] = &[
     asset!("front.js", JS),
     asset!("tv.js", JS),
     asset!("seeks.js", JS),
+    asset!("admin.js", JS),
     asset!("kinds.js", JS),
     asset!("kind-ataxx.js", JS),
     asset!("kind-hexxagon.js", JS),
