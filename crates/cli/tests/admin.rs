@@ -32,11 +32,7 @@ impl Site {
 
     /// A challenge from `x` to `o_name`: its board, not yet accepted.
     fn challenge(&self, x: &str, o_name: &str) -> i64 {
-        let (status, game) = self.post(
-            "/api/games",
-            x,
-            json!({"opponent": o_name, "options": {}}),
-        );
+        let (status, game) = self.post("/api/games", x, json!({"opponent": o_name, "options": {}}));
         assert_eq!(status, 201, "{game}");
         game["board"].as_i64().unwrap()
     }
@@ -83,14 +79,29 @@ fn a_ban_shuts_every_door_withdraws_challenges_and_seeks_and_is_logged_until_unb
     assert_eq!(status, 201, "{seek}");
 
     // Only the server's admins may ban, or read the log.
-    let refused = site.post("/api/admin/users/mallory/ban", &bob, json!({"reason": "spite"}));
-    assert_eq!(code(&refused), (403, Some("not_an_admin")), "{:?}", refused.1);
+    let refused = site.post(
+        "/api/admin/users/mallory/ban",
+        &bob,
+        json!({"reason": "spite"}),
+    );
+    assert_eq!(
+        code(&refused),
+        (403, Some("not_an_admin")),
+        "{:?}",
+        refused.1
+    );
     assert_eq!(
         code(&site.get("/api/admin/log", Some(&bob))),
         (403, Some("not_an_admin"))
     );
-    let reply = site.server.text().send("admin ban bob secret-bob mallory spite");
-    assert!(reply.starts_with("error: bob is not one of the server's admins"), "{reply}");
+    let reply = site
+        .server
+        .text()
+        .send("admin ban bob secret-bob mallory spite");
+    assert!(
+        reply.starts_with("error: bob is not one of the server's admins"),
+        "{reply}"
+    );
 
     let (status, banned) = site.post(
         "/api/admin/users/Mallory/ban",
@@ -107,7 +118,10 @@ fn a_ban_shuts_every_door_withdraws_challenges_and_seeks_and_is_logged_until_unb
     assert_eq!(site.board(playing)["status"], "active");
 
     // Mallory's session ended, and no door lets them back in.
-    assert_eq!(code(&site.get("/api/me", Some(&mallory))), (401, Some("auth")));
+    assert_eq!(
+        code(&site.get("/api/me", Some(&mallory))),
+        (401, Some("auth"))
+    );
     let signin = api(
         "POST",
         &site.server.url("/api/login"),
@@ -128,7 +142,11 @@ fn a_ban_shuts_every_door_withdraws_challenges_and_seeks_and_is_logged_until_unb
     );
     assert_eq!(code(&wrong), (401, Some("auth")));
     assert_eq!(
-        code(&site.post(&format!("/api/games/{playing}/chat"), &mallory, json!({"text": "hi"}))),
+        code(&site.post(
+            &format!("/api/games/{playing}/chat"),
+            &mallory,
+            json!({"text": "hi"})
+        )),
         (401, Some("auth"))
     );
     let mut door = site.server.text();
@@ -154,7 +172,10 @@ fn a_ban_shuts_every_door_withdraws_challenges_and_seeks_and_is_logged_until_unb
         json!({"opponent": "mallory", "options": {}}),
     );
     assert_eq!(status, 400, "{refused}");
-    assert!(refused["error"]["message"].as_str().unwrap().contains("mallory is banned"));
+    assert!(refused["error"]["message"]
+        .as_str()
+        .unwrap()
+        .contains("mallory is banned"));
 
     // The log records the ban, on the API and in the command language.
     let (status, log) = site.get("/api/admin/log", Some(&root));
@@ -162,8 +183,18 @@ fn a_ban_shuts_every_door_withdraws_challenges_and_seeks_and_is_logged_until_unb
     let acts = log["acts"].as_array().unwrap();
     assert_eq!(acts.len(), 1, "{log}");
     assert_eq!(
-        (&acts[0]["admin"], &acts[0]["act"], &acts[0]["target"], &acts[0]["reason"]),
-        (&json!("root"), &json!("ban"), &json!("mallory"), &json!("abuse in chat"))
+        (
+            &acts[0]["admin"],
+            &acts[0]["act"],
+            &acts[0]["target"],
+            &acts[0]["reason"]
+        ),
+        (
+            &json!("root"),
+            &json!("ban"),
+            &json!("mallory"),
+            &json!("abuse in chat")
+        )
     );
     let reply = door.ok("admin log root secret-root");
     assert!(reply.contains("root ban mallory abuse in chat"), "{reply}");
@@ -198,7 +229,11 @@ fn a_ban_shuts_every_door_withdraws_challenges_and_seeks_and_is_logged_until_unb
         .unwrap()
         .contains("aborted by root: test over"));
     // An ended board is not aborted again.
-    let again = site.post(&format!("/api/admin/games/{playing}/abort"), &root, json!({}));
+    let again = site.post(
+        &format!("/api/admin/games/{playing}/abort"),
+        &root,
+        json!({}),
+    );
     assert_eq!(code(&again), (409, Some("not_in_play")));
     // Carol's challenge from mallory was withdrawn with the ban: nothing left to accept.
     let (status, _) = site.post(&format!("/api/games/{challenge}/accept"), &carol, json!({}));
@@ -210,7 +245,10 @@ fn a_cheaters_next_game_is_unrated_and_a_closed_account_resigns_its_games() {
     let site = Site::start();
     let [root, alice, bob, carol] = ["root", "alice", "bob", "carol"]
         .map(|name| signup_and_login(&site.server, name, &format!("secret-{name}")));
-    let reply = site.server.text().ok("admin cheater root secret-root bob engine use");
+    let reply = site
+        .server
+        .text()
+        .ok("admin cheater root secret-root bob engine use");
     assert!(reply.contains("bob is marked as a cheater"), "{reply}");
     let board = site.game(&alice, &bob, "bob");
     let game = site.board(board);

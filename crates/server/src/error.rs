@@ -89,7 +89,9 @@ pub enum Error {
     #[error("{0} is not one of the server's admins (serve --admin)")]
     NotAnAdmin(String),
     /// The right password of a banned user: told plainly, since they know it.
-    #[error("{0} is banned by the server's admins: they may not sign in, play, chat, seek or mail")]
+    #[error(
+        "{0} is banned by the server's admins: they may not sign in, play, chat, seek or mail"
+    )]
     Banned(String),
     #[error("{what} is too long (at most {max} bytes)")]
     TooLong { what: &'static str, max: usize },

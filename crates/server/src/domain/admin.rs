@@ -18,7 +18,7 @@ use std::sync::Arc;
 
 use crate::domain::accounts::{normalize_userid, Accounts};
 use crate::domain::clock::Clock;
-use crate::domain::games::{Games, LeftBoards, Leaving};
+use crate::domain::games::{Games, Leaving, LeftBoards};
 use crate::domain::moderation::MAX_REASON;
 use crate::domain::seeks::Seeks;
 use crate::error::{Error, Result};
@@ -123,8 +123,15 @@ impl Admin {
             )));
         }
         let mut tx = self.begin(admin, "ban", &name, reason).await?;
-        store::set_mark(&mut tx, Mark::Banned, &name, admin, reason.trim(), self.clock.now_ms())
-            .await?;
+        store::set_mark(
+            &mut tx,
+            Mark::Banned,
+            &name,
+            admin,
+            reason.trim(),
+            self.clock.now_ms(),
+        )
+        .await?;
         self.accounts.end_sessions_in(tx, &name).await?;
         self.withdraw(name, Leaving::Challenges).await
     }
@@ -173,8 +180,15 @@ impl Admin {
         let mut tx = self.begin(admin, act, &name, reason).await?;
         match on {
             true => {
-                store::set_mark(&mut tx, Mark::Cheater, &name, admin, reason.trim(), self.clock.now_ms())
-                    .await?
+                store::set_mark(
+                    &mut tx,
+                    Mark::Cheater,
+                    &name,
+                    admin,
+                    reason.trim(),
+                    self.clock.now_ms(),
+                )
+                .await?
             }
             false => {
                 if !store::clear_mark(&mut tx, Mark::Cheater, &name).await? {
@@ -188,7 +202,9 @@ impl Admin {
 
     /// Aborts board `board`: it ends with no result, unrated.
     pub async fn abort(&self, admin: &str, board: i64, reason: &str) -> Result<GameSummary> {
-        let tx = self.begin(admin, "abort", &board.to_string(), reason).await?;
+        let tx = self
+            .begin(admin, "abort", &board.to_string(), reason)
+            .await?;
         let why = match reason.trim() {
             "" => format!("aborted by {admin}"),
             reason => format!("aborted by {admin}: {reason}"),

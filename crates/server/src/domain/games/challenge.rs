@@ -158,7 +158,10 @@ pub(crate) async fn open_board(
         if store::is_marked(conn, Mark::Banned, &name).await? {
             return Err(Error::InvalidChallenge(format!("{name} is banned")));
         }
-        if rated && unrated_reason.is_empty() && store::is_marked(conn, Mark::Cheater, &name).await? {
+        if rated
+            && unrated_reason.is_empty()
+            && store::is_marked(conn, Mark::Cheater, &name).await?
+        {
             unrated_reason =
                 format!("{name} is marked as a cheater: the game does not count for ratings");
         }

@@ -79,10 +79,7 @@ impl Games {
     /// boards and ratings in another order than a game finishing meanwhile, so PostgreSQL may
     /// abort one of the two as a deadlock: run again then.
     pub async fn leave_all(&self, user: &str, leaving: Leaving) -> Result<LeftBoards> {
-        store::retry_conflicts("closing an account", || {
-            self.leave_all_once(user, leaving)
-        })
-        .await
+        store::retry_conflicts("closing an account", || self.leave_all_once(user, leaving)).await
     }
 
     async fn leave_all_once(&self, user: &str, leaving: Leaving) -> Result<LeftBoards> {

@@ -38,9 +38,9 @@ pub(super) fn parse_admin(w: &[&str]) -> Result<Command> {
         ("cheater", Some(user)) => AdminCommand::Cheater { user, on: true },
         ("uncheater", Some(user)) => AdminCommand::Cheater { user, on: false },
         ("abort", Some(board)) => AdminCommand::Abort {
-            board: board
-                .parse()
-                .map_err(|_| Error::Command(format!("admin abort needs a board number, not {board:?}")))?,
+            board: board.parse().map_err(|_| {
+                Error::Command(format!("admin abort needs a board number, not {board:?}"))
+            })?,
         },
         _ => return Err(usage(USAGE)),
     };
@@ -105,10 +105,16 @@ pub(super) async fn run(
         AdminCommand::Cheater { user, on } => {
             let user = admin.cheater(&me, user, *on, reason).await?;
             let text = match on {
-                true => format!("{user} is marked as a cheater: their games from now on are unrated.\n"),
+                true => {
+                    format!("{user} is marked as a cheater: their games from now on are unrated.\n")
+                }
                 false => format!("{user} is no longer marked as a cheater.\n"),
             };
-            Reply::ok(text.trim_end().to_string(), text, json!({"user": user, "cheater": on}))
+            Reply::ok(
+                text.trim_end().to_string(),
+                text,
+                json!({"user": user, "cheater": on}),
+            )
         }
         AdminCommand::Abort { board } => {
             let summary = admin.abort(&me, *board, reason).await?;
