@@ -339,15 +339,15 @@ impl Accounts {
     /// A banned user's right password is refused with [`Error::Banned`] (every door signs in
     /// here, so a ban shuts them all); a wrong one with [`Error::Auth`], as for anyone.
     pub async fn verify(&self, userid: &str, password: &str) -> Result<String> {
-        let name = self.verify_password(userid, password).await?;
-        let mut conn = self.storage.read().await?;
-        match store::is_marked(&mut conn, store::Mark::Banned, &name).await? {
+        let (name, banned) = self.verify_password(userid, password).await?;
+        match banned {
             true => Err(Error::Banned(name)),
             false => Ok(name),
         }
     }
 
-    async fn verify_password(&self, userid: &str, password: &str) -> Result<String> {
+    /// Checks the password; returns the stored userid and whether that user is banned.
+    async fn verify_password(&self, userid: &str, password: &str) -> Result<(String, bool)> {
         let name = normalize_userid(userid).map_err(|_| Error::Auth)?;
         let limit = LoginLimits {
             per_account: self.limits.failures_per_minute,
@@ -356,11 +356,12 @@ impl Accounts {
         };
         let failed_before = self.logins.check(self.peer, &name, limit).await?;
         let digest = self.digest(password);
-        let stored = {
+        let (stored, banned) = {
             let mut conn = self.storage.read().await?;
-            store::user(&mut conn, &name)
-                .await?
-                .map(|u| u.password_hash)
+            match store::sign_in_record(&mut conn, &name).await? {
+                Some((hash, banned)) => (Some(hash), banned),
+                None => (None, false),
+            }
         };
         let cached = stored.as_ref().is_some_and(|hash| {
             self.verified
@@ -373,7 +374,7 @@ impl Accounts {
             if failed_before {
                 self.logins.succeeded(self.peer, &name).await?;
             }
-            return Ok(name);
+            return Ok((name, banned));
         }
         let password = password.to_string();
         let checked = stored.clone();
@@ -396,7 +397,7 @@ impl Accounts {
                 .expect("credential cache")
                 .insert((name.clone(), self.peer), (hash, digest));
         }
-        Ok(name)
+        Ok((name, banned))
     }
 
     fn forget(&self, name: &str) {

@@ -34,6 +34,28 @@ pub async fn is_marked(conn: &mut AnyConnection, mark: Mark, name: &str) -> Resu
     Ok(row.try_get::<i64, _>("n")? > 0)
 }
 
+/// A user's password hash and whether they are banned: one statement, which every sign-in
+/// reads (a move by the text door or mail pays for no second one).
+pub async fn sign_in_record(
+    conn: &mut AnyConnection,
+    name: &str,
+) -> Result<Option<(String, bool)>> {
+    let row = sqlx::query(
+        "SELECT u.password_hash, (SELECT COUNT(*) FROM bans b WHERE b.name = u.name) AS banned \
+         FROM users u WHERE u.name = $1",
+    )
+    .bind(name)
+    .fetch_optional(conn)
+    .await?;
+    match row {
+        Some(row) => Ok(Some((
+            row.try_get("password_hash")?,
+            row.try_get::<i64, _>("banned")? > 0,
+        ))),
+        None => Ok(None),
+    }
+}
+
 /// Every user carrying `mark`, by name.
 pub async fn marked(conn: &mut AnyConnection, mark: Mark) -> Result<Vec<String>> {
     let sql = format!("SELECT name FROM {} ORDER BY name", mark.table());
