@@ -116,6 +116,8 @@ impl Admin {
 
     /// Bans `name`: see the module's description.
     pub async fn ban(&self, admin: &str, name: &str, reason: &str) -> Result<Shut> {
+        // Whether the target is an admin is told to admins only.
+        self.require_admin(admin)?;
         let name = self.existing(name).await?;
         if self.is_admin(&name) {
             return Err(Error::Command(format!(
@@ -148,6 +150,8 @@ impl Admin {
 
     /// Closes `name`'s account: see the module's description.
     pub async fn close(&self, admin: &str, name: &str, reason: &str) -> Result<Shut> {
+        // Whether the target is an admin is told to admins only.
+        self.require_admin(admin)?;
         let name = self.existing(name).await?;
         if self.is_admin(&name) {
             return Err(Error::Command(format!(
