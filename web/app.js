@@ -1,7 +1,7 @@
 // The page shell: who is signed in, the navigation bar, the piece style, and the routes
 // (#/ lobby, or the front page when signed out; #/tv, #/seeks, #/login, #/game/<board>,
 // #/user/<name>, #/leaderboard, #/games?<filters>, #/rules, #/rules/<game>, #/tournaments,
-// #/tournament/<id>, #/analysis?game=<id>&fen=<FEN>).
+// #/tournament/<id>, #/analysis?game=<id>&fen=<FEN>, #/admin).
 
 import { api, esc } from './api.js';
 import { mountLobby } from './lobby.js';
@@ -15,11 +15,13 @@ import { mountFront } from './front.js';
 import { mountTv } from './tv.js';
 import { mountSeeks } from './seeks.js';
 import { mountTournament, mountTournaments } from './tournaments.js';
+import { mountAdmin } from './admin.js';
 import { notificationToggle, watchUser } from './notify.js';
 import { soundToggle } from './sound.js';
 import { loadGames } from './kinds.js';
 
-const session = { me: null };
+// `admin`: whether the signed-in user is one of the server's admins (the nav shows #/admin).
+const session = { me: null, admin: false };
 // The session cookie is HttpOnly: the page remembers who signed in on this browser, so that a
 // signed-out visitor's page never asks /api/me (and never logs its 401).
 const SIGNED_IN = 'signedIn';
@@ -71,7 +73,7 @@ function renderNav() {
       <input type="checkbox" id="dark-toggle" ${isDark() ? 'checked' : ''}> Dark
     </label>
     ${session.me
-      ? `<a href="#/">Lobby</a><a href="#/seeks">Seeks</a><a href="#/tv">TV</a><a href="#/tournaments">Tournaments</a><a href="#/leaderboard">Leaderboard</a><a href="#/rules">Rules</a><a href="#/user/${esc(session.me)}" id="nav-me">${esc(session.me)}</a>
+      ? `<a href="#/">Lobby</a><a href="#/seeks">Seeks</a><a href="#/tv">TV</a><a href="#/tournaments">Tournaments</a><a href="#/leaderboard">Leaderboard</a><a href="#/rules">Rules</a>${session.admin ? '<a href="#/admin" id="nav-admin">Admin</a>' : ''}<a href="#/user/${esc(session.me)}" id="nav-me">${esc(session.me)}</a>
          <button type="button" class="link" id="signout">Sign out</button>`
       : '<a href="#/seeks">Seeks</a><a href="#/tv">TV</a><a href="#/tournaments">Tournaments</a><a href="#/leaderboard">Leaderboard</a><a href="#/games">Games</a><a href="#/rules">Rules</a><a href="#/login">Sign in</a>'}`;
   nav.prepend(...[soundToggle(), session.me && notificationToggle(toast)].filter(Boolean));
@@ -86,6 +88,7 @@ function renderNav() {
   nav.querySelector('#signout')?.addEventListener('click', async () => {
     try { await api('/api/logout', { method: 'POST' }); } catch { /* the session is gone either way */ }
     session.me = null;
+    session.admin = false;
     localStorage.removeItem(SIGNED_IN);
     renderNav();
     watchUser(null);
@@ -111,8 +114,9 @@ function foldingMenu() {
 }
 
 /** Someone signed in, by the sign-in form or another page (the front page's quick play). */
-function signedIn(name) {
+function signedIn(name, admin = false) {
   session.me = name;
+  session.admin = admin;
   localStorage.setItem(SIGNED_IN, name);
   renderNav();
   watchUser(name);
@@ -159,7 +163,7 @@ function mountLogin(root) {
         await api('/api/signup', { method: 'POST', body: { userid, password, addresses } });
       }
       const me = await api('/api/login', { method: 'POST', body: { userid, password } });
-      signedIn(me.userid);
+      signedIn(me.userid, (await api('/api/me')).admin);
       // The sign-in form leaves the history: Back goes to the page before it.
       if (location.hash === '#/') route();
       else location.replace('#/');
@@ -193,6 +197,7 @@ async function route() {
   else if (page === 'tournaments' && !arg) unmount = mountTournaments(root, ctx);
   else if (page === 'tournament' && /^\d+$/.test(arg ?? '')) unmount = mountTournament(root, ctx, Number(arg));
   else if (page === 'login') unmount = mountLogin(root);
+  else if (page === 'admin') unmount = mountAdmin(root, ctx);
   else if (page) mountNoSuchPage(root, path);
   else if (!session.me) unmount = mountFront(root, ctx);
   else unmount = mountLobby(root, ctx);
@@ -206,7 +211,9 @@ async function start() {
   // them to the lobby's retries (or the next page's).
   const games = loadGames().catch(() => {});
   try {
-    session.me = remembered && (await api('/api/me')).userid;
+    const me = remembered && (await api('/api/me'));
+    session.me = me && me.userid;
+    session.admin = Boolean(me && me.admin);
   } catch (err) {
     // Refused: signed out (or the session expired). Unreachable: still whoever signed in here,
     // and the pages retry until the server answers.

@@ -15,6 +15,7 @@ fi
 
 tmp="$(mktemp -d)"
 "$bin" serve --db "$tmp/e2e.db" --http 127.0.0.1:0 --text off --no-rate-limits --log warn --analysis-nodes 20000 \
+  --admin e2e-admin \
   >"$tmp/stdout" 2>"$tmp/stderr" &
 server=$!
 trap 'kill "$server" 2>/dev/null || true; wait "$server" 2>/dev/null || true; rm -rf "$tmp"' EXIT

@@ -75,6 +75,9 @@ fn metrics_move_by_exactly_what_a_scripted_game_does_and_logs_carry_request_ids(
             "json",
             "--metrics",
             "127.0.0.1:0",
+            // No worker here: a requested analysis stays in its queue for the gauge to count.
+            "--analysis-workers",
+            "0",
         ])
         .arg("--db")
         .arg(&db)
@@ -134,6 +137,12 @@ fn metrics_move_by_exactly_what_a_scripted_game_does_and_logs_carry_request_ids(
     assert_eq!(moved("ataxx_failed_logins_total"), 1.0);
     assert_eq!(sample(&after, "ataxx_active_games"), 0.0);
     assert!(moved("ataxx_db_commit_seconds_count{database=\"sqlite\"}") >= moves as f64);
+
+    // The analysis queue: empty, then one job once the finished game's analysis is asked for.
+    let analysis_queue = "ataxx_queue_length{queue=\"analysis\"}";
+    assert_eq!(sample(&after, analysis_queue), 0.0);
+    door.ok("ataxx analysis 101 alice secret-1");
+    assert_eq!(sample(&scrape(), analysis_queue), 1.0);
 
     // A failed login by HTTP: its log line carries the id the answer named.
     let agent = ureq::Agent::config_builder()

@@ -86,6 +86,13 @@ pub enum Error {
     Muted { user: String, minutes: i64 },
     #[error("{0} is not a moderator")]
     NotAModerator(String),
+    #[error("{0} is not one of the server's admins (serve --admin)")]
+    NotAnAdmin(String),
+    /// The right password of a banned user: told plainly, since they know it.
+    #[error(
+        "{0} is banned by the server's admins: they may not sign in, play, chat, seek or mail"
+    )]
+    Banned(String),
     #[error("{what} is too long (at most {max} bytes)")]
     TooLong { what: &'static str, max: usize },
     #[error("configuration: {0}")]
@@ -145,6 +152,8 @@ impl Error {
             Error::Command(_) => "bad_command",
             Error::Muted { .. } => "muted",
             Error::NotAModerator(_) => "not_a_moderator",
+            Error::NotAnAdmin(_) => "not_an_admin",
+            Error::Banned(_) => "banned",
             Error::TooLong { .. } => "too_long",
             Error::Config(_) => "config",
             Error::Database(_) => "internal",

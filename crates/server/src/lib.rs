@@ -109,6 +109,8 @@ pub struct App {
     /// Whether this node runs the singletons (bots, deadline sweeper).
     pub leader: Leader,
     pub moderation: Moderation,
+    /// The server admins' acts: bans, closed accounts, cheaters, aborted games, the log.
+    pub admin: domain::admin::Admin,
     /// The computer analysis of finished games.
     pub analyses: domain::analysis::Analyses,
     /// The opening explorer over the finished games.
@@ -138,25 +140,36 @@ impl App {
             publisher.clone(),
             config.analysis.clone(),
         );
+        let accounts = Accounts::new(
+            storage.clone(),
+            clock.clone(),
+            config.rate_limits,
+            publisher.clone(),
+        );
+        let seeks = seeks::Seeks::new(
+            storage.clone(),
+            games.clone(),
+            clock.clone(),
+            publisher.clone(),
+        );
+        let admin = domain::admin::Admin::new(
+            storage.clone(),
+            clock.clone(),
+            accounts.clone(),
+            games.clone(),
+            seeks.clone(),
+            config.admins.clone(),
+        );
         Ok(App {
             analyses,
             explorer: domain::explorer::Explorer::new(storage.clone()),
+            admin,
             leader: match storage.is_shared() {
                 true => cluster::elect(&storage),
                 false => Leader::always(),
             },
-            accounts: Accounts::new(
-                storage.clone(),
-                clock.clone(),
-                config.rate_limits,
-                publisher.clone(),
-            ),
-            seeks: seeks::Seeks::new(
-                storage.clone(),
-                games.clone(),
-                clock.clone(),
-                publisher.clone(),
-            ),
+            accounts,
+            seeks,
             tournaments: Tournaments::new(storage.clone(), games.clone(), clock.clone(), publisher),
             games,
             storage,

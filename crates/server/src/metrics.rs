@@ -32,7 +32,8 @@ pub struct Metrics {
     pub move_seconds: HistogramVec,
     /// Seconds a write transaction's commit takes (`sqlite`, `postgres`).
     pub commit_seconds: HistogramVec,
-    /// Queue lengths, set when scraped (`outbox`: mails waiting to be sent).
+    /// Queue lengths, set when scraped (`outbox`: mails waiting to be sent; `analysis`: analysis
+    /// jobs queued or running).
     pub queue_length: IntGaugeVec,
     pub failed_logins: IntCounter,
     /// Attempts refused by a rate limit (`login`, `signup`).

@@ -335,7 +335,19 @@ impl Accounts {
     /// throttled per (client address, userid), so a stranger's failures never lock the owner
     /// out from another address, and per account from all addresses, which holds back only
     /// addresses that never signed in to it.
+    ///
+    /// A banned user's right password is refused with [`Error::Banned`] (every door signs in
+    /// here, so a ban shuts them all); a wrong one with [`Error::Auth`], as for anyone.
     pub async fn verify(&self, userid: &str, password: &str) -> Result<String> {
+        let (name, banned) = self.verify_password(userid, password).await?;
+        match banned {
+            true => Err(Error::Banned(name)),
+            false => Ok(name),
+        }
+    }
+
+    /// Checks the password; returns the stored userid and whether that user is banned.
+    async fn verify_password(&self, userid: &str, password: &str) -> Result<(String, bool)> {
         let name = normalize_userid(userid).map_err(|_| Error::Auth)?;
         let limit = LoginLimits {
             per_account: self.limits.failures_per_minute,
@@ -344,11 +356,12 @@ impl Accounts {
         };
         let failed_before = self.logins.check(self.peer, &name, limit).await?;
         let digest = self.digest(password);
-        let stored = {
+        let (stored, banned) = {
             let mut conn = self.storage.read().await?;
-            store::user(&mut conn, &name)
-                .await?
-                .map(|u| u.password_hash)
+            match store::sign_in_record(&mut conn, &name).await? {
+                Some((hash, banned)) => (Some(hash), banned),
+                None => (None, false),
+            }
         };
         let cached = stored.as_ref().is_some_and(|hash| {
             self.verified
@@ -361,7 +374,7 @@ impl Accounts {
             if failed_before {
                 self.logins.succeeded(self.peer, &name).await?;
             }
-            return Ok(name);
+            return Ok((name, banned));
         }
         let password = password.to_string();
         let checked = stored.clone();
@@ -384,7 +397,7 @@ impl Accounts {
                 .expect("credential cache")
                 .insert((name.clone(), self.peer), (hash, digest));
         }
-        Ok(name)
+        Ok((name, banned))
     }
 
     fn forget(&self, name: &str) {
@@ -423,12 +436,25 @@ impl Accounts {
     /// so that its games keep their names.
     pub async fn close(&self, userid: &str, password: &str) -> Result<String> {
         let name = self.verify(userid, password).await?;
-        let mut tx = self.storage.write().await?;
-        store::set_password_hash(&mut tx, &name, NO_LOGIN).await?;
-        store::delete_sessions_of(&mut tx, &name).await?;
-        self.commit_revocation(tx, &name, None).await?;
-        self.forget(&name);
+        let tx = self.storage.write().await?;
+        self.close_in(tx, &name).await?;
         Ok(name)
+    }
+
+    /// Closes `name`'s account in `tx` (which may hold more of the same change, such as an
+    /// admin's log entry) and commits it, ending its sessions.
+    pub async fn close_in(&self, mut tx: WriteTx, name: &str) -> Result<()> {
+        store::set_password_hash(&mut tx, name, NO_LOGIN).await?;
+        self.end_sessions_in(tx, name).await
+    }
+
+    /// Ends every session of `name` in `tx` (which holds the change that ends them: a ban, a
+    /// closed account) and commits it; open sockets of every node hear of it.
+    pub async fn end_sessions_in(&self, mut tx: WriteTx, name: &str) -> Result<()> {
+        store::delete_sessions_of(&mut tx, name).await?;
+        self.commit_revocation(tx, name, None).await?;
+        self.forget(name);
+        Ok(())
     }
 
     /// Opens a session: returns the bearer token (also the browser cookie's value).

@@ -41,9 +41,10 @@ pub async fn read_gauges(storage: &Storage) -> Result<()> {
         let mut conn = storage.read().await?;
         let in_play = store::games_in_play(&mut conn).await?;
         let outbox = store::mail::outbox_waiting(&mut conn).await?;
-        Ok::<_, Error>((in_play, outbox))
+        let analysis = store::analysis_jobs_waiting(&mut conn).await?;
+        Ok::<_, Error>((in_play, outbox, analysis))
     };
-    let (in_play, outbox) = tokio::time::timeout(DATABASE_WAIT, read)
+    let (in_play, outbox, analysis) = tokio::time::timeout(DATABASE_WAIT, read)
         .await
         .map_err(|_| Error::Command("the database did not answer".into()))??;
     let metrics = metrics();
@@ -52,5 +53,9 @@ pub async fn read_gauges(storage: &Storage) -> Result<()> {
         .queue_length
         .with_label_values(&["outbox"])
         .set(outbox);
+    metrics
+        .queue_length
+        .with_label_values(&["analysis"])
+        .set(analysis);
     Ok(())
 }

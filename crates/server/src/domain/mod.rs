@@ -3,6 +3,7 @@
 //! [`crate::store`] and announce changes through [`crate::events`]; they never name a door.
 
 pub mod accounts;
+pub mod admin;
 pub mod analysis;
 pub mod bot_accounts;
 pub mod bots;

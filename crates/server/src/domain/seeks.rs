@@ -298,10 +298,11 @@ impl Seeks {
         Ok(())
     }
 
-    /// Withdraws every seek `user` has of a game (`seek ... 0` of the command language).
-    pub async fn withdraw_all(&self, user: &str, game: GameKind) -> Result<Vec<i64>> {
+    /// Withdraws every seek `user` has of a game (`seek ... 0` of the command language), or of
+    /// every game (a banned or closed account).
+    pub async fn withdraw_all(&self, user: &str, game: Option<GameKind>) -> Result<Vec<i64>> {
         let mut tx = self.storage.write().await?;
-        let ids = seek_store::seeks_of(&mut tx, user, false, Some(game.name())).await?;
+        let ids = seek_store::seeks_of(&mut tx, user, false, game.map(|g| g.name())).await?;
         for id in &ids {
             seek_store::delete_seek(&mut tx, *id).await?;
         }

@@ -88,12 +88,17 @@ pub struct Leaderboard {
 pub async fn leaderboard(storage: &Storage, game: &str, speed: Speed) -> Result<Leaderboard> {
     let mut conn = storage.read().await?;
     let counts = store::rated_games_per_player(&mut conn, game, speed.clocked()).await?;
+    // Players an admin marked as cheaters are left out (their ratings stay as they were).
+    let cheaters = store::marked(&mut conn, store::Mark::Cheater).await?;
     let mut players = vec![];
     let mut provisional = vec![];
     for rating in store::ratings_of_game(&mut conn, game).await? {
         let Some(&games) = counts.get(&rating.name) else {
             continue;
         };
+        if cheaters.contains(&rating.name) {
+            continue;
+        }
         let history: Vec<f64> = store::rating_history(&mut conn, &rating.name)
             .await?
             .into_iter()

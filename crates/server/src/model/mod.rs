@@ -23,7 +23,7 @@ pub use chat::{ChatRow, PLAYERS, SPECTATORS};
 pub use event::{Event, EventKind};
 pub use game::{GameFilter, GameRow, GameSearch, Outcome, SeatRow};
 pub use mail::{BoardCursor, InboxRow, OutboxRow};
-pub use moderation::ReportRow;
+pub use moderation::{AdminAct, ReportRow};
 pub use moves::{MoveRow, QueuedMove};
 pub use rating::{RatingPoint, RatingRow};
 pub use status::{Status, UnknownStatus};

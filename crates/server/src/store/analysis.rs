@@ -67,6 +67,16 @@ pub async fn take_analysis(
     Ok(row.map(|row| row.try_get("board")).transpose()?)
 }
 
+/// Analysis jobs not yet done: queued, or running on a worker (the metrics' queue length).
+pub async fn analysis_jobs_waiting(conn: &mut AnyConnection) -> Result<i64> {
+    let row = sqlx::query(
+        "SELECT COUNT(*) AS n FROM analysis_jobs WHERE status IN ('queued', 'running')",
+    )
+    .fetch_one(conn)
+    .await?;
+    Ok(row.try_get("n")?)
+}
+
 /// When the first lease of a running job passes, if a job is running.
 pub async fn first_lease_end(conn: &mut AnyConnection) -> Result<Option<i64>> {
     let row = sqlx::query(

@@ -25,6 +25,7 @@ use sqlx::{Any, AnyPool};
 
 use crate::error::{Error, Result};
 
+mod admin;
 mod analysis;
 pub mod backup;
 mod chat;
@@ -47,6 +48,7 @@ mod tx;
 mod users;
 
 // The tables' queries, one file per table family, called as `store::game(…)`.
+pub use admin::*;
 pub use analysis::*;
 pub use chat::*;
 pub use games::*;

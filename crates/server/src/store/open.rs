@@ -162,6 +162,7 @@ fn migrations_up_to(last: i64) -> Migrator {
             "moderation",
             include_str!("../../migrations/0014_moderation.sql"),
         ),
+        (15, "admin", include_str!("../../migrations/0015_admin.sql")),
     ];
     Migrator {
         migrations: Cow::Owned(

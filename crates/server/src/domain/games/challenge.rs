@@ -5,7 +5,7 @@ use games::GameKind;
 use super::{limits, require_status, seat_of, Answer, ChallengeOptions, Change, Games};
 use crate::error::{Error, Result};
 use crate::model::{EventKind, GameRow, GameSummary, SeatRow, Status};
-use crate::store::{self, WriteTx};
+use crate::store::{self, Mark, WriteTx};
 
 impl Games {
     /// Starts a challenge between `players`, in seat order (the first moves first). `by`, when
@@ -143,6 +143,8 @@ pub(crate) async fn open_board(
         }
     }
     let everyone_accepted = names.iter().all(|n| accepted.contains(&n.as_str()));
+    // A game with a player an admin marked as a cheater does not count for ratings.
+    let mut unrated_reason = String::new();
     let mut seats = Vec::with_capacity(names.len());
     for name in names {
         let user = store::user(conn, &name)
@@ -152,6 +154,16 @@ pub(crate) async fn open_board(
             return Err(Error::InvalidChallenge(format!(
                 "{name}'s account is closed"
             )));
+        }
+        if store::is_marked(conn, Mark::Banned, &name).await? {
+            return Err(Error::InvalidChallenge(format!("{name} is banned")));
+        }
+        if rated
+            && unrated_reason.is_empty()
+            && store::is_marked(conn, Mark::Cheater, &name).await?
+        {
+            unrated_reason =
+                format!("{name} is marked as a cheater: the game does not count for ratings");
         }
         refuse_a_level_that_does_not_play(&user, options.game)?;
         if user.refuses_challenges && !everyone_accepted {
@@ -187,7 +199,7 @@ pub(crate) async fn open_board(
         version: 1,
         result: "*".into(),
         termination: String::new(),
-        rated,
+        rated: rated && unrated_reason.is_empty(),
         nag_days: options.nag_days,
         forfeit_days: options.forfeit_days,
         total_days: options.total_days,
@@ -200,7 +212,7 @@ pub(crate) async fn open_board(
         started_ms: everyone_accepted.then_some(now),
         last_move_ms: everyone_accepted.then_some(now),
         finished_ms: None,
-        unrated_reason: String::new(),
+        unrated_reason,
     };
     store::insert_game(conn, &mut game).await?;
     let names: Vec<&str> = game.seats.iter().map(|s| s.name.as_str()).collect();

@@ -11,8 +11,17 @@ use super::{Change, Games};
 use crate::domain::accounts::Accounts;
 use crate::domain::ratings;
 use crate::error::{Error, Result};
-use crate::model::{EventKind, GameFilter, GameRow, Status};
-use crate::store;
+use crate::model::{EventKind, GameFilter, GameRow, GameSummary, Status};
+use crate::store::{self, WriteTx};
+
+/// Which of a user's open boards [`Games::leave_all`] leaves.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Leaving {
+    /// Open challenges only (a banned user: their games in play go on, and their clocks run).
+    Challenges,
+    /// Challenges and games in play (a closed account).
+    Everything,
+}
 
 /// The boards a closed account left.
 #[derive(Clone, Debug, Default, Serialize, PartialEq, Eq)]
@@ -60,24 +69,28 @@ impl Games {
         password: &str,
     ) -> Result<(String, LeftBoards)> {
         let name = accounts.close(userid, password).await?;
-        let left = self.leave_all(&name).await?;
+        let left = self.leave_all(&name, Leaving::Everything).await?;
         Ok((name, left))
     }
 
-    /// Resigns, cancels or withdraws every open board of `user`, whose account was just closed,
-    /// in one transaction; the opponents get the usual `ended` or `cancelled` events. It locks
+    /// Resigns, cancels or withdraws every open board of `user` (or only withdraws the open
+    /// challenges, as `leaving` says), whose account was just closed or banned, in one
+    /// transaction; the opponents get the usual `ended` or `cancelled` events. It locks
     /// boards and ratings in another order than a game finishing meanwhile, so PostgreSQL may
     /// abort one of the two as a deadlock: run again then.
-    pub async fn leave_all(&self, user: &str) -> Result<LeftBoards> {
-        store::retry_conflicts("closing an account", || self.leave_all_once(user)).await
+    pub async fn leave_all(&self, user: &str, leaving: Leaving) -> Result<LeftBoards> {
+        store::retry_conflicts("closing an account", || self.leave_all_once(user, leaving)).await
     }
 
-    async fn leave_all_once(&self, user: &str) -> Result<LeftBoards> {
+    async fn leave_all_once(&self, user: &str, leaving: Leaving) -> Result<LeftBoards> {
         let now = self.now_ms();
         let mut tx = self.storage.write().await?;
         let filter = GameFilter {
             player: Some(user.to_string()),
-            statuses: vec![Status::Challenge, Status::Active],
+            statuses: match leaving {
+                Leaving::Challenges => vec![Status::Challenge],
+                Leaving::Everything => vec![Status::Challenge, Status::Active],
+            },
             game: None,
             limit: i64::MAX,
         };
@@ -90,7 +103,11 @@ impl Games {
             let Some(seat) = game.seat_of(user) else {
                 continue;
             };
-            if !game.status.is_open() {
+            let leaves = match leaving {
+                Leaving::Challenges => game.status == Status::Challenge,
+                Leaving::Everything => game.status.is_open(),
+            };
+            if !leaves {
                 continue;
             }
             let kind = if game.status == Status::Active && game.plies > 0 {
@@ -118,6 +135,36 @@ impl Games {
         left.cancelled.sort_unstable();
         tracing::info!(%user, resigned = ?left.resigned, cancelled = ?left.cancelled, "account closed: boards left");
         Ok(left)
+    }
+}
+
+impl Games {
+    /// Ends an open board with no result, unrated (an admin's `abort`): a game in play or a
+    /// challenge alike, in `tx` (which holds the admin's log entry). `why` becomes the board's
+    /// unrated reason.
+    pub async fn abort(&self, mut tx: WriteTx, board: i64, why: &str) -> Result<GameSummary> {
+        let now = self.now_ms();
+        let mut game = Self::lock(&mut tx, board).await?;
+        if !game.status.is_open() {
+            return Err(Error::NotInPlay {
+                board,
+                status: game.status.to_string(),
+            });
+        }
+        let kind = match game.status {
+            Status::Active => EventKind::Ended,
+            _ => EventKind::Cancelled,
+        };
+        game.status = Status::Withdrawn;
+        game.termination = "aborted".into();
+        game.finished_ms = Some(now);
+        game.rated = false;
+        game.unrated_reason = why.to_string();
+        game.clear_proposal();
+        game.version += 1;
+        store::update_game(&mut tx, &mut game).await?;
+        tracing::info!(board, why, "aborted by an admin");
+        self.commit(tx, vec![Change { kind, game }]).await
     }
 }
 

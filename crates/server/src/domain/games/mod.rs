@@ -31,7 +31,7 @@ mod proposals;
 mod search;
 mod view;
 pub(crate) use challenge::open_board;
-pub use closing::LeftBoards;
+pub use closing::{Leaving, LeftBoards};
 pub use options::{ChallengeOptions, OPTION_HELP};
 pub use play::Queued;
 pub use search::{Found, MAX_EXPORT};

@@ -56,6 +56,9 @@ Commands (one per line; words separated by spaces):
   message <userid> <password> <to>...   (mails the body to at most 10 users; broadcast
         <userid> <password>: to all)
   signoff <userid> <password>          (or delete)
+  admin ban|unban|close|cheater|uncheater <userid> <password> <user> [<reason>...]
+  admin abort <userid> <password> <board> [<reason>...]
+  admin log <userid> <password>        (the server's admins only: see docs/admin.md)
   help [commands|tutorial|ataxx]
   list
   ataxx help

@@ -18,6 +18,7 @@ use crate::error::Error;
 use crate::App;
 
 mod accounts;
+mod admin;
 mod analysis;
 mod help;
 mod parse;
@@ -30,6 +31,7 @@ mod views;
 mod words;
 
 use crate::domain::listings::Selection;
+pub use admin::AdminCommand;
 pub use parse::parse;
 pub use parse_tournament::{TournamentAct, TournamentCommand};
 pub use reply::Reply;
@@ -90,6 +92,14 @@ pub enum Command {
     Broadcast {
         userid: String,
         password: String,
+    },
+    /// `admin <act> <userid> <password> …`: the server admins' acts (`serve --admin` only).
+    Admin {
+        act: AdminCommand,
+        userid: String,
+        password: String,
+        /// The words after the target, as one line (empty when none).
+        reason: String,
     },
     /// `change mail <userid> <password> <event>...|all|none`: which events mail the user.
     MailEvents {
@@ -246,6 +256,7 @@ impl Command {
             | Command::Close { userid, .. }
             | Command::Message { userid, .. }
             | Command::Broadcast { userid, .. }
+            | Command::Admin { userid, .. }
             | Command::ConfirmAddress { userid, .. }
             | Command::MailEvents { userid, .. }
             | Command::Subscribe { userid, .. }

@@ -117,13 +117,14 @@ pub fn parse(line: &str) -> Result<Command> {
                 .ok_or_else(|| usage("clock advance <seconds>"))?,
         },
         "tournament" => super::parse_tournament::parse_tournament(&w[1..])?,
+        "admin" => super::admin::parse_admin(&w[1..])?,
         _ if game.is_some() => {
             parse_game(game.expect("a game"), &w[1..], options, framework)?
         }
         _ => {
             return Err(Error::Command(format!(
                 "unknown command {first:?}; commands: signup, change, signoff, delete, help, list, \
-                 tournament, \
+                 tournament, admin, \
                  <game> <command> with a game of {} (try: help commands)",
                 GameKind::names()
             )))

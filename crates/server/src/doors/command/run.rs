@@ -33,6 +33,12 @@ pub(super) async fn run(app: &App, request: &Request, command: &Command) -> Resu
         | Command::Seek { .. }
         | Command::Chat { .. } => play(app, request, command).await,
         Command::Tournament(command) => super::tournaments::run(app, request, command).await,
+        Command::Admin {
+            act,
+            userid,
+            password,
+            reason,
+        } => super::admin::run(app, request, act, userid, password, reason).await,
         Command::Analysis {
             board,
             userid,
@@ -184,7 +190,7 @@ async fn queue(app: &App, board: i64, user: &str, text: &str, guard: Option<i64>
 async fn seek(app: &App, user: &str, count: usize, request: &SeekRequest) -> Result<Reply> {
     let game = request.options.game;
     if count == 0 {
-        let ids = app.seeks.withdraw_all(user, game).await?;
+        let ids = app.seeks.withdraw_all(user, Some(game)).await?;
         return Ok(Reply::ok(
             format!("{user} seeks withdrawn"),
             format!("{user} withdrew {} open {game} seeks.\n", ids.len()),

@@ -31,7 +31,9 @@ fn status_of(err: &Error) -> StatusCode {
         | Error::NotYourSeek { .. }
         | Error::ForeignOrigin(_)
         | Error::AnalysisOfGameInPlay => StatusCode::FORBIDDEN,
-        Error::Muted { .. } | Error::NotAModerator(_) => StatusCode::FORBIDDEN,
+        Error::Muted { .. } | Error::NotAModerator(_) | Error::NotAnAdmin(_) | Error::Banned(_) => {
+            StatusCode::FORBIDDEN
+        }
         Error::UserExists(_)
         | Error::NotYourTurn { .. }
         | Error::NotInPlay { .. }

@@ -17,6 +17,7 @@ use crate::domain::games::Answer;
 use crate::App;
 
 mod accounts;
+mod admin;
 mod analysis;
 mod api_error;
 mod auth;
@@ -168,6 +169,13 @@ fn router(state: HttpState) -> Router {
         )
         .route("/api/users/{name}/mute", post(moderation::mute))
         .route("/api/users/{name}/moderator", post(moderation::grant))
+        .route("/api/admin/log", get(admin::log))
+        .route("/api/admin/users/{name}/ban", post(admin::ban))
+        .route("/api/admin/users/{name}/unban", post(admin::unban))
+        .route("/api/admin/users/{name}/close", post(admin::close))
+        .route("/api/admin/users/{name}/cheater", post(admin::cheater))
+        .route("/api/admin/users/{name}/uncheater", post(admin::uncheater))
+        .route("/api/admin/games/{board}/abort", post(admin::abort))
         .merge(crate::doors::web::routes(state.app.clone()))
         .layer(DefaultBodyLimit::max(MAX_BODY))
         .layer(axum::middleware::from_fn_with_state(

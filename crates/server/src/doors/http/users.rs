@@ -13,9 +13,10 @@ use crate::domain::profiles;
 
 pub(super) async fn me(State(state): State<HttpState>, headers: HeaderMap) -> ApiResult {
     let name = authenticated(&state, &headers, None).await?;
-    Ok(Json(json!(
-        profiles::user(&state.app.storage, &name).await?
-    )))
+    let mut me = json!(profiles::user(&state.app.storage, &name).await?);
+    // The browser shows its admin page to the server's admins.
+    me["admin"] = json!(state.app.admin.is_admin(&name));
+    Ok(Json(me))
 }
 
 pub(super) async fn user(State(state): State<HttpState>, Path(name): Path<String>) -> ApiResult {

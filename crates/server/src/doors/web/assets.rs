@@ -70,6 +70,7 @@ const ASSETS: &[Asset] = &[
     asset!("tv.js", JS),
     asset!("seeks.js", JS),
     asset!("tournaments.js", JS),
+    asset!("admin.js", JS),
     asset!("kinds.js", JS),
     asset!("kind-ataxx.js", JS),
     asset!("kind-hexxagon.js", JS),
