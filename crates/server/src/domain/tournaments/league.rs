@@ -6,12 +6,13 @@
 //! league's number, each pair taking the next opening. The table counts each engine's games
 //! against the field as `ataxx match` counts a pairing: single games as win, draw and loss, pairs
 //! pentanomially (both games' points: 0, ½, 1, 1½, 2), and the Elo estimate and its 95% error
-//! from the pairs once there are any ([`arena::stats::match_estimate`]).
+//! from the pairs once there are any ([`::arena::stats::match_estimate`]; the crate, not the
+//! arena tournaments of [`super::arena`]).
 
 use std::collections::HashMap;
 use std::sync::OnceLock;
 
-use arena::stats::{match_estimate, GameScore, Pentanomial, Wdl};
+use ::arena::stats::{match_estimate, GameScore, Pentanomial, Wdl};
 use ataxx::Position;
 use serde::Serialize;
 
@@ -24,7 +25,7 @@ const BOOK: &str = include_str!("../../../../../books/standard.txt");
 fn book() -> &'static [Position] {
     static PARSED: OnceLock<Vec<Position>> = OnceLock::new();
     PARSED.get_or_init(|| {
-        arena::book::parse(BOOK).expect("books/standard.txt is checked by this module's tests")
+        ::arena::book::parse(BOOK).expect("books/standard.txt is checked by this module's tests")
     })
 }
 
@@ -32,7 +33,7 @@ fn book() -> &'static [Position] {
 /// the league has `paired` games already: games `2k` and `2k + 1` of the cycle share one.
 pub fn opening(league: i64, paired: usize, index: usize) -> String {
     let mut openings = book().to_vec();
-    arena::book::shuffle(&mut openings, league as u64);
+    ::arena::book::shuffle(&mut openings, league as u64);
     let pair = paired / 2 + index / 2;
     openings[pair % openings.len()].to_string()
 }
