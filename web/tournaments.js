@@ -1,7 +1,7 @@
 // Tournaments (#/tournaments and #/tournament/<id>): the list of upcoming, running and finished
 // ones with a form to create one, and a page per tournament with its countdown, a join or
-// withdraw button, the standings, every round's pairings, small live boards of the games in
-// play and the PGN of all its games. A tournament's socket sends it again after each change;
+// withdraw button, the standings (and an engine league's Elo table), every round's pairings,
+// small live boards of the games in play and the PGN of all its games. A tournament's socket sends it again after each change;
 // a player who is paired while on its page is taken to the new game, as on lichess.
 
 import { api, esc, formatClock, LiveSocket } from './api.js';
@@ -139,6 +139,10 @@ export function mountTournament(root, ctx, id) {
     <section class="card"><h2>Standings</h2>
       <table class="standings" id="tour-standings"><thead><tr><th scope="col">#</th><th scope="col">Player</th><th scope="col">Points</th><th scope="col">Tie breaks</th><th scope="col">Games</th></tr></thead><tbody></tbody></table>
     </section>
+    <section class="card" id="tour-league-card" hidden><h2>Engines against the field</h2>
+      <table class="standings" id="tour-league"><thead><tr><th scope="col">Engine</th><th scope="col">Games</th><th scope="col">Score</th><th scope="col">Elo</th>
+        <th scope="col"><abbr title="Pairs of games with the same opening by the engine's points: 0, ½, 1, 1½, 2 (LL, LD, DD/WL, WD, WW)">Pairs</abbr></th></tr></thead><tbody></tbody></table>
+    </section>
     <section class="card"><h2>Being played now</h2><ul class="live-tiles" id="tour-live"><li class="empty">No game in play.</li></ul></section>
     <section class="card"><h2>Pairings</h2><div id="tour-rounds"></div></section>`;
   let closed = false;
@@ -195,6 +199,15 @@ export function mountTournament(root, ctx, id) {
       <td>${i + 1}</td><td><a href="#/user/${encodeURIComponent(line.name)}">${esc(line.name)}</a>${t.players.find((p) => p.name === line.name)?.withdrawn ? ' <span class="muted">(withdrawn)</span>' : ''}</td>
       <td class="points">${line.points}</td><td>${tiebreaks(t, line)}</td><td>${line.games}</td></tr>`).join('')
       || '<tr><td colspan="5" class="empty">Nobody has joined yet.</td></tr>';
+
+    // A league's table: each engine's Elo against the field, as `ataxx match` computes it.
+    const league = t.league ?? [];
+    root.querySelector('#tour-league-card').hidden = !league.length;
+    const elo = (line) => (line.elo == null ? (line.score >= 0.5 ? '+∞' : '−∞')
+      : `${line.elo >= 0 ? '+' : '−'}${Math.abs(line.elo).toFixed(0)}${line.error == null ? '' : ` ± ${line.error.toFixed(0)}`}`);
+    root.querySelector('#tour-league tbody').innerHTML = league.map((line) => `<tr data-engine="${esc(line.name)}">
+      <td><a href="#/user/${encodeURIComponent(line.name)}">${esc(line.name)}</a></td><td>${line.games}</td>
+      <td>${(100 * line.score).toFixed(1)} %</td><td class="elo">${elo(line)}</td><td>${line.pentanomial.join(' · ')}</td></tr>`).join('');
 
     root.querySelector('#tour-rounds').innerHTML = t.rounds.slice().reverse().map((r) => `<h3>${t.kind === 'arena' ? `Wave ${r.round}` : `Round ${r.round}`}</h3>
       <table class="pairings"><thead><tr><th scope="col">Board</th><th scope="col">x</th><th scope="col">o</th><th scope="col">Result</th></tr></thead><tbody>

@@ -241,6 +241,16 @@ impl EloEstimate {
     }
 }
 
+/// The estimate a match reports: from the game pairs once there are any (their variance is the
+/// honest one), else from the single games.
+pub fn match_estimate(wdl: &Wdl, pentanomial: &Pentanomial) -> EloEstimate {
+    if pentanomial.pairs() > 0 {
+        EloEstimate::new(&pentanomial.sample())
+    } else {
+        EloEstimate::new(&wdl.sample())
+    }
+}
+
 /// The standard normal cumulative distribution function.
 pub fn normal_cdf(x: f64) -> f64 {
     0.5 * erfc(-x / std::f64::consts::SQRT_2)

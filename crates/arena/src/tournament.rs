@@ -22,7 +22,7 @@ use thiserror::Error;
 
 use crate::engine::{Engine, EngineError, EngineSpec};
 use crate::game::{play_game, GameRecord, GameSettings, Player};
-use crate::stats::{EloEstimate, GameScore, Hypothesis, Pentanomial, Sprt, Wdl};
+use crate::stats::{match_estimate, EloEstimate, GameScore, Hypothesis, Pentanomial, Sprt, Wdl};
 
 /// Who plays whom.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize)]
@@ -180,11 +180,7 @@ impl PairingStats {
                 false
             }
         };
-        self.estimate = if self.pentanomial.pairs() > 0 {
-            EloEstimate::new(&self.pentanomial.sample())
-        } else {
-            EloEstimate::new(&self.wdl.sample())
-        };
+        self.estimate = match_estimate(&self.wdl, &self.pentanomial);
         completed
     }
 }

@@ -1,13 +1,15 @@
 //! `ataxx bot` end to end through real processes: a server, the bot, and an engine (`ataxx uai`,
-//! or a random mover written here in Python that shares no code with the project), with a
-//! person's moves made by the test over HTTP.
+//! or the tests' random mover in Python, tests/python/random_mover.py, that shares no code with
+//! the project), with a person's moves made by the test over HTTP.
 
 #[path = "common/persons_move.rs"]
 mod persons_move;
+#[path = "common/python.rs"]
+mod python;
 #[path = "common/served.rs"]
 mod served;
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
@@ -198,96 +200,10 @@ fn a_bot_running_ataxx_uai_plays_a_live_and_a_correspondence_game_to_the_end() {
     );
 }
 
-/// A random mover for square Ataxx that speaks just enough UAI, written for this test. It exits
-/// on its second `go` and answers an illegal move on its third, once each (marker files in
-/// the directory given as its argument), so the bot has to restart it.
-const RANDOM_MOVER: &str = r#"
-import os, random, sys
-
-marks = sys.argv[1]
-
-def once(name):
-    path = os.path.join(marks, name)
-    if os.path.exists(path):
-        return False
-    open(path, "w").close()
-    return True
-
-def legal_moves(fen):
-    placement, side = fen.split()[0], fen.split()[1]
-    board = []
-    for text in placement.split("/"):
-        row, digits = [], ""
-        for ch in text + "/":
-            if ch.isdigit():
-                digits += ch
-                continue
-            if digits:
-                row += ["."] * int(digits)
-                digits = ""
-            if ch != "/":
-                row.append(ch)
-        board.append(row)
-    n = len(board)
-    name = lambda r, c: "abcdefg"[c] + str(n - r)
-    clones, jumps = set(), []
-    for r in range(n):
-        for c in range(n):
-            if board[r][c] != side:
-                continue
-            for dr in range(-2, 3):
-                for dc in range(-2, 3):
-                    rr, cc = r + dr, c + dc
-                    if (dr, dc) == (0, 0) or not (0 <= rr < n and 0 <= cc < n):
-                        continue
-                    if board[rr][cc] != ".":
-                        continue
-                    if max(abs(dr), abs(dc)) == 1:
-                        clones.add(name(rr, cc))
-                    else:
-                        jumps.append(name(r, c) + name(rr, cc))
-    return sorted(clones) + jumps or ["0000"]
-
-fen, goes = None, 0
-for line in sys.stdin:
-    words = line.split()
-    if not words:
-        continue
-    if words[0] == "uai":
-        print("id name random mover")
-        print("uaiok")
-    elif words[0] == "isready":
-        print("readyok")
-    elif words[0] == "position" and words[1] == "fen":
-        fen = " ".join(words[2:])
-    elif words[0] == "go":
-        goes += 1
-        if goes == 2 and once("crashed"):
-            os._exit(3)
-        if goes == 3 and once("illegal"):
-            print("bestmove a1a1")
-        else:
-            print("bestmove " + random.choice(legal_moves(fen)))
-    elif words[0] == "quit":
-        break
-    sys.stdout.flush()
-"#;
-
-fn python() -> PathBuf {
-    std::env::var_os("ATAXX_PYTHON")
-        .map(PathBuf::from)
-        .or_else(|| {
-            let venv = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../.venv/bin/python");
-            venv.exists().then_some(venv)
-        })
-        .unwrap_or_else(|| PathBuf::from("python3"))
-}
-
 #[test]
 fn a_bot_survives_an_engine_crash_an_illegal_answer_and_a_server_restart() {
     let dir = tempfile::tempdir().unwrap();
-    let script = dir.path().join("random_mover.py");
-    std::fs::write(&script, RANDOM_MOVER).unwrap();
+    let script = python::script_path("random_mover.py");
     let marks = dir.path().join("marks");
     std::fs::create_dir(&marks).unwrap();
     // A fixed port, so that the restarted server is where the bot left it.
@@ -301,7 +217,7 @@ fn a_bot_survives_an_engine_crash_an_illegal_answer_and_a_server_restart() {
     let mut server = Served::start_on(&db, &address, &[]);
     signup_and_login(&server, "randombot", "botpass1");
     let alice = signup_and_login(&server, "alice", "secret-1");
-    let python = python();
+    let python = python::any_interpreter();
     let bot = BotProcess::start(
         &server,
         "randombot",

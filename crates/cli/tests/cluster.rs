@@ -2,12 +2,14 @@
 //! different nodes, concurrent commands on one board, concurrent challenges, a leader killed
 //! with SIGKILL, rate limits and the lobby across nodes, a node whose event listener drops, a
 //! load test that kills a node, a PostgreSQL restart that leaves the listeners' connections
-//! silent, and sessions ended on one node closing sockets on the other. Needs `ATAXX_TEST_POSTGRES` (scripts/test.sh starts a cluster
+//! silent, sessions ended on one node closing sockets on the other, and a Swiss whose leader is
+//! killed mid-round. Needs `ATAXX_TEST_POSTGRES` (scripts/test.sh starts a cluster
 //! and sets it); without it each test prints a notice and returns.
 
 #[path = "common/served.rs"]
 mod served;
 
+use std::collections::BTreeSet;
 use std::process::Command;
 
 use ataxx::Position;
@@ -340,6 +342,111 @@ fn bots_still_move_after_the_leader_is_killed_with_sigkill() {
         // The bot answers, from whichever node leads.
         wait_for(&mut door, 101, |g| g["ply"].as_i64() == Some(ply + 2));
         ply += 2;
+    }
+}
+
+/// The tournament `id` as `server` shows it, once `done` holds (at most 30 seconds).
+fn tournament_when(server: &Served, id: i64, done: impl Fn(&Value) -> bool) -> Value {
+    served::poll(server, &format!("/api/tournaments/{id}"), 30, done)
+}
+
+#[test]
+fn a_swiss_whose_leader_is_killed_mid_round_loses_no_result_and_pairs_each_round_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let Some(db) = cluster_database(dir.path(), "tournament_leader_killed") else {
+        return;
+    };
+    // The first node wins the election (the second starts once the first serves); both direct
+    // tournaments every 100 ms while they lead.
+    let mut leader = Served::on_database(&db, &["--sweep-ms", "100"]);
+    let survivor = Served::on_database(&db, &["--sweep-ms", "100"]);
+    let mut door = survivor.text();
+    let names = ["anna", "boris", "clara", "dmitri"];
+    for name in names {
+        door.ok(&format!("signup {name} secret-{name}"));
+    }
+    let created = door.json("tournament create swiss Killed anna secret-anna rounds=2 rated=no");
+    assert_eq!(created["ok"], true, "{created}");
+    let id = created["data"]["id"].as_i64().unwrap();
+    for name in names {
+        door.ok(&format!("tournament join {id} {name} secret-{name}"));
+    }
+    door.ok(&format!("tournament start {id} anna secret-anna"));
+    // Whoever loses resigns on the survivor; the result must reach its pairing whichever node
+    // leads.
+    let resign = |door: &mut served::TextDoor, pairing: &Value| -> (String, String) {
+        let (board, o) = (
+            pairing["game"].as_i64().unwrap(),
+            pairing["o"].as_str().unwrap(),
+        );
+        door.ok(&format!("ataxx move {board} {o} secret-{o} resign"));
+        (pairing["x"].as_str().unwrap().to_string(), o.to_string())
+    };
+    let shown = tournament_when(&survivor, id, |t| {
+        t["rounds"].as_array().map(Vec::len) == Some(1)
+    });
+    let first_round = shown["rounds"][0]["pairings"].as_array().unwrap().clone();
+    assert_eq!(first_round.len(), 2, "{shown}");
+    let mut winners = vec![resign(&mut door, &first_round[0]).0];
+    tournament_when(&survivor, id, |t| {
+        t["rounds"][0]["pairings"][0]["result"] == "1-0"
+    });
+    // Mid-round: one result in, one game in play. SIGKILL: no goodbye to the database; the
+    // leader lock goes with its connection and the survivor takes over.
+    leader.kill();
+    winners.push(resign(&mut door, &first_round[1]).0);
+    let shown = tournament_when(&survivor, id, |t| {
+        t["rounds"].as_array().map(Vec::len) == Some(2)
+    });
+    let rounds = shown["rounds"].as_array().unwrap();
+    let results: Vec<&Value> = rounds[0]["pairings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| &p["result"])
+        .collect();
+    assert_eq!(results, ["1-0", "1-0"], "{shown}");
+    // Round two paired once: two boards, everyone on one, nobody meeting their round-one
+    // opponent again, on boards no other pairing has.
+    let second_round = rounds[1]["pairings"].as_array().unwrap().clone();
+    assert_eq!(second_round.len(), 2, "{shown}");
+    let pair_of = |p: &Value| {
+        let mut pair = [
+            p["x"].as_str().unwrap().to_string(),
+            p["o"].as_str().unwrap().to_string(),
+        ];
+        pair.sort();
+        pair
+    };
+    let met: BTreeSet<[String; 2]> = first_round.iter().map(pair_of).collect();
+    let seated: BTreeSet<String> = second_round.iter().flat_map(pair_of).collect();
+    assert_eq!(seated.len(), 4, "{shown}");
+    assert!(
+        second_round.iter().all(|p| !met.contains(&pair_of(p))),
+        "{shown}"
+    );
+    let boards: BTreeSet<i64> = first_round
+        .iter()
+        .chain(&second_round)
+        .map(|p| p["game"].as_i64().unwrap())
+        .collect();
+    assert_eq!(boards.len(), 4, "{shown}");
+    for pairing in &second_round {
+        winners.push(resign(&mut door, pairing).0);
+    }
+    let finished = tournament_when(&survivor, id, |t| t["status"] == "finished");
+    assert_eq!(finished["round"], 2, "{finished}");
+    assert_eq!(
+        finished["rounds"].as_array().unwrap().len(),
+        2,
+        "{finished}"
+    );
+    // The standings are the four results, each counted once: a point a win.
+    for line in finished["standings"].as_array().unwrap() {
+        let name = line["name"].as_str().unwrap();
+        let wins = winners.iter().filter(|w| *w == name).count();
+        assert_eq!(line["points"].as_f64().unwrap(), wins as f64, "{finished}");
+        assert_eq!(line["games"], 2, "{finished}");
     }
 }
 

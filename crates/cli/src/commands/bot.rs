@@ -41,6 +41,9 @@ pub struct Args {
     /// Thinking time per move in correspondence games, in milliseconds (`go movetime`).
     #[arg(long, default_value_t = 1000)]
     movetime: u64,
+    /// Join this tournament (an engine league) and play its games.
+    #[arg(long)]
+    tournament: Option<i64>,
     /// Log level.
     #[arg(long, default_value_t = tracing::Level::INFO)]
     log: tracing::Level,
@@ -69,6 +72,10 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     drop(probe);
     let api = Api::sign_in(&args.server, &args.user, &args.password)?;
     tracing::info!(user = %api.user, games = %games.join(" "), "signed in as a bot");
+    if let Some(id) = args.tournament {
+        api.join_tournament(id)?;
+        tracing::info!(tournament = id, "playing in the tournament");
+    }
     let bot = Arc::new(Bot {
         api,
         engine: args.engine,

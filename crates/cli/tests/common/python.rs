@@ -2,6 +2,9 @@
 //! the repository's `.venv` that `scripts/test.sh` creates, and the scripts live in
 //! `tests/python`. Test files include it with `#[path = "common/python.rs"] mod python;`.
 
+// Each test file uses its own part of it.
+#![allow(dead_code)]
+
 use std::path::PathBuf;
 use std::process::Command;
 
@@ -11,14 +14,25 @@ fn interpreter() -> PathBuf {
         .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../.venv/bin/python"))
 }
 
+/// An interpreter for the scripts that need no package (the random mover): `ATAXX_PYTHON`, the
+/// `.venv`, or else `python3` on the path.
+pub fn any_interpreter() -> PathBuf {
+    Some(interpreter())
+        .filter(|path| path.exists())
+        .unwrap_or_else(|| PathBuf::from("python3"))
+}
+
+/// Where `tests/python/<name>` is.
+pub fn script_path(name: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/python")
+        .join(name)
+}
+
 /// `python tests/python/<name>`, ready for its arguments.
 pub fn script(name: &str) -> Command {
     let mut command = Command::new(interpreter());
-    command.arg(
-        PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-            .join("tests/python")
-            .join(name),
-    );
+    command.arg(script_path(name));
     command
 }
 

@@ -120,6 +120,25 @@ impl Api {
         Ok(reply)
     }
 
+    /// Joins tournament `id` (an engine league), unless the bot plays in it already: a bot
+    /// started again keeps its place.
+    pub fn join_tournament(&self, id: i64) -> anyhow::Result<()> {
+        let (status, tournament) = self.get(&format!("/api/tournaments/{id}"))?;
+        if status != 200 {
+            bail!("tournament {id}: {}", message(&tournament));
+        }
+        let playing = tournament["players"].as_array().is_some_and(|players| {
+            players
+                .iter()
+                .any(|p| p["name"] == self.user.as_str() && p["withdrawn"] == false)
+        });
+        if !playing {
+            self.act(&format!("/api/tournaments/{id}/join"), None)
+                .with_context(|| format!("joining tournament {id}"))?;
+        }
+        Ok(())
+    }
+
     /// The user WebSocket's address (`ws://…/api/ws?token=…`).
     pub fn socket_url(&self) -> String {
         let ws = self

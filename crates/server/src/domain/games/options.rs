@@ -20,6 +20,8 @@ pub struct ChallengeOptions {
     pub nag_days: i64,
     pub forfeit_days: i64,
     pub total_days: Option<i64>,
+    /// A position to start from instead of the game's own start (a league's book opening).
+    pub opening: Option<String>,
 }
 
 impl Default for ChallengeOptions {
@@ -64,6 +66,7 @@ impl ChallengeOptions {
             nag_days: 7,
             forfeit_days: 21,
             total_days: None,
+            opening: None,
         }
     }
 
@@ -152,7 +155,11 @@ impl ChallengeOptions {
 
     /// The start position these options give, as the game sets it up.
     pub fn start(&self) -> Result<Box<dyn AnyPosition>> {
-        self.game.start(&self.start).map_err(|err| {
+        let start = match &self.opening {
+            Some(fen) => self.game.parse_position(fen),
+            None => self.game.start(&self.start),
+        };
+        start.map_err(|err| {
             Error::InvalidChallenge(match err {
                 games::GameError::Option { reason, .. } => reason,
                 other => other.to_string(),

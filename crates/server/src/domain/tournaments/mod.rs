@@ -8,8 +8,8 @@
 //! carries on. A game's result reaches its pairing in the transaction that ends the game
 //! (`Games::finish`), so no result is lost either, and ordinary moves cost nothing extra.
 //!
-//! The pairing systems are pure functions: [`swiss`], [`arena`]; scores and tie breaks in
-//! [`scores`].
+//! The pairing systems are pure functions: [`swiss`], [`arena`], [`league`] (with its openings
+//! and Elo table); scores and tie breaks in [`scores`].
 
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
@@ -33,6 +33,7 @@ use crate::store::tournaments as tournament_store;
 use crate::store::{self, Storage, WriteTx};
 
 pub mod arena;
+pub mod league;
 pub mod scores;
 pub mod swiss;
 
@@ -92,6 +93,13 @@ impl NewTournament {
                 "a tournament needs a name of 1 to {MAX_NAME} printable characters"
             ));
         }
+        // The league's book holds Ataxx openings.
+        if self.kind == TournamentKind::League && self.game != GameKind::Ataxx {
+            return bad(format!(
+                "an engine league plays ataxx from its book of openings, not {}",
+                self.game
+            ));
+        }
         if options.start()?.seats() != 2 {
             return bad(format!(
                 "tournaments pair two players a board; {} is played by more",
@@ -147,6 +155,8 @@ pub struct TournamentView {
     pub finished_ms: Option<i64>,
     pub players: Vec<PlayerView>,
     pub standings: Vec<Standing>,
+    /// A league's Elo table (empty for other kinds).
+    pub league: Vec<league::LeagueLine>,
     pub rounds: Vec<RoundView>,
 }
 
@@ -546,6 +556,7 @@ impl Tournaments {
         };
         let mut boards = vec![];
         let options = options_of(&t)?;
+        let paired = pairings.len();
         for (index, (x, o)) in plan.into_iter().enumerate() {
             let mut pairing = PairingRow {
                 round: t.round,
@@ -558,6 +569,10 @@ impl Tournaments {
             if let Some(o) = &pairing.o {
                 let players = [pairing.x.clone(), o.clone()];
                 let accepted = [pairing.x.as_str(), o.as_str()];
+                let mut options = options.clone();
+                if t.kind == TournamentKind::League {
+                    options.opening = Some(league::opening(t.id, paired, index));
+                }
                 match open_board(&mut tx, &players, &options, &accepted, t.rated, now).await {
                     Ok(game) => {
                         pairing.game = Some(game.board);
@@ -602,14 +617,10 @@ fn next_round(
     pairings: &[PairingRow],
 ) -> Vec<(String, Option<String>)> {
     if t.kind == TournamentKind::League {
-        let mut games = vec![];
-        for (i, a) in active.iter().enumerate() {
-            for b in &active[i + 1..] {
-                games.push((a.clone(), Some(b.clone())));
-                games.push((b.clone(), Some(a.clone())));
-            }
-        }
-        return games;
+        return league::cycle(active)
+            .into_iter()
+            .map(|(x, o)| (x, Some(o)))
+            .collect();
     }
     let plan = swiss::pair_round(active, pairings);
     plan.pairs
@@ -668,6 +679,10 @@ fn view(t: TournamentRow, entries: &[EntryRow], pairings: &[PairingRow]) -> Tour
         TournamentKind::Arena => scores::arena_standings(&names, pairings),
         _ => scores::swiss_standings(&names, pairings),
     };
+    let league = match t.kind {
+        TournamentKind::League => league::table(&names, pairings),
+        _ => vec![],
+    };
     let mut rounds: Vec<RoundView> = vec![];
     for p in pairings {
         if rounds.last().is_none_or(|r| r.round != p.round) {
@@ -715,6 +730,7 @@ fn view(t: TournamentRow, entries: &[EntryRow], pairings: &[PairingRow]) -> Tour
             })
             .collect(),
         standings,
+        league,
         rounds,
     }
 }

@@ -110,6 +110,28 @@ pub fn text_of(t: &TournamentView) -> String {
     if t.standings.is_empty() {
         text.push_str("  nobody has joined yet\n");
     }
+    if !t.league.is_empty() {
+        text.push_str("\nElo against the field (95%), game pairs [LL LD DD/WL WD WW]:\n");
+    }
+    for (place, line) in t.league.iter().enumerate() {
+        // As `ataxx match` prints them: an engine that won (or lost) every game is +inf (-inf).
+        let elo = match line.elo {
+            Some(elo) => format!("{elo:+.1}"),
+            None if line.score > 0.5 => "+inf".to_string(),
+            None => "-inf".to_string(),
+        };
+        let error = line
+            .error
+            .map_or("inf".to_string(), |error| format!("{error:.1}"));
+        let [ll, ld, dd, wd, ww] = line.pentanomial;
+        text.push_str(&format!(
+            "{:>3}. {:<20} Elo {elo} ± {error}  ({} games, {} points; [{ll} {ld} {dd} {wd} {ww}])\n",
+            place + 1,
+            line.name,
+            line.games,
+            line.points
+        ));
+    }
     for round in &t.rounds {
         text.push_str(&format!("\nRound {}:\n", round.round));
         for p in &round.pairings {
