@@ -163,7 +163,7 @@ function mountLogin(root) {
         await api('/api/signup', { method: 'POST', body: { userid, password, addresses } });
       }
       const me = await api('/api/login', { method: 'POST', body: { userid, password } });
-      signedIn(me.userid, (await api('/api/me')).admin);
+      signedIn(me.userid, me.admin);
       // The sign-in form leaves the history: Back goes to the page before it.
       if (location.hash === '#/') route();
       else location.replace('#/');

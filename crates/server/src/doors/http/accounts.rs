@@ -61,7 +61,10 @@ pub(super) async fn login(
         .await?;
     let attributes = state.site.cookie_attributes();
     let cookie = format!("{SESSION_COOKIE}={token}; {attributes}; Max-Age=2592000");
-    let mut response = Json(json!({"userid": name, "token": token})).into_response();
+    // `admin` spares the page a second request to learn whether to show the admin page.
+    let admin = state.app.admin.is_admin(&name);
+    let mut response =
+        Json(json!({"userid": name, "token": token, "admin": admin})).into_response();
     response.headers_mut().insert(
         header::SET_COOKIE,
         HeaderValue::from_str(&cookie).expect("hex token is a valid header"),
