@@ -426,3 +426,52 @@ fn two_moves_in_one_round_are_both_named_and_a_comment_goes_with_one_board_mail(
         next.body
     );
 }
+
+#[test]
+fn a_player_banned_by_mail_is_refused_by_mail_in_words() {
+    let test = MailTest::new();
+    let caught = &test.caught;
+    let _sink = test.relay(&[]);
+    let _server = test.serve(&["--admin", "root"]);
+    players(
+        &test,
+        &[
+            ("root@r.test", "root"),
+            ("alice@a.test", "alice"),
+            ("bob@b.test", "bob"),
+        ],
+        "password",
+    );
+    let send = |f: &str, s: &str| send(&test, f, s);
+    let (bob, alice) = ("bob@b.test", "alice@a.test");
+
+    // The admin bans bob by mail, and is told so.
+    let seen = mails_to(caught, "root@r.test").len();
+    send("root@r.test", "admin ban root password bob spam by mail");
+    let done = next_mail(caught, "root@r.test", seen);
+    assert!(done.body.contains("bob"), "{}", done.body);
+    assert!(!done.body.contains("error"), "{}", done.body);
+
+    // Whatever bob mails with his right password is refused, saying why.
+    for (n, subject) in [
+        "message bob password alice",
+        "ataxx challenge -password=password bob alice",
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let seen = mails_to(caught, bob).len();
+        send(bob, subject);
+        let refused = next_mail(caught, bob, seen);
+        assert!(
+            refused
+                .body
+                .contains("bob is banned by the server's admins"),
+            "mail {n}: {}",
+            refused.body
+        );
+    }
+    settle(&test);
+    assert_eq!(count(caught, alice, "message from bob"), 0);
+    assert_eq!(count(caught, alice, "New ataxx Board"), 0);
+}
