@@ -108,6 +108,16 @@ pub struct Accounts {
     cache_key: [u8; 32],
 }
 
+/// The stored name of the user `name` names, or the refusal for one that does not exist.
+pub async fn existing_user(storage: &Storage, name: &str) -> Result<String> {
+    let name = normalize_userid(name)?;
+    let mut conn = storage.read().await?;
+    match store::user(&mut conn, &name).await? {
+        Some(user) => Ok(user.name),
+        None => Err(Error::UnknownUser(name)),
+    }
+}
+
 /// Checks a userid: 1 to 32 characters from letters, digits, `_`, `.`, `-`, starting with a
 /// letter or digit. Userids are case-insensitive and stored in lower case.
 ///

@@ -16,7 +16,7 @@
 
 use std::sync::Arc;
 
-use crate::domain::accounts::{normalize_userid, Accounts};
+use crate::domain::accounts::{existing_user, Accounts};
 use crate::domain::clock::Clock;
 use crate::domain::games::{Games, Leaving, LeftBoards};
 use crate::domain::moderation::MAX_REASON;
@@ -79,16 +79,6 @@ impl Admin {
         }
     }
 
-    /// The stored user `name` names, or the refusal for one that does not exist.
-    async fn existing(&self, name: &str) -> Result<String> {
-        let name = normalize_userid(name)?;
-        let mut conn = self.storage.read().await?;
-        match store::user(&mut conn, &name).await? {
-            Some(user) => Ok(user.name),
-            None => Err(Error::UnknownUser(name)),
-        }
-    }
-
     /// Checks the admin and the reason, and opens the transaction that will hold the act and
     /// its log entry.
     async fn begin(&self, admin: &str, act: &str, target: &str, reason: &str) -> Result<WriteTx> {
@@ -118,7 +108,7 @@ impl Admin {
     pub async fn ban(&self, admin: &str, name: &str, reason: &str) -> Result<Shut> {
         // Whether the target is an admin is told to admins only.
         self.require_admin(admin)?;
-        let name = self.existing(name).await?;
+        let name = existing_user(&self.storage, name).await?;
         if self.is_admin(&name) {
             return Err(Error::Command(format!(
                 "{name} is one of the server's admins: an admin is not banned"
@@ -139,7 +129,7 @@ impl Admin {
     }
 
     pub async fn unban(&self, admin: &str, name: &str, reason: &str) -> Result<String> {
-        let name = self.existing(name).await?;
+        let name = existing_user(&self.storage, name).await?;
         let mut tx = self.begin(admin, "unban", &name, reason).await?;
         if !store::clear_mark(&mut tx, Mark::Banned, &name).await? {
             return Err(Error::Command(format!("{name} is not banned")));
@@ -152,7 +142,7 @@ impl Admin {
     pub async fn close(&self, admin: &str, name: &str, reason: &str) -> Result<Shut> {
         // Whether the target is an admin is told to admins only.
         self.require_admin(admin)?;
-        let name = self.existing(name).await?;
+        let name = existing_user(&self.storage, name).await?;
         if self.is_admin(&name) {
             return Err(Error::Command(format!(
                 "{name} is one of the server's admins: remove the --admin first"
@@ -176,7 +166,7 @@ impl Admin {
 
     /// Marks `name` as a cheater (`on`) or takes the mark away.
     pub async fn cheater(&self, admin: &str, name: &str, on: bool, reason: &str) -> Result<String> {
-        let name = self.existing(name).await?;
+        let name = existing_user(&self.storage, name).await?;
         let act = match on {
             true => "cheater",
             false => "uncheater",

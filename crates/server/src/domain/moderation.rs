@@ -5,7 +5,7 @@
 
 use std::sync::Arc;
 
-use crate::domain::accounts::normalize_userid;
+use crate::domain::accounts::{existing_user, normalize_userid};
 use crate::domain::clock::Clock;
 use crate::error::{Error, Result};
 use crate::model::ReportRow;
@@ -33,16 +33,6 @@ impl Moderation {
         }
     }
 
-    /// The stored user `name` names, or the refusal for one that does not exist.
-    async fn existing(&self, name: &str) -> Result<String> {
-        let name = normalize_userid(name)?;
-        let mut conn = self.storage.read().await?;
-        match store::user(&mut conn, &name).await? {
-            Some(user) => Ok(user.name),
-            None => Err(Error::UnknownUser(name)),
-        }
-    }
-
     pub async fn is_moderator(&self, user: &str) -> Result<bool> {
         if self.admins.iter().any(|admin| admin == user) {
             return Ok(true);
@@ -65,7 +55,7 @@ impl Moderation {
                 "{admin} may not make moderators: only the server's admins (serve --admin) may"
             )));
         }
-        let name = self.existing(name).await?;
+        let name = existing_user(&self.storage, name).await?;
         let mut tx = self.storage.write().await?;
         store::grant_moderator(&mut tx, &name, admin, self.clock.now_ms()).await?;
         tx.commit().await?;
@@ -87,7 +77,7 @@ impl Moderation {
                 "a mute lasts 1 to {MAX_MUTE_MINUTES} minutes, not {minutes}"
             )));
         }
-        let name = self.existing(name).await?;
+        let name = existing_user(&self.storage, name).await?;
         let now = self.clock.now_ms();
         let until_ms = now + minutes * 60_000;
         let mut tx = self.storage.write().await?;
@@ -98,7 +88,7 @@ impl Moderation {
     }
 
     pub async fn block(&self, user: &str, other: &str) -> Result<String> {
-        let other = self.existing(other).await?;
+        let other = existing_user(&self.storage, other).await?;
         if other == user {
             return Err(Error::Command("you cannot block yourself".into()));
         }
@@ -129,7 +119,7 @@ impl Moderation {
         board: Option<i64>,
         reason: &str,
     ) -> Result<ReportRow> {
-        let reported = self.existing(reported).await?;
+        let reported = existing_user(&self.storage, reported).await?;
         let reason = reason.trim();
         if reason.is_empty() {
             return Err(Error::Command("a report says what happened".into()));
