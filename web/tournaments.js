@@ -21,7 +21,9 @@ function countdown(t, now = Date.now()) {
   if (t.status === 'open') return t.starts_ms ? `Starts in ${formatClock(t.starts_ms - now)}` : 'Starts when its creator starts it';
   if (t.status === 'finished') return 'Finished';
   if (t.kind === 'arena' && t.ends_ms) return t.ends_ms > now ? `Ends in ${formatClock(t.ends_ms - now)}` : 'Time is up: the last games are being played';
-  return t.total_rounds ? `Round ${t.round} of ${t.total_rounds}` : `Round ${t.round}`;
+  const unit = t.kind === 'league' ? 'Cycle' : 'Round';
+  if (t.kind === 'league' && !t.total_rounds) return `${unit} ${t.round}, with no end until its creator stops it`;
+  return `${unit} ${t.round} of ${t.total_rounds}`;
 }
 
 export function mountTournaments(root, ctx) {
@@ -40,7 +42,8 @@ export function mountTournaments(root, ctx) {
         <label>Game <select name="game" id="tour-game"></select></label>
         <label>Clock <input name="clock" value="3+2" pattern="\\d+(\\.\\d+)?\\+\\d+" title="minutes+seconds, as 3+2"></label>
         <label class="arena-only">Minutes <input name="minutes" type="number" min="1" value="30"></label>
-        <label class="rounds-only" hidden>Rounds <input name="rounds" type="number" min="1" value="3"></label>
+        <label class="rounds-only" hidden><span id="tour-rounds-label">Rounds</span> <input name="rounds" type="number" min="1" max="30" value="3" aria-describedby="tour-rounds-hint"></label>
+        <p class="muted league-only" id="tour-rounds-hint" hidden>A league's cycles: each engine meets every other twice, colours swapped. 0 cycles: no end until you stop it.</p>
         <label class="check"><input name="rated" type="checkbox" checked> Rated</label>
         <p class="error" id="tour-error" role="alert"></p>
         <button type="submit" class="primary">Create</button>
@@ -83,7 +86,11 @@ export function mountTournaments(root, ctx) {
     form.kind.addEventListener('change', () => {
       const arena = form.kind.value === 'arena';
       form.querySelector('.arena-only').hidden = !arena;
+      const league = form.kind.value === 'league';
       form.querySelector('.rounds-only').hidden = arena;
+      form.querySelector('.league-only').hidden = !league;
+      form.querySelector('#tour-rounds-label').textContent = league ? 'Cycles' : 'Rounds';
+      form.rounds.min = league ? '0' : '1';
     });
     form.addEventListener('submit', async (event) => {
       event.preventDefault();
@@ -132,6 +139,7 @@ export function mountTournament(root, ctx, id) {
         <div class="tour-actions"><button type="button" class="primary" id="tour-join" hidden>Join</button>
           <button type="button" id="tour-withdraw" hidden>Withdraw</button>
           <button type="button" id="tour-start" hidden>Start now</button>
+          <button type="button" id="tour-stop" hidden title="No round starts after the one in play">Stop after this round</button>
           <a id="tour-pgn" href="/api/tournaments/${id}/pgn" download="tournament-${id}.pgn">Games as PGN</a></div>
         <p id="tour-mine"></p>
       </header>
@@ -161,6 +169,7 @@ export function mountTournament(root, ctx, id) {
   root.querySelector('#tour-join').addEventListener('click', act('join'));
   root.querySelector('#tour-withdraw').addEventListener('click', act('withdraw'));
   root.querySelector('#tour-start').addEventListener('click', act('start'));
+  root.querySelector('#tour-stop').addEventListener('click', act('stop'));
 
   async function drawLive(t) {
     const playing = t.rounds.flatMap((r) => r.pairings).filter((p) => p.result === '*' && p.game);
@@ -193,6 +202,10 @@ export function mountTournament(root, ctx, id) {
     root.querySelector('#tour-join').hidden = !me || joined || t.status === 'finished';
     root.querySelector('#tour-withdraw').hidden = !joined || t.status === 'finished';
     root.querySelector('#tour-start').hidden = !me || me !== t.creator || t.status !== 'open';
+    // A Swiss or league its creator may cut short; not once its last round is under way.
+    const lastRound = t.total_rounds && t.round >= t.total_rounds;
+    root.querySelector('#tour-stop').hidden = !me || me !== t.creator || t.kind === 'arena' || t.status === 'finished' || (t.status === 'running' && lastRound);
+    root.querySelector('#tour-stop').textContent = t.status === 'open' ? 'Cancel' : `Stop after this ${t.kind === 'league' ? 'cycle' : 'round'}`;
 
     const ranked = t.standings.length ? t.standings : t.players.map((p) => ({ name: p.name, points: 0, tiebreaks: {}, games: 0 }));
     root.querySelector('#tour-standings tbody').innerHTML = ranked.map((line, i) => `<tr data-player="${esc(line.name)}"${line.name === me ? ' class="me"' : ''}>
@@ -209,7 +222,8 @@ export function mountTournament(root, ctx, id) {
       <td><a href="#/user/${encodeURIComponent(line.name)}">${esc(line.name)}</a></td><td>${line.games}</td>
       <td>${(100 * line.score).toFixed(1)} %</td><td class="elo">${elo(line)}</td><td>${line.pentanomial.join(' · ')}</td></tr>`).join('');
 
-    root.querySelector('#tour-rounds').innerHTML = t.rounds.slice().reverse().map((r) => `<h3>${t.kind === 'arena' ? `Wave ${r.round}` : `Round ${r.round}`}</h3>
+    const roundName = { arena: 'Wave', swiss: 'Round', league: 'Cycle' }[t.kind] ?? 'Round';
+    root.querySelector('#tour-rounds').innerHTML = t.rounds.slice().reverse().map((r) => `<h3>${roundName} ${r.round}</h3>
       <table class="pairings"><thead><tr><th scope="col">Board</th><th scope="col">x</th><th scope="col">o</th><th scope="col">Result</th></tr></thead><tbody>
       ${r.pairings.map((p) => `<tr data-board="${p.game ?? ''}"><td>${p.game ? `<a href="#/game/${p.game}">${p.game}</a>` : p.board}</td>
         <td>${esc(p.x)}</td><td>${esc(p.o)}</td><td class="result">${p.result === '*' ? 'playing' : esc(p.result)}</td></tr>`).join('')}

@@ -273,3 +273,102 @@ fn three_engines_run_by_ataxx_bot_play_two_cycles_and_the_table_orders_them_by_s
     assert_eq!(pgn.matches("[SetUp \"1\"]").count(), 12, "{pgn}");
     eprintln!("the league took {:.1} s", began.elapsed().as_secs_f64());
 }
+
+#[test]
+fn a_league_with_no_end_plays_on_until_its_creator_stops_it_after_the_cycle_in_play() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = Served::fresh(&dir, &["--sweep-ms", "100"]);
+    let creator = signup_and_login(&server, "organiser", "secret-organiser");
+    let engines = ["randomone", "randomtwo"];
+    for name in engines {
+        signup_and_login(&server, name, BOT_PASSWORD);
+    }
+    let (status, league) = api(
+        "POST",
+        &server.url("/api/tournaments"),
+        Some(&creator),
+        Some(json!({"kind": "league", "name": "Forever", "rounds": 0, "clock": "1+1"})),
+    );
+    assert_eq!(status, 201, "{league}");
+    assert_eq!(league["total_rounds"], 0, "{league}");
+    let id = league["id"].as_i64().unwrap();
+    let path = format!("/api/tournaments/{id}");
+    let python = python::any_interpreter();
+    let mover = python::script_path("random_mover.py");
+    let _running: Vec<Engine> = engines
+        .iter()
+        .map(|name| {
+            let log = dir.path().join(format!("{name}.log"));
+            let engine = [python.to_str().unwrap(), mover.to_str().unwrap()];
+            Engine::start(&server, name, id, &engine, &log)
+        })
+        .collect();
+    poll(&server, &path, 30, |t| {
+        t["players"].as_array().is_some_and(|p| p.len() == 2)
+    });
+    let start = command(
+        &server,
+        &format!("tournament start {id} organiser secret-organiser"),
+    );
+    assert_eq!(start["ok"], true, "{start}");
+
+    // Past any number it could have been given by mistake: a third cycle is paired.
+    let playing = poll(&server, &path, 120, |t| t["round"].as_i64() >= Some(3));
+    assert_eq!(playing["status"], "running", "{playing}");
+    let text = command(&server, &format!("tournament show {id}"))["text"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert!(text.contains("with no end until stopped"), "{text}");
+
+    // Only its creator stops it.
+    let refused = command(
+        &server,
+        &format!("tournament stop {id} randomone {BOT_PASSWORD}"),
+    );
+    assert_eq!(refused["ok"], false, "{refused}");
+    assert!(
+        refused["text"].as_str().unwrap().contains("only organiser"),
+        "{refused}"
+    );
+    let (status, stopped) = api(
+        "POST",
+        &server.url(&format!("{path}/stop")),
+        Some(&creator),
+        None,
+    );
+    assert_eq!(status, 200, "{stopped}");
+    let last = stopped["round"].as_i64().unwrap();
+    assert_eq!(stopped["total_rounds"], last, "{stopped}");
+
+    // The cycle in play is played out and counts; none starts after it.
+    let finished = poll(&server, &path, 60, |t| t["status"] == "finished");
+    let rounds = finished["rounds"].as_array().unwrap();
+    assert_eq!(rounds.len() as i64, last, "{finished}");
+    for round in rounds {
+        for pairing in round["pairings"].as_array().unwrap() {
+            let board = pairing["game"].as_i64().unwrap();
+            let (_, game) = api(
+                "GET",
+                &server.url(&format!("/api/games/{board}")),
+                None,
+                None,
+            );
+            assert_eq!(game["status"], "finished", "{game}");
+            assert_eq!(game["termination"], "rules", "{game}");
+            assert_eq!(game["result"], pairing["result"], "{game}");
+        }
+    }
+    let games: u64 = finished["league"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| l["games"].as_u64().unwrap())
+        .sum();
+    assert_eq!(games, 2 * 2 * last as u64, "{finished}");
+    let again = command(
+        &server,
+        &format!("tournament stop {id} organiser secret-organiser"),
+    );
+    assert_eq!(again["ok"], false, "{again}");
+}

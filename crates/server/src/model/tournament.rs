@@ -80,7 +80,7 @@ pub struct TournamentRow {
     pub creator: String,
     pub status: TournamentStatus,
     /// Swiss: rounds to play; league: cycles of the round robin (each pair meets twice a cycle,
-    /// colours swapped); arena: unused (0).
+    /// colours swapped), 0 for a league with no end; arena: unused (0).
     pub rounds: i64,
     /// The round being played (Swiss, league) or the number of pairing waves so far (arena).
     pub round: i64,
@@ -106,6 +106,13 @@ impl TournamentRow {
             TournamentKind::Arena => self.started_ms.map(|s| s + self.minutes * 60_000),
             _ => None,
         }
+    }
+
+    /// Whether a Swiss or league has played its last round (a league with no end never has,
+    /// until its creator stops it).
+    pub fn last_round_played(&self) -> bool {
+        let endless = self.kind == TournamentKind::League && self.rounds == 0;
+        !endless && self.round >= self.rounds
     }
 }
 

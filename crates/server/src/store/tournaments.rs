@@ -73,11 +73,12 @@ pub async fn insert_tournament(conn: &mut AnyConnection, t: &TournamentRow) -> R
 /// Writes a tournament's changing fields (status, round, start and end).
 pub async fn update_tournament(conn: &mut AnyConnection, t: &TournamentRow) -> Result<()> {
     sqlx::query(
-        "UPDATE tournaments SET status = $1, round = $2, started_ms = $3, finished_ms = $4 \
-         WHERE id = $5",
+        "UPDATE tournaments SET status = $1, round = $2, rounds = $3, started_ms = $4, \
+         finished_ms = $5 WHERE id = $6",
     )
     .bind(t.status.as_str())
     .bind(t.round)
+    .bind(t.rounds)
     .bind(t.started_ms)
     .bind(t.finished_ms)
     .bind(t.id)

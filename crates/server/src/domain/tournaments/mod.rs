@@ -54,7 +54,8 @@ pub struct NewTournament {
     pub kind: TournamentKind,
     pub name: String,
     pub game: GameKind,
-    /// Swiss: the rounds; league: the cycles of its round robin.
+    /// Swiss: the rounds; league: the cycles of its round robin, or 0 for a league with no end
+    /// (it plays on until its creator stops it).
     pub rounds: i64,
     /// Arena: its length.
     pub minutes: i64,
@@ -118,8 +119,17 @@ impl NewTournament {
             }
             (None, None) => options.set("clock", Some("3+2"))?,
         }
-        if self.kind != TournamentKind::Arena && !(1..=MAX_ROUNDS).contains(&self.rounds) {
-            return bad(format!("rounds={}: give 1 to {MAX_ROUNDS}", self.rounds));
+        match self.kind {
+            TournamentKind::Swiss if !(1..=MAX_ROUNDS).contains(&self.rounds) => {
+                return bad(format!("rounds={}: give 1 to {MAX_ROUNDS}", self.rounds));
+            }
+            TournamentKind::League if !(0..=MAX_ROUNDS).contains(&self.rounds) => {
+                return bad(format!(
+                    "rounds={}: give 1 to {MAX_ROUNDS} cycles, or 0 for a league with no end",
+                    self.rounds
+                ));
+            }
+            _ => {}
         }
         if self.kind == TournamentKind::Arena && !(1..=MAX_MINUTES).contains(&self.minutes) {
             return bad(format!(
@@ -415,6 +425,40 @@ impl Tournaments {
         self.show(id).await
     }
 
+    /// Stops a Swiss or a league at its creator's word: no round or cycle starts after the one
+    /// in play, whose games are played out and count; one not yet paired finishes at once. This
+    /// is how a league with no end ends.
+    pub async fn stop(&self, id: i64, user: &str) -> Result<TournamentView> {
+        let now = self.clock.now_ms();
+        let mut tx = self.storage.write().await?;
+        let mut t = Self::lock(&mut tx, id).await?;
+        if t.creator != user {
+            return Err(Error::Command(format!(
+                "only {} (who created tournament {id}) may stop it",
+                t.creator
+            )));
+        }
+        if t.kind == TournamentKind::Arena {
+            return Err(Error::Command(format!(
+                "tournament {id} is an arena: it ends at its set time"
+            )));
+        }
+        if t.status == TournamentStatus::Finished {
+            return Err(Error::Command(format!("tournament {id} is finished")));
+        }
+        if t.round == 0 {
+            t.status = TournamentStatus::Finished;
+            t.finished_ms = Some(now);
+        } else {
+            t.rounds = t.round;
+        }
+        tournament_store::update_tournament(&mut tx, &t).await?;
+        tx.commit().await?;
+        tracing::info!(tournament = id, %user, round = t.round, "stopped");
+        self.announce(id).await;
+        self.show(id).await
+    }
+
     /// Runs the tournaments while this node leads: every `interval`, each tournament not yet
     /// finished takes its next step ([`Tournaments::advance`]).
     pub async fn direct(
@@ -506,7 +550,7 @@ impl Tournaments {
             TournamentKind::Swiss | TournamentKind::League => {
                 if in_play {
                     vec![]
-                } else if t.round >= t.rounds || active.len() < 2 {
+                } else if t.last_round_played() || active.len() < 2 {
                     t.status = TournamentStatus::Finished;
                     t.finished_ms = Some(now);
                     changed = true;

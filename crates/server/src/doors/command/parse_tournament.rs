@@ -1,6 +1,6 @@
 //! Reading `tournament …` lines (issue 34): `list`, `show <id>`,
 //! `create <kind> <name> <user> <password> [game=G] [rounds=N] [minutes=M] [clock=M+S | days=D]
-//! [rated=yes|no]`, and `join|withdraw|start <id> <user> <password>`.
+//! [rated=yes|no]`, and `join|withdraw|start|stop <id> <user> <password>`.
 
 use games::GameKind;
 
@@ -11,7 +11,7 @@ use crate::error::{Error, Result};
 
 pub(super) const USAGE: &str = "tournament list | tournament show <id> | tournament create \
      <arena|swiss|league> <name> <userid> <password> [game=G] [rounds=N] [minutes=M] \
-     [clock=M+S | days=D] [rated=yes|no] | tournament join|withdraw|start <id> <userid> <password>";
+     [clock=M+S | days=D] [rated=yes|no] | tournament join|withdraw|start|stop <id> <userid> <password>";
 
 /// What a `tournament` line asks.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -39,6 +39,8 @@ pub enum TournamentAct {
     Join,
     Withdraw,
     Start,
+    /// The creator ends a Swiss or league after the round in play.
+    Stop,
 }
 
 fn tournament_id(word: &str) -> Result<i64> {
@@ -68,14 +70,15 @@ pub(super) fn parse_tournament(w: &[&str]) -> Result<Command> {
                 new,
             }
         }
-        (Some(act @ ("join" | "withdraw" | "start")), 4) => TournamentCommand::Act {
+        (Some(act @ ("join" | "withdraw" | "start" | "stop")), 4) => TournamentCommand::Act {
             id: tournament_id(w[1])?,
             userid: w[2].to_string(),
             password: w[3].to_string(),
             act: match act {
                 "join" => TournamentAct::Join,
                 "withdraw" => TournamentAct::Withdraw,
-                _ => TournamentAct::Start,
+                "start" => TournamentAct::Start,
+                _ => TournamentAct::Stop,
             },
         },
         _ => return Err(usage(USAGE)),
@@ -166,6 +169,15 @@ mod tests {
                 userid: "bob".into(),
                 password: "pw".into(),
                 act: TournamentAct::Withdraw
+            })
+        );
+        assert_eq!(
+            parse("tournament STOP 9 carol pw").unwrap(),
+            Command::Tournament(TournamentCommand::Act {
+                id: 9,
+                userid: "carol".into(),
+                password: "pw".into(),
+                act: TournamentAct::Stop
             })
         );
         let err = parse("tournament create cup x alice pw").unwrap_err();

@@ -7,6 +7,7 @@ use super::{Reply, Request, TournamentAct, TournamentCommand};
 use crate::domain::tournaments::scores::Tiebreaks;
 use crate::domain::tournaments::TournamentView;
 use crate::error::Result;
+use crate::model::TournamentKind;
 use crate::App;
 
 pub(super) async fn run(
@@ -55,6 +56,7 @@ pub(super) async fn run(
                     (tournaments.withdraw(*id, &user).await?, "withdrew from")
                 }
                 TournamentAct::Start => (tournaments.start(*id, &user).await?, "started"),
+                TournamentAct::Stop => (tournaments.stop(*id, &user).await?, "stopped"),
             };
             shown(view, &format!("{user} {done} tournament {id}.\n\n"))
         }
@@ -74,9 +76,11 @@ pub fn text_of(t: &TournamentView) -> String {
         (None, Some(days)) => format!("{days} days a move"),
         (None, None) => String::new(),
     };
-    let length = match t.kind {
-        crate::model::TournamentKind::Arena => format!("{} minutes", t.minutes),
-        _ => format!("round {} of {}", t.round, t.total_rounds),
+    let length = match (t.kind, t.total_rounds) {
+        (TournamentKind::Arena, _) => format!("{} minutes", t.minutes),
+        (TournamentKind::League, 0) => format!("cycle {}, with no end until stopped", t.round),
+        (TournamentKind::League, cycles) => format!("cycle {} of {cycles}", t.round),
+        (TournamentKind::Swiss, rounds) => format!("round {} of {rounds}", t.round),
     };
     let mut text = format!(
         "Tournament {}: {} ({} {}, {}, {}, {}), {}\n\nStandings:\n",

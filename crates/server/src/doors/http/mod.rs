@@ -150,6 +150,10 @@ fn router(state: HttpState) -> Router {
             "/api/tournaments/{id}/start",
             tournaments::acting(crate::doors::command::TournamentAct::Start),
         )
+        .route(
+            "/api/tournaments/{id}/stop",
+            tournaments::acting(crate::doors::command::TournamentAct::Stop),
+        )
         .route("/api/kinds", get(kinds::get))
         .route("/api/leaderboard", get(leaderboard::get))
         .route("/api/explorer", get(explorer::get))

@@ -1,5 +1,5 @@
 //! The HTTP door of tournaments (issue 34): `GET/POST /api/tournaments`,
-//! `GET /api/tournaments/{id}`, `POST /api/tournaments/{id}/join|withdraw|start`,
+//! `GET /api/tournaments/{id}`, `POST /api/tournaments/{id}/join|withdraw|start|stop`,
 //! `GET /api/tournaments/{id}/pgn` (every game) and the WebSocket `/api/tournaments/{id}/ws`
 //! (the tournament, again at each change).
 
@@ -87,6 +87,7 @@ pub(super) fn acting(act: TournamentAct) -> MethodRouter<HttpState> {
                 TournamentAct::Join => tournaments.join(id, &me).await?,
                 TournamentAct::Withdraw => tournaments.withdraw(id, &me).await?,
                 TournamentAct::Start => tournaments.start(id, &me).await?,
+                TournamentAct::Stop => tournaments.stop(id, &me).await?,
             };
             ApiResult::Ok(Json(json!(view)))
         },
