@@ -142,6 +142,7 @@ export function mountTournament(root, ctx, id) {
           <button type="button" id="tour-stop" hidden title="No round starts after the one in play">Stop after this round</button>
           <a id="tour-pgn" href="/api/tournaments/${id}/pgn" download="tournament-${id}.pgn">Games as PGN</a></div>
         <p id="tour-mine"></p>
+        <p class="muted" id="tour-engines" hidden>Engines join by running <code>ataxx bot --tournament ${id}</code> with a bot account.</p>
       </header>
     </section>
     <section class="card"><h2>Standings</h2>
@@ -199,7 +200,9 @@ export function mountTournament(root, ctx, id) {
     const me = ctx.me;
     const entry = t.players.find((p) => p.name === me);
     const joined = entry && !entry.withdrawn;
-    root.querySelector('#tour-join').hidden = !me || joined || t.status === 'finished';
+    // People do not play in a league: its engines join through `ataxx bot`.
+    root.querySelector('#tour-join').hidden = !me || joined || t.status === 'finished' || t.kind === 'league';
+    root.querySelector('#tour-engines').hidden = t.kind !== 'league' || t.status === 'finished';
     root.querySelector('#tour-withdraw').hidden = !joined || t.status === 'finished';
     root.querySelector('#tour-start').hidden = !me || me !== t.creator || t.status !== 'open';
     // A Swiss or league its creator may cut short; not once its last round is under way.

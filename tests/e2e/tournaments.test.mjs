@@ -1,6 +1,8 @@
 // Browser tests of tournaments (#/tournaments, #/tournament/<id>): a person creates an arena
 // with the form, joins it, starts it, is taken to the first game it pairs, and everyone on the
-// tournament's page sees the standings count the result.
+// tournament's page sees the standings count the result; a person creates an engine league
+// with no end, two bot accounts play its first cycle, its Elo table counts them, and its
+// creator stops it.
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -86,5 +88,65 @@ test('a person joins an arena, is taken to its first game and sees the standings
   await watcher.goto(`${BASE}/#/tournament/999999`);
   await waitText(watcher, '#page h1', 'No such tournament');
   for (const page of [ana, bo, watcher]) await page.context().close();
+  noScriptErrors();
+});
+
+test('an engine league with no end: its table counts a cycle, and its creator stops it', async () => {
+  const org = await person('league-org');
+  const [one, two] = [await account('league-one'), await account('league-two')];
+  for (const bot of [one, two]) await call(bot, 'POST', '/api/bot/upgrade');
+
+  await org.goto(`${BASE}/#/tournaments`);
+  await org.fill('#tour-form [name=name]', 'Browser League');
+  await org.selectOption('#tour-form [name=kind]', 'league');
+  await waitText(org, '#tour-rounds-label', 'Cycles');
+  await org.fill('#tour-form [name=rounds]', '0');
+  await org.click('#tour-form button[type=submit]');
+  await org.waitForURL(/#\/tournament\/\d+/);
+  const id = Number(org.url().match(/#\/tournament\/(\d+)/)[1]);
+  await waitText(org, '#tour-what', 'Ataxx Engine league');
+  // A person does not join a league: engines do, through `ataxx bot`.
+  assert.equal(await org.isVisible('#tour-join'), false);
+  await waitText(org, '#tour-engines', `ataxx bot --tournament ${id}`);
+  for (const bot of [one, two]) await call(bot, 'POST', `/api/tournaments/${id}/join`);
+  await waitText(org, '#tour-standings', 'league-two');
+  await org.click('#tour-start');
+  await waitText(org, '#tour-clock', 'Cycle 1, with no end until its creator stops it');
+
+  // The cycle's two boards, colours swapped: league-one wins the first, the second is drawn
+  // by agreement. So league-one scores 1½ of 2 in its one pair (pentanomial WD), league-two ½.
+  let t = await call(org, 'GET', `/api/tournaments/${id}`);
+  const [first, second] = t.rounds[0].pairings;
+  assert.equal(first.x, second.o);
+  const page = { 'league-one': one, 'league-two': two };
+  const loser = first.x === 'league-one' ? first.o : first.x;
+  await call(page[loser], 'POST', `/api/games/${first.game}/move`, { move: 'resign' });
+  await call(page[second.x], 'POST', `/api/games/${second.game}/move`, { move: 'draw' });
+  await call(page[second.o], 'POST', `/api/games/${second.game}/move`, { move: 'accept' });
+
+  await org.waitForSelector('#tour-league-card:not([hidden])');
+  const row = (name) => `#tour-league tr[data-engine="${name}"] td`;
+  const cells = async (name) => (await org.locator(row(name)).allTextContents()).map((c) => c.trim());
+  await waitText(org, `${row('league-one')}:nth-child(2)`, '2');
+  assert.deepEqual(await cells('league-one'), ['league-one', '2', '75.0 %', (await cells('league-one'))[3], '0 · 0 · 0 · 1 · 0']);
+  assert.deepEqual(await cells('league-two'), ['league-two', '2', '25.0 %', (await cells('league-two'))[3], '0 · 1 · 0 · 0 · 0']);
+  // Elo from a score of 75 %: 400·log10(3) ≈ +191 (and −191); one pair has no error bar.
+  assert.equal((await cells('league-one'))[3], '+191');
+  assert.equal((await cells('league-two'))[3], '−191');
+
+  // With no end, the next cycle is paired at once; the creator stops it after that cycle.
+  await waitText(org, '#tour-clock', 'Cycle 2');
+  assert.deepEqual(await shotsLightDark(org, 'league-running', { axe: true }), []);
+  await org.click('#tour-stop');
+  await waitText(org, '#tour-clock', 'Cycle 2 of 2');
+  t = await call(org, 'GET', `/api/tournaments/${id}`);
+  for (const pairing of t.rounds[1].pairings) {
+    await call(page[pairing.o], 'POST', `/api/games/${pairing.game}/move`, { move: 'resign' });
+  }
+  await waitText(org, '#tour-clock', 'Finished');
+  t = await call(org, 'GET', `/api/tournaments/${id}`);
+  assert.equal(t.rounds.length, 2, JSON.stringify(t));
+  assert.equal(await org.isVisible('#tour-stop'), false);
+  for (const p of [org, one, two]) await p.context().close();
   noScriptErrors();
 });

@@ -62,7 +62,8 @@ pub struct LeagueLine {
     pub score: f64,
     /// Elo against the field; None while it is not finite (every game won, or every one lost).
     pub elo: Option<f64>,
-    /// Half the width of the 95% interval, in Elo; None while it is not finite.
+    /// Half the width of the 95% interval, in Elo; None while it is not finite, or while there
+    /// is a single pair (or game) to measure it from.
     pub error: Option<f64>,
     /// Completed pairs by the engine's points in both games: 0, ½, 1 (two draws or a win and a
     /// loss), 1½, 2 — `ataxx match`'s LL, LD, DD/WL, WD, WW.
@@ -119,13 +120,19 @@ pub fn table(engines: &[String], pairings: &[PairingRow]) -> Vec<LeagueLine> {
                 }
             }
             let estimate = match_estimate(&wdl, &pentanomial);
+            // One pair (or, before any pair, one game) shows no spread: its interval is
+            // unknown, not zero wide.
+            let units = match pentanomial.pairs() {
+                0 => wdl.games(),
+                pairs => pairs,
+            };
             LeagueLine {
                 name: engine.clone(),
                 games: wdl.games(),
                 points: wdl.wins as f64 + wdl.draws as f64 / 2.0,
                 score: estimate.score,
                 elo: finite(estimate.elo),
-                error: finite(estimate.error),
+                error: finite(estimate.error).filter(|_| units >= 2),
                 pentanomial: pentanomial.0,
             }
         })
