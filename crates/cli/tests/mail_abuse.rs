@@ -475,3 +475,72 @@ fn a_player_banned_by_mail_is_refused_by_mail_in_words() {
     assert_eq!(count(caught, alice, "message from bob"), 0);
     assert_eq!(count(caught, alice, "New ataxx Board"), 0);
 }
+
+#[test]
+fn a_player_muted_by_a_moderator_cannot_chat_by_mail_until_the_mute_runs_out() {
+    let test = MailTest::new();
+    let caught = &test.caught;
+    let _sink = test.relay(&[]);
+    let server = test.serve(&["--admin", "root", "--http", "127.0.0.1:0", "--test-clock"]);
+    let (alice, bob) = ("alice@a.test", "bob@b.test");
+    players(
+        &test,
+        &[("root@r.test", "root"), (alice, "alice"), (bob, "bob")],
+        "password",
+    );
+    let send = |f: &str, s: &str| send(&test, f, s);
+    send(alice, "ataxx challenge -password=password alice bob");
+    wait_for(caught, bob, "New ataxx Board 101");
+    send(bob, "ataxx accept 101 bob password");
+    send(alice, "ataxx accept 101 alice password");
+    wait_for(caught, bob, "New ataxx Board 101 alice");
+
+    // The admin mutes bob for ten minutes over the API.
+    let root = served::api(
+        "POST",
+        &server.url("/api/login"),
+        None,
+        Some(serde_json::json!({"userid": "root", "password": "password"})),
+    )
+    .1["token"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let (status, muted) = served::api(
+        "POST",
+        &server.url("/api/users/bob/mute"),
+        Some(&root),
+        Some(serde_json::json!({"minutes": 10, "reason": "shouting"})),
+    );
+    assert_eq!(status, 200, "{muted}");
+
+    // Bob's chat by mail is refused in words; alice hears nothing of it.
+    let seen = mails_to(caught, bob).len();
+    send(bob, "ataxx chat 101 bob password hello?");
+    let refused = next_mail(caught, bob, seen);
+    assert!(
+        refused.body.contains("bob is muted for 10 more minutes"),
+        "{}",
+        refused.body
+    );
+    settle(&test);
+    assert!(
+        mails_to(caught, alice)
+            .iter()
+            .all(|m| !m.body.contains("hello?")),
+        "a muted chat reached alice"
+    );
+
+    // Once it has run out, the same mail is said.
+    let seen = mails_to(caught, alice).len();
+    let (status, _, advanced) = served::http(
+        "POST",
+        &server.url("/api/command"),
+        None,
+        Some(b"clock advance 601".to_vec()),
+    );
+    assert_eq!(status, 200, "{advanced}");
+    send(bob, "ataxx chat 101 bob password hello again");
+    let heard = next_mail(caught, alice, seen);
+    assert!(heard.body.contains("hello again"), "{}", heard.body);
+}

@@ -140,6 +140,7 @@ impl Drop for Sink {
 pub struct Served {
     child: Child,
     smtp: Option<String>,
+    http: Option<String>,
 }
 
 impl Served {
@@ -163,17 +164,15 @@ impl Served {
         Served::spawn(command, db, extra)
     }
 
+    /// Serves no HTTP unless `extra` names an `--http` address.
     fn spawn(mut command: Command, db: &Path, extra: &[&str]) -> Served {
+        let with_http = extra.contains(&"--http");
+        command.arg("serve");
+        if !with_http {
+            command.args(["--http", "off"]);
+        }
         let mut child = command
-            .args([
-                "serve",
-                "--http",
-                "off",
-                "--text",
-                "127.0.0.1:0",
-                "--log",
-                "warn",
-            ])
+            .args(["--text", "127.0.0.1:0", "--log", "warn"])
             .args([
                 "--mail-from",
                 "ataxx@games.test",
@@ -188,6 +187,10 @@ impl Served {
             .spawn()
             .expect("ataxx serve starts");
         let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
+        let http = with_http.then(|| {
+            let line = lines.next().unwrap().unwrap();
+            line.strip_prefix("http ").unwrap().to_string()
+        });
         let text = lines.next().unwrap().unwrap();
         assert!(text.starts_with("text "), "{text}");
         let smtp = extra.contains(&"--smtp").then(|| {
@@ -199,7 +202,13 @@ impl Served {
                 .unwrap()
                 .to_string()
         });
-        Served { child, smtp }
+        Served { child, smtp, http }
+    }
+
+    /// The URL of `path` on its HTTP door.
+    pub fn url(&self, path: &str) -> String {
+        let http = self.http.as_deref().expect("started with --http");
+        format!("http://{http}{path}")
     }
 
     pub fn pid(&self) -> u32 {
