@@ -1,6 +1,8 @@
 //! Issue #33: the opening explorer (`GET /api/explorer`) through a real `ataxx serve`: a few
 //! scripted games are counted exactly, move by move and seat by seat, from the start and from a
-//! later position, and the speed and rating filters leave out what they should.
+//! later position, and the speed and rating filters leave out what they should. Also the
+//! analysis board's import (`POST /api/rules/ataxx/import`): the seed's 1995 game, read from its
+//! record and from its PGN, is one game whose moves lead to the PGN's final position.
 
 #[path = "common/served.rs"]
 mod served;
@@ -8,7 +10,7 @@ mod served;
 use games::GameKind;
 use serde_json::{json, Value};
 use served::text_setup::{ALICE, BOB};
-use served::{api, command, Served};
+use served::{api, command, http, Served};
 
 /// Plays `moves` on a new board between alice (x) and bob, then `resigner` resigns; returns
 /// the board.
@@ -164,4 +166,70 @@ fn the_explorer_counts_finished_games_by_position_move_and_seat() {
 
 fn urlencode(text: &str) -> String {
     text.replace('/', "%2F").replace(' ', "%20")
+}
+
+#[test]
+fn the_analysis_board_imports_the_1995_game_from_its_record_and_from_its_pgn() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = Served::fresh(&dir, &[]);
+    let data = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../ataxx/tests/data/keller-cobbs-1995"
+    );
+    let import = |text: String| {
+        let (status, _, body) = http(
+            "POST",
+            &server.url("/api/rules/ataxx/import"),
+            None,
+            Some(text.into_bytes()),
+        );
+        (status, body)
+    };
+    let pgn = std::fs::read_to_string(format!("{data}.pgn")).unwrap();
+    let (status, from_pgn) = import(pgn.clone());
+    assert_eq!(status, 200, "{from_pgn}");
+    let (status, from_record) = import(std::fs::read_to_string(format!("{data}.txt")).unwrap());
+    assert_eq!(status, 200, "{from_record}");
+    assert_eq!(
+        (&from_pgn["format"], &from_record["format"]),
+        (&json!("pgn"), &json!("record"))
+    );
+    assert_eq!(from_pgn["moves"], from_record["moves"]);
+    assert_eq!(from_pgn["start_fen"], from_record["start_fen"]);
+    assert_eq!(from_pgn["tags"]["Black"], "Cobbs", "{from_pgn}");
+    // The PGN's own tags are the truth: 61 plies, to its final diagram.
+    let tag = |name: &str| {
+        let line = pgn
+            .lines()
+            .find(|l| l.starts_with(&format!("[{name} ")))
+            .unwrap();
+        line.split('"').nth(1).unwrap().to_string()
+    };
+    let moves = from_pgn["moves"].as_array().unwrap();
+    assert_eq!(moves.len().to_string(), tag("PlyCount"));
+    let mut fen = from_pgn["start_fen"].as_str().unwrap().to_string();
+    for mv in moves {
+        let (status, after) = api(
+            "GET",
+            &server.url(&format!(
+                "/api/rules/ataxx?fen={}&move={}",
+                fen.replace(' ', "%20"),
+                mv.as_str().unwrap()
+            )),
+            None,
+            None,
+        );
+        assert_eq!(status, 200, "{mv}: {after}");
+        fen = after["fen"].as_str().unwrap().to_string();
+    }
+    assert_eq!(fen, tag("FinalFEN"));
+
+    // Neither format: both readers say why.
+    let (status, refused) = import("1. zz9 b2".into());
+    assert_eq!(status, 400, "{refused}");
+    let message = refused["error"]["message"].as_str().unwrap();
+    assert!(
+        message.contains("neither PGN") && message.contains("1995 record"),
+        "{message}"
+    );
 }

@@ -1,7 +1,7 @@
 //! The browser door: the pages of `web/` ([`assets`]), board images for sharing positions
 //! (`/board/{game}.svg` and `.png`), the few JSON helpers the pages need beyond the game API (a
-//! blocked-layout preview, position analysis, the rules pages' positions, and who is online),
-//! and a page in words for addresses that lead nowhere.
+//! blocked-layout preview, position analysis, the rules pages' positions, a game read from PGN
+//! or a 1995 record, and who is online), and a page in words for addresses that lead nowhere.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -49,6 +49,7 @@ pub fn routes<S: Clone + Send + Sync + 'static>(app: App) -> Router<S> {
         .route("/api/layout/{text}", get(layout))
         .route("/api/analysis", get(analysis))
         .route("/api/rules/{game}", get(rules::position))
+        .route("/api/rules/ataxx/import", post(rules::import))
         .route("/api/presence", post(presence))
         .fallback(not_found)
         .with_state(state)

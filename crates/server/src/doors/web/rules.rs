@@ -61,3 +61,36 @@ pub(super) async fn position(
     }))
     .into_response()
 }
+
+/// `POST /api/rules/ataxx/import` with a square Ataxx game as text, in PGN (its first game) or
+/// as a 1995 record: its start position and moves, so that the analysis board can replay it.
+/// Both readers' complaints are given when neither reads it.
+pub(super) async fn import(text: String) -> Response {
+    let (format, game) = match ataxx::pgn::parse_games(&text) {
+        Ok(mut games) if !games.is_empty() => ("pgn", games.swap_remove(0)),
+        pgn => match ataxx::record::parse_record(&text) {
+            Ok(game) => ("record", game),
+            Err(record) => {
+                let pgn = match pgn {
+                    Ok(_) => "no game in it".to_string(),
+                    Err(err) => err.to_string(),
+                };
+                return bad_request(format!("neither PGN ({pgn}) nor a 1995 record ({record})"));
+            }
+        },
+    };
+    let tags: serde_json::Map<String, serde_json::Value> = game
+        .tags()
+        .iter()
+        .map(|(name, value)| (name.clone(), json!(value)))
+        .collect();
+    Json(json!({
+        "game": GameKind::Ataxx.name(),
+        "format": format,
+        "start_fen": game.start().to_string(),
+        "moves": game.moves().iter().map(|m| m.mv().to_string()).collect::<Vec<_>>(),
+        "tags": tags,
+        "result": game.result().to_string(),
+    }))
+    .into_response()
+}
