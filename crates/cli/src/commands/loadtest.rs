@@ -12,8 +12,11 @@
 //! the end every player's stream must have announced its game's last recorded ply: those that
 //! did not are reported as `sockets behind`. `--spectators N` opens N anonymous sockets on the
 //! first game before play starts, as a TV crowd: it reports what an idle socket costs the server
-//! and, against a run without them, whether one game's crowd slows the others.
+//! and, against a run without them, whether one game's crowd slows the others. `--analyses N`
+//! sends N finished games of 100 plies for analysis just before the run, so that the server's
+//! analysis worker searches while the moves are measured, and reports when each was done.
 
+mod analyses;
 mod crowd;
 mod play;
 
@@ -57,6 +60,10 @@ pub struct Args {
     /// measures both (default: this binary).
     #[arg(long, value_name = "PATH")]
     server_bin: Option<std::path::PathBuf>,
+    /// Finished games of 100 plies sent for analysis just before the run (the server analyses
+    /// them while the moves are measured).
+    #[arg(long, default_value_t = 0, value_name = "N")]
+    analyses: usize,
 }
 
 /// The server process and the addresses it printed.
@@ -212,12 +219,27 @@ fn load(args: &Args, dir: &std::path::Path) -> anyhow::Result<()> {
             Some((crowd, board, before, rss_kib(server.child.id())))
         }
     };
+    let queued = match args.analyses {
+        0 => None,
+        count => {
+            eprintln!(
+                "playing {count} games of {} plies to analyse",
+                analyses::PLIES
+            );
+            let queued = analyses::prepare(&agent, &base, &names, &tokens, count)?;
+            Some(queued.watch(&agent, &base, std::time::Duration::from_secs(900)))
+        }
+    };
     let mut stats = runtime.block_on(play::play(args, &mut servers, names, tokens, games))?;
+
     // The survivors' memory (a killed node has none to show).
     let rss_after: Option<u64> = match args.kill_node_after {
         None => servers.iter().map(|s| rss_kib(s.child.id())).sum(),
         Some(_) => None,
     };
+    if let Some(watch) = queued {
+        watch.report(&agent, &base)?;
+    }
     let latencies = &mut stats.latencies;
     latencies.sort();
     let pct = |p: f64| {
