@@ -142,6 +142,8 @@ export function mountAnalysisBoard(root, { toast }, query) {
   function changed() {
     board.positions = [board.kind.parse(board.state().fen)];
     board.arrow = null;
+    // Here and not in draw(), which each of the engine's depths calls: typing is not undone.
+    $('#analysis-fen').value = board.state().fen;
     draw();
     ask(board.state());
   }
@@ -155,7 +157,6 @@ export function mountAnalysisBoard(root, { toast }, query) {
       marks.path = state.winning_path ?? [];
     }
     board.boardView.render(board.positions[0], marks);
-    $('#analysis-fen').value = state.fen;
     $('#analysis-line').textContent = board.played.join(' ') || '–';
     $('#analysis-back').disabled = board.states.length < 2;
     $('#analysis-pass').hidden = !board.legal().includes('0000');

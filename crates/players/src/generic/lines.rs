@@ -31,6 +31,18 @@ pub struct RootLine {
     pub line: Vec<String>,
 }
 
+/// What a multi-line search looks for.
+#[derive(Copy, Clone, Debug)]
+pub struct LinesWanted {
+    /// How deep, and its bounds.
+    pub limits: Limits,
+    pub judge: Judge,
+    /// How many root moves (at least one).
+    pub count: usize,
+    /// The most moves of a line.
+    pub line_len: usize,
+}
+
 /// A completed depth of [`search_lines_any`].
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RootLines {
@@ -68,19 +80,22 @@ pub(super) fn line_from<R: Evaluate>(
     line
 }
 
-/// Deepens a search of `pos` one ply at a time within `limits`, reporting after each completed
-/// depth the best `count` root moves (at least one) with their scores and lines of at most
-/// `line_len` moves, until a bound, `limits.depth` or `stop` ends it, or every line is a forced
-/// end. The last report, or None when the game is over.
+/// Deepens a search of `pos` one ply at a time within `wanted.limits`, reporting after each
+/// completed depth the best `wanted.count` root moves with their scores and lines, until a
+/// bound, the depth or `stop` ends it, or every line is a forced end. The last report, or None
+/// when the game is over.
 pub fn search_lines<R: Evaluate>(
     pos: &R,
-    limits: Limits,
-    judge: Judge,
-    count: usize,
-    line_len: usize,
+    wanted: LinesWanted,
     stop: &AtomicBool,
     on_depth: &mut dyn FnMut(&RootLines),
 ) -> Option<RootLines> {
+    let LinesWanted {
+        limits,
+        judge,
+        count,
+        line_len,
+    } = wanted;
     let mut searcher = Searcher::new(pos.turn(), judge, limits, Some(stop));
     let mut root = searcher.ordered(pos);
     if root.is_empty() {
@@ -153,45 +168,19 @@ pub fn search_lines<R: Evaluate>(
 /// [`search_lines`] for a position of any game. [`ChooseError::GameOver`] once the game is over.
 pub fn search_lines_any(
     pos: &dyn AnyPosition,
-    limits: Limits,
-    judge: Judge,
-    count: usize,
-    line_len: usize,
+    wanted: LinesWanted,
     stop: &AtomicBool,
     on_depth: &mut dyn FnMut(&RootLines),
 ) -> Result<RootLines, ChooseError> {
-    struct Lines<'a> {
-        limits: Limits,
-        judge: Judge,
-        count: usize,
-        line_len: usize,
-        stop: &'a AtomicBool,
-        on_depth: &'a mut dyn FnMut(&RootLines),
-    }
+    struct Lines<'a>(LinesWanted, &'a AtomicBool, &'a mut dyn FnMut(&RootLines));
     impl OnGame for Lines<'_> {
         type Output = RootLines;
         fn run<R: Evaluate>(self, pos: &R) -> Result<RootLines, ChooseError> {
-            search_lines(
-                pos,
-                self.limits,
-                self.judge,
-                self.count,
-                self.line_len,
-                self.stop,
-                self.on_depth,
-            )
-            .ok_or(ChooseError::GameOver)
+            let Lines(wanted, stop, on_depth) = self;
+            search_lines(pos, wanted, stop, on_depth).ok_or(ChooseError::GameOver)
         }
     }
-    let work = Lines {
-        limits,
-        judge,
-        count,
-        line_len,
-        stop,
-        on_depth,
-    };
-    on_concrete(pos, work)
+    on_concrete(pos, Lines(wanted, stop, on_depth))
 }
 
 #[cfg(test)]
@@ -204,6 +193,16 @@ mod tests {
         kind.start(&Default::default()).unwrap()
     }
 
+    /// Three lines of `line_len` moves, `depth` plies deep.
+    fn wanted(depth: u32, judge: Judge, line_len: usize) -> LinesWanted {
+        LinesWanted {
+            limits: Limits::depth(depth),
+            judge,
+            count: 3,
+            line_len,
+        }
+    }
+
     #[test]
     fn every_game_gets_distinct_legal_lines_best_first_at_every_depth() {
         for kind in [GameKind::Hexxagon, GameKind::Ataxx4, GameKind::Ankor] {
@@ -212,10 +211,7 @@ mod tests {
             let mut depths = vec![];
             let found = search_lines_any(
                 pos.as_ref(),
-                Limits::depth(3),
-                Judge::AllRivals,
-                3,
-                4,
+                wanted(3, Judge::AllRivals, 4),
                 &AtomicBool::new(false),
                 &mut |report| {
                     depths.push(report.depth);
@@ -258,8 +254,8 @@ mod tests {
         for depth in 1..=3 {
             let limits = Limits::depth(depth);
             let stop = AtomicBool::new(false);
-            let lines =
-                search_lines(pos, limits, Judge::Strongest, 3, 1, &stop, &mut |_| {}).unwrap();
+            let wanted = wanted(depth, Judge::Strongest, 1);
+            let lines = search_lines(pos, wanted, &stop, &mut |_| {}).unwrap();
             let single = search_with(
                 pos,
                 limits,
@@ -279,20 +275,12 @@ mod tests {
         let pos: &games::hexxagon::Position = pos.as_any().downcast_ref().unwrap();
         let depth = 2;
         let stop = AtomicBool::new(false);
-        let found = search_lines(
-            pos,
-            Limits::depth(depth),
-            Judge::Strongest,
-            3,
-            1,
-            &stop,
-            &mut |_| {},
-        )
-        .unwrap();
+        let found = search_lines(pos, wanted(depth, Judge::Strongest, 1), &stop, &mut |_| {});
+        let found = found.unwrap();
         let mut each: Vec<(i32, String)> = games::Rules::legal_moves(pos)
             .into_iter()
             .map(|mv| {
-                let mut child = pos.clone();
+                let mut child = *pos;
                 games::Rules::play(&mut child, mv);
                 let me = games::Rules::turn(pos);
                 let mut searcher = Searcher::new(me, Judge::Strongest, Limits::depth(depth), None);
@@ -316,10 +304,7 @@ mod tests {
         let stop = AtomicBool::new(true);
         let found = search_lines_any(
             pos.as_ref(),
-            Limits::depth(20),
-            Judge::Strongest,
-            3,
-            4,
+            wanted(20, Judge::Strongest, 4),
             &stop,
             &mut |_| {},
         )

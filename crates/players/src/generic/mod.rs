@@ -30,6 +30,6 @@ pub use levels::{
     search, variant_levels, GenericLevel, GenericStrength, ANKOR_LEVELS, ATAXX4_LEVELS,
     HEXXAGON_LEVELS, MOVE_TIME_MS, NODE_LIMIT,
 };
-pub use lines::{search_lines, search_lines_any, RootLine, RootLines};
+pub use lines::{search_lines, search_lines_any, LinesWanted, RootLine, RootLines};
 pub use random::random_move;
 pub use search::{paranoid_search, search_with, value_for, Judge, Limits, SearchOutcome};

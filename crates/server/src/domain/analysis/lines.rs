@@ -60,28 +60,24 @@ pub fn search(
         });
         return;
     }
-    let strongest = strongest(kind);
-    let limits = generic::Limits {
-        depth: bounds.depth,
-        max_nodes: None,
-        deadline: Some(Instant::now() + bounds.time),
+    let wanted = generic::LinesWanted {
+        limits: generic::Limits {
+            depth: bounds.depth,
+            max_nodes: None,
+            deadline: Some(Instant::now() + bounds.time),
+        },
+        judge: strongest(kind).judge,
+        count: LINES,
+        line_len: GENERIC_LINE,
     };
     // Over (the caller checked) or a position of an unexpected type: nothing to report.
-    let _ = generic::search_lines_any(
-        pos,
-        limits,
-        strongest.judge,
-        LINES,
-        GENERIC_LINE,
-        stop,
-        &mut |report| {
-            let found = report
-                .lines
-                .iter()
-                .map(|line| live_line(kind, generic_score(kind, line.score), line.line.clone()));
-            on_depth(lines(report.depth, report.nodes, found.collect()));
-        },
-    );
+    let _ = generic::search_lines_any(pos, wanted, stop, &mut |report| {
+        let found = report
+            .lines
+            .iter()
+            .map(|line| live_line(kind, generic_score(kind, line.score), line.line.clone()));
+        on_depth(lines(report.depth, report.nodes, found.collect()));
+    });
 }
 
 /// A line whose first move scores `score` (stored scale) for the seat to move.
