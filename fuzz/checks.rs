@@ -270,11 +270,12 @@ impl SocketServer {
 
 /// WebSocket client messages, the first byte choosing who sends (a watcher, x's or o's player)
 /// and whether the socket follows the board: what reads as a message is written and read back
-/// the same; every answer is one JSON object, `pong`, `snapshot`, `ack` or `error`, that echoes
-/// the message's id; a watcher's move is refused as unauthenticated.
+/// the same; every answer is one JSON object, `pong`, `snapshot`, `ack`, `analysis_started`,
+/// `analysis_end` or `error`, that echoes the message's id; a watcher's move is refused as
+/// unauthenticated; a live analysis started is stopped when the message's socket goes.
 #[cfg(any(not(fuzzing), feature = "server"))]
 pub fn ws(data: &[u8]) {
-    use ataxx_server::doors::http::socket_messages::{answer, ClientMessage};
+    use ataxx_server::doors::http::socket_messages::{answer, Caller, ClientMessage};
     use serde_json::{json, Value};
 
     let (&who, rest) = data.split_first().unwrap_or((&0, data));
@@ -292,9 +293,16 @@ pub fn ws(data: &[u8]) {
     let user = [None, Some("alice"), Some("bob")][usize::from(who % 3)];
     let board = server.board();
     let stream_board = (who & 4 == 0).then_some(board);
-    let reply = server
-        .runtime
-        .block_on(answer(&server.app, user, stream_board, &text));
+    let caller = Caller {
+        user,
+        address: std::net::Ipv4Addr::LOCALHOST.into(),
+    };
+    let mut live = None;
+    let reply =
+        server
+            .runtime
+            .block_on(answer(&server.app, caller, stream_board, &text, &mut live));
+    drop(live);
     let reply: Value = serde_json::from_str(&reply).expect("an answer is JSON");
     let kind = reply["type"].as_str().expect("an answer has a type");
     match parsed {
@@ -312,6 +320,17 @@ pub fn ws(data: &[u8]) {
             if user.is_none() {
                 assert_eq!(reply["code"], "auth", "{reply}");
             }
+        }
+        Ok(ClientMessage::Analyse { id, .. }) => {
+            assert!(matches!(kind, "analysis_started" | "error"), "{reply}");
+            assert_eq!(reply["id"], id.unwrap_or(Value::Null), "{reply}");
+        }
+        Ok(ClientMessage::AnalyseStop { id }) => {
+            assert_eq!(
+                (kind, &reply["reason"]),
+                ("analysis_end", &json!("stopped"))
+            );
+            assert_eq!(reply["id"], id.unwrap_or(Value::Null), "{reply}");
         }
     }
 }

@@ -1,11 +1,12 @@
 // The analysis board (#/analysis?game=<id>&fen=<FEN>): a position of any game, from its start,
 // a FEN typed in, or a finished game's page ("Analyse from here"), where moves are made for
 // both sides. The server says what is legal and what a move does (GET /api/rules/{game}), the
-// engine's line for the position shown (GET /api/analysis, square Ataxx only) and the moves
-// played from it in the site's finished games (GET /api/explorer). Clicks are read as on the
-// game page (game-input.js); a click on an explorer move plays it.
+// engine's best three lines for the position shown, live as its search deepens (`analyse` on a
+// WebSocket of the page's own, /api/ws: closing it when the page goes stops the search), and the
+// moves played from it in the site's finished games (GET /api/explorer). Clicks are read as on
+// the game page (game-input.js); a click on an explorer or engine move plays it.
 
-import { api, esc } from './api.js';
+import { api, esc, LiveSocket } from './api.js';
 import { allGames, gameOf, loadGames } from './kinds.js';
 import { clickSquare, targetsOf } from './game-input.js';
 import { moveCells } from './position.js';
@@ -27,15 +28,32 @@ function explorerTable(explored, seats) {
     <tbody>${rows}</tbody></table>`;
 }
 
-/** The engine's answer in words. */
-function engineLine(result) {
-  if (!result.best) return 'The game is over in this position.';
-  if (result.best === '0000') return `${result.turn} has no move and must pass.`;
-  const score = result.outcome ? `${result.turn} ${result.outcome === 'win' ? 'wins' : 'loses'} with best play`
-    : `${result.score >= 0 ? '+' : ''}${result.score.toFixed(1)} pieces for ${result.turn}`;
-  return `Best for ${esc(result.turn)}: <strong id="engine-best">${esc(result.best)}</strong>, ${esc(score)}
-    <br><span class="muted">Line: ${result.pv.map(esc).join(' ')} (${esc(result.analyser)})</span>`;
+/** A line's score for the side to move: pieces (Ankor: cubes), or a forced end in plies. */
+function engineScore(line) {
+  if (line.win_in != null) return line.win_in > 0 ? `wins in ${line.win_in}` : `loses in ${-line.win_in}`;
+  return `${line.score > 0 ? '+' : ''}${line.score.toFixed(2)}`;
 }
+
+/** The engine's lines at one depth as a table: a row per line, the best first. */
+function engineTable(found, turn) {
+  const rows = found.lines.map((line) => `<tr>
+      <td><button type="button" class="link engine-move" data-move="${esc(line.move)}">${esc(line.move)}</button></td>
+      <td>${esc(engineScore(line))}</td><td>${Math.round(100 * line.win_chance)}%</td>
+      <td class="engine-line">${line.line.map(esc).join(' ')}</td></tr>`).join('');
+  return `<table class="explorer-table engine-lines">
+    <caption class="muted">Depth ${found.depth}, ${found.nodes.toLocaleString('en')} positions; scores for ${esc(turn.toUpperCase())}</caption>
+    <thead><tr><th scope="col">Move</th><th scope="col">Score</th><th scope="col">Win chance</th><th scope="col">Line</th></tr></thead>
+    <tbody>${rows}</tbody></table>`;
+}
+
+/** Why a live search ended, in words. */
+const ENDED = {
+  time: 'the time for one position is up',
+  done: 'it searched as deep as it goes',
+  replaced: 'your analysis moved to another page',
+  stopped: 'it was stopped',
+  game_over: 'the game is over in this position',
+};
 
 export function mountAnalysisBoard(root, { toast }, query) {
   let alive = true;
@@ -60,7 +78,7 @@ export function mountAnalysisBoard(root, { toast }, query) {
           <p id="analysis-notice" class="notice" role="status"></p>
           <p class="muted">Moves: <span id="analysis-line">–</span></p>
         </div>
-        <div class="card"><h2>Engine</h2><p id="engine" class="analysis" aria-live="polite"></p></div>
+        <div class="card"><h2>Engine</h2><p id="engine" class="analysis" role="status"></p><div id="engine-lines"></div></div>
         <div class="card"><h2>Explorer</h2><div id="explorer"></div></div>
       </aside>
     </div>`;
@@ -124,6 +142,8 @@ export function mountAnalysisBoard(root, { toast }, query) {
   function changed() {
     board.positions = [board.kind.parse(board.state().fen)];
     board.arrow = null;
+    // Here and not in draw(), which each of the engine's depths calls: typing is not undone.
+    $('#analysis-fen').value = board.state().fen;
     draw();
     ask(board.state());
   }
@@ -137,28 +157,74 @@ export function mountAnalysisBoard(root, { toast }, query) {
       marks.path = state.winning_path ?? [];
     }
     board.boardView.render(board.positions[0], marks);
-    $('#analysis-fen').value = state.fen;
     $('#analysis-line').textContent = board.played.join(' ') || '–';
     $('#analysis-back').disabled = board.states.length < 2;
     $('#analysis-pass').hidden = !board.legal().includes('0000');
     $('#analysis-turn').textContent = state.turn ? `${state.turn.toUpperCase()} to move` : `Game over: ${state.result ?? ''}`;
   }
 
+  /**
+   * The engine: one live search at a time, for the position shown. `asked` is the last request
+   * (its id and position); `fen` the position the server searches for it, as it wrote it back.
+   * Messages of an older request are dropped.
+   */
+  const engine = { asked: null, fen: null, ids: 0, lines: null };
+  const socket = new LiveSocket(() => '/api/ws', {
+    onMessage: heard,
+    // A new connection has no search: ask again.
+    onStatus: (status) => { if (status === 'live' && engine.asked) socket.send(engine.asked.message); },
+  });
+
+  /** Asks the engine about `state` (nothing, once the game is over there). */
+  function analyse(state) {
+    // The same position again (a move refused): its search goes on.
+    if (engine.asked?.state === state) return;
+    engine.fen = null;
+    engine.lines = null;
+    $('#engine-lines').innerHTML = '';
+    if (!state.turn) {
+      engine.asked = null;
+      socket.send({ type: 'analyse_stop' });
+      $('#engine').textContent = 'The game is over in this position.';
+      return;
+    }
+    engine.ids += 1;
+    const message = { type: 'analyse', id: engine.ids, game: board.game, fen: state.fen };
+    engine.asked = { id: engine.ids, state, message };
+    $('#engine').textContent = 'The engine is thinking…';
+    socket.send(message);
+  }
+
+  /** A message of the page's socket. */
+  function heard(message) {
+    if (!alive || !engine.asked) return;
+    const { type } = message;
+    if ((type === 'analysis_started' || type === 'error') && message.id !== engine.asked.id) return;
+    if (type === 'analysis_started') engine.fen = message.fen;
+    else if (type === 'error') $('#engine').textContent = message.message;
+    else if (type === 'analysis_lines' && message.fen === engine.fen) showLines(message);
+    else if (type === 'analysis_end' && message.fen === engine.fen && engine.fen) {
+      const best = engine.lines?.lines[0];
+      const summary = best ? `Best ${best.move}, ${engineScore(best)} at depth ${engine.lines.depth}. ` : '';
+      $('#engine').textContent = `${summary}The search stopped: ${ENDED[message.reason] ?? message.reason}.`;
+    }
+  }
+
+  /** The lines of a deeper search: the table, and the best move as an arrow on the board. */
+  function showLines(found) {
+    const first = !engine.lines;
+    engine.lines = found;
+    $('#engine-lines').innerHTML = engineTable(found, engine.asked.state.turn);
+    // Said once per position: the table changes with every depth and is read when wanted.
+    if (first) $('#engine').textContent = 'The engine is thinking; its best lines grow deeper below.';
+    board.arrow = moveCells(found.lines[0]?.move);
+    draw();
+  }
+
   /** Asks the engine and the explorer about `state`; answers for a position left are dropped. */
   async function ask(state) {
     const current = () => alive && board.state() === state;
-    const engine = $('#engine');
-    if (!board.kind.analysis) {
-      engine.textContent = `The engine analyses square Ataxx only; ${board.kind.name} has the explorer.`;
-    } else {
-      engine.textContent = 'Thinking…';
-      api(`/api/analysis?fen=${encodeURIComponent(state.fen)}`).then((result) => {
-        if (!current()) return;
-        engine.innerHTML = engineLine(result);
-        board.arrow = moveCells(result.best);
-        draw();
-      }, (err) => { if (current()) engine.textContent = err.message; });
-    }
+    analyse(state);
     $('#explorer').setAttribute('aria-busy', 'true');
     try {
       const explored = await api(`/api/explorer?game=${board.game}&fen=${encodeURIComponent(state.fen)}`);
@@ -185,10 +251,12 @@ export function mountAnalysisBoard(root, { toast }, query) {
     changed();
   });
   $('#analysis-pass').addEventListener('click', () => play('0000'));
-  $('#explorer').addEventListener('click', (event) => {
-    const button = event.target.closest('[data-move]');
-    if (button) play(button.dataset.move);
-  });
+  for (const list of ['#explorer', '#engine-lines']) {
+    $(list).addEventListener('click', (event) => {
+      const button = event.target.closest('[data-move]');
+      if (button) play(button.dataset.move);
+    });
+  }
 
   (async () => {
     try {
@@ -203,5 +271,9 @@ export function mountAnalysisBoard(root, { toast }, query) {
     setUp(game, query.get('fen') ?? '');
   })();
   document.title = 'Analysis board · Ataxx';
-  return () => { alive = false; };
+  return () => {
+    alive = false;
+    // The server stops the search when its socket closes.
+    socket.close();
+  };
 }

@@ -2,6 +2,8 @@
 // the game page, sees its progress and then the evaluation graph, the judged moves and the
 // players' accuracy; a click on the graph shows that ply, with the engine's move as an arrow.
 // Square Ataxx and Hexxagon. Games are played through the API and finished by a resignation.
+// The analysis board: both sides' moves, the explorer, and the engine's live lines deepening
+// for square Ataxx and Hexxagon.
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -117,7 +119,34 @@ test('a Hexxagon game is analysed the same way, its graph taking the board back'
   noScriptErrors();
 });
 
-test('the analysis board plays both sides, shows the engine and the explorer, and opens from a finished game', async () => {
+/** The engine's live lines on the analysis board: the depth its table shows now. */
+const shownDepth = async (page) => Number((await page.textContent('.engine-lines caption')).match(/Depth (\d+)/)[1]);
+
+/**
+ * Waits until the analysis board shows the engine's three lines, then until a deeper search
+ * replaces them: three distinct moves, each with a score and a winning chance in percent.
+ * Returns the moves shown.
+ */
+async function liveLines(page) {
+  await page.waitForFunction(() => document.querySelectorAll('.engine-lines tbody tr').length === 3);
+  const first = await shownDepth(page);
+  await page.waitForFunction((depth) => {
+    const caption = document.querySelector('.engine-lines caption');
+    return caption && Number(caption.textContent.match(/Depth (\d+)/)[1]) > depth;
+  }, first);
+  const rows = await page.$$eval('.engine-lines tbody tr', (trs) => trs.map((tr) => [...tr.cells].map((td) => td.textContent.trim())));
+  assert.equal(rows.length, 3);
+  for (const [move, score, chance, line] of rows) {
+    assert.match(score, /^[+-]?\d+\.\d\d$|^(wins|loses) in \d+$/);
+    assert.match(chance, /^\d{1,3}%$/);
+    assert.ok(line.startsWith(move), `${line} starts with ${move}`);
+  }
+  const moves = rows.map(([move]) => move);
+  assert.equal(new Set(moves).size, 3, `distinct moves: ${moves}`);
+  return moves;
+}
+
+test('the analysis board plays both sides, shows the engine lines live and the explorer, and opens from a finished game', async () => {
   const eve = await account('review-eve');
   const fay = await account('review-fay');
   const board = await seekGame(eve, fay, 'ataxx', 7);
@@ -135,8 +164,8 @@ test('the analysis board plays both sides, shows the engine and the explorer, an
   // The explorer counts the games that reached it (this one at least), with f6 among them.
   await waitText(eve, '#explorer', /\d+ of \d+ finished games/);
   await eve.waitForSelector('#explorer [data-move="f6"]');
-  // The engine's line, or its refusal when another board in play stands here.
-  await waitText(eve, '#engine', /Best for o|in play|busy/);
+  // The engine thinks, or says why not when another board in play stands here.
+  await waitText(eve, '#engine', /thinking|in play|busy/);
 
   // Moves for both sides: a click on an explorer move plays it; a clone by clicks.
   await eve.click('#explorer [data-move="f6"]');
@@ -149,20 +178,38 @@ test('the analysis board plays both sides, shows the engine and the explorer, an
   await waitText(eve, '#analysis-line', 'f6 c6');
   await eve.click('#analysis-back');
   await noPiece(eve, 'c6');
-  assert.deepEqual(await shotsLightDark(eve, 'analysis-board', { axe: true }), []);
 
-  // A FEN typed in, and the start position.
+  // A FEN typed in (one no game can reach, so no board in play stands there): the engine's
+  // three lines come live and deepen, its best move drawn on the board.
   await eve.fill('#analysis-fen', 'x5o/7/7/3x3/7/7/o5x o 0 1');
   await eve.click('#analysis-setup button[type=submit]');
   await piece(eve, 'x', 'd4');
+  const moves = await liveLines(eve);
+  await eve.waitForSelector('#board .best-arrow');
+  assert.deepEqual(await shotsLightDark(eve, 'analysis-board', { axe: true }), []);
+  // A click on an engine move plays it, and the next position's lines come.
+  await eve.click(`.engine-lines [data-move="${moves[0]}"]`);
+  await waitText(eve, '#analysis-line', moves[0]);
+  await waitText(eve, '#analysis-turn', 'X to move');
+  await liveLines(eve);
   await eve.click('#analysis-start');
   await noPiece(eve, 'd4');
   await waitText(eve, '#analysis-turn', 'X to move');
 
-  // Another game: Hexxagon's start, its board drawn and its explorer asked.
+  // Another game: Hexxagon, its board drawn, its explorer asked and its engine's lines live,
+  // on a phone's width. Its start with o to move: no game reaches it, so none is in play there.
+  await eve.setViewportSize({ width: 320, height: 800 });
   await eve.selectOption('#analysis-game', 'hexxagon');
   await eve.waitForSelector('#board svg.board .hex');
-  await waitText(eve, '#engine', 'square Ataxx only');
+  // Set up on its start first (the address names it), then on the FEN typed in.
+  await eve.waitForFunction(() => location.hash.includes('game=hexxagon'));
+  const start = await call(eve, 'GET', '/api/rules/hexxagon');
+  await eve.fill('#analysis-fen', start.fen.replace(/ x (\d+ \d+)$/, ' o $1'));
+  await eve.click('#analysis-setup button[type=submit]');
+  await waitText(eve, '#analysis-turn', 'O to move');
   await waitText(eve, '#explorer', /finished games reached/);
+  await liveLines(eve);
+  assert.ok(await eve.evaluate(() => document.documentElement.scrollWidth <= 320), 'nothing wider than the phone');
+  assert.deepEqual(await shotsLightDark(eve, 'analysis-board-hexxagon', { axe: true, fullPage: true }), []);
   noScriptErrors();
 });

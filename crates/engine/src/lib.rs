@@ -1,8 +1,9 @@
 //! An Ataxx engine: iterative-deepening alpha-beta search over a pluggable evaluation, with
 //! time management and the UAI protocol.
 //!
-//! One module per idea: [`search`] (iterative deepening, PVS, pruning), [`ordering`] (move
-//! ordering), [`tt`] (transposition table), [`eval`] (evaluation), [`time`] (time management),
+//! One module per idea: [`search`] (iterative deepening, PVS, pruning; its `multipv` the best
+//! few lines for analysis), [`ordering`] (move ordering), [`tt`] (transposition table),
+//! [`eval`] (evaluation), [`time`] (time management),
 //! [`score`] (score units and game-end scores), [`uai`] (protocol loop), [`mod@bench`] (fixed
 //! benchmark), [`data`] (training records), [`nnue`] (the learned evaluation), [`net_eval`] (the engine's
 //! evaluation: the net where it applies, hand-crafted elsewhere), [`train`] (the net's trainer),

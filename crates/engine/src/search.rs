@@ -9,6 +9,8 @@
 //! With more than one thread (`Threads`), helper threads run the same iterative deepening on
 //! the same position, sharing only the transposition table (Lazy SMP): what they store cuts
 //! the main thread's tree. The main thread alone keeps time, reports and picks the move.
+//!
+//! [`multipv`] searches the best few root moves instead of one, for analysis.
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 use std::thread;
@@ -23,6 +25,9 @@ use crate::ordering::{MovePicker, OrderingTables};
 use crate::score::{self, from_table, is_decisive, to_table, win_in, INFINITE, MAX_PLY, WIN_BOUND};
 use crate::time::{Limits, TimeManager};
 use crate::tt::{Bound, Entry, TranspositionTable};
+
+mod multipv;
+pub use multipv::{Line, LinesReport};
 
 /// What a finished iteration found; also the final answer of a search.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -145,6 +150,9 @@ struct Searcher<'a, E: Evaluator> {
     pv_len: [usize; MAX_PLY],
     /// The move a singular search at each ply leaves out (the table's move), if any.
     excluded: [Option<Move>; MAX_PLY],
+    /// The root moves this search leaves out: those a multi-line search has already reported
+    /// at this depth ([`multipv`]).
+    root_excluded: Vec<Move>,
     /// The evaluation's network when it covers the board, with the units of the position at
     /// each ply of the current line (copy-make: a child's slot is rewritten from its parent's).
     net: Option<(&'a Network, Box<[Accumulator]>)>,
@@ -186,6 +194,7 @@ impl<'a, E: Evaluator> Searcher<'a, E> {
             pv: Box::new([[Move::Pass; MAX_PLY]; MAX_PLY]),
             pv_len: [0; MAX_PLY],
             excluded: [None; MAX_PLY],
+            root_excluded: Vec::new(),
             net,
         }
     }
@@ -327,7 +336,8 @@ impl<'a, E: Evaluator> Searcher<'a, E> {
         let mut tried: ArrayVec<Move, 64> = ArrayVec::new();
         let mut next_index = 0;
         while let Some(picked) = picker.next(pos, self.tables, ply) {
-            if Some(picked.mv) == excluded {
+            if Some(picked.mv) == excluded || (ply == 0 && self.root_excluded.contains(&picked.mv))
+            {
                 continue;
             }
             let index = next_index;
@@ -447,7 +457,9 @@ impl<'a, E: Evaluator> Searcher<'a, E> {
             }
         }
 
-        if clock_safe && excluded.is_none() {
+        // Without some of its moves a node's score is not the position's: not stored.
+        let whole = excluded.is_none() && (ply > 0 || self.root_excluded.is_empty());
+        if clock_safe && whole {
             let bound = if best_score >= beta {
                 Bound::Lower
             } else if alpha > original_alpha {

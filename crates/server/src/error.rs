@@ -72,6 +72,11 @@ pub enum Error {
         "this position stands on a board in play: the engine's analysis opens when the game ends"
     )]
     AnalysisOfGameInPlay,
+    #[error(transparent)]
+    UnknownGame(#[from] games::ParseGameKindError),
+    /// A position text that is not one of its game's (a FEN with a mistake).
+    #[error("{0}")]
+    BadPosition(games::GameError),
     #[error("board {0} has no computer analysis yet: ask for it (POST /api/games/{0}/analysis, or the analysis command)")]
     NoAnalysis(i64),
     #[error("invalid challenge: {0}")]
@@ -148,6 +153,8 @@ impl Error {
             Error::InvalidChallenge(_) => "invalid_challenge",
             Error::AnalysisOfGameInPlay => "in_play",
             Error::NoAnalysis(_) => "no_analysis",
+            Error::UnknownGame(_) => "unknown_game",
+            Error::BadPosition(_) => "bad_position",
             Error::Proposal(_) | Error::BotDeclines { .. } => "proposal",
             Error::Command(_) => "bad_command",
             Error::Muted { .. } => "muted",

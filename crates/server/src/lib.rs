@@ -71,6 +71,8 @@ pub struct Config {
     pub admins: Vec<String>,
     /// The computer analysis of finished games: workers, budget, lease.
     pub analysis: domain::analysis::Options,
+    /// The analysis board's live searches: how many at once, how long each.
+    pub live_analysis: domain::analysis::LiveOptions,
 }
 
 impl Default for Config {
@@ -90,6 +92,7 @@ impl Default for Config {
             metrics: None,
             admins: vec![],
             analysis: domain::analysis::Options::default(),
+            live_analysis: domain::analysis::LiveOptions::default(),
         }
     }
 }
@@ -113,6 +116,8 @@ pub struct App {
     pub admin: domain::admin::Admin,
     /// The computer analysis of finished games.
     pub analyses: domain::analysis::Analyses,
+    /// The analysis board's live searches.
+    pub live: domain::analysis::LiveAnalyses,
     /// The opening explorer over the finished games.
     pub explorer: domain::explorer::Explorer,
 }
@@ -162,6 +167,10 @@ impl App {
         );
         Ok(App {
             analyses,
+            live: domain::analysis::LiveAnalyses::new(
+                storage.clone(),
+                config.live_analysis.clone(),
+            ),
             explorer: domain::explorer::Explorer::new(storage.clone()),
             admin,
             leader: match storage.is_shared() {

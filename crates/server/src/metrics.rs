@@ -1,6 +1,6 @@
 //! What an operator watches, in the Prometheus text format (`ataxx serve --metrics ADDR`, served
 //! by doors/http/metrics.rs): moves, games started and finished per game kind, open connections
-//! per door, move and commit latencies, failed logins and refusals; the gauges read from the
+//! per door, move and commit latencies, failed logins and refusals, live analyses running; the gauges read from the
 //! database (games in play, queued mail) are set when scraped, never on the move path.
 //!
 //! One set per process (the counters belong to the process, like its log), kept in a
@@ -36,6 +36,8 @@ pub struct Metrics {
     /// jobs queued or running).
     pub queue_length: IntGaugeVec,
     pub failed_logins: IntCounter,
+    /// Live analysis searches running (the analysis board's lines).
+    pub live_analyses: IntGauge,
     /// Attempts refused by a rate limit (`login`, `signup`).
     pub rate_limited: IntCounterVec,
 }
@@ -79,6 +81,13 @@ impl Metrics {
         )
         .expect("valid");
         r.register(Box::new(failed_logins.clone()))
+            .expect("registered once");
+        let live_analyses = IntGauge::new(
+            "ataxx_live_analyses",
+            "Live analysis searches running (the analysis board).",
+        )
+        .expect("valid");
+        r.register(Box::new(live_analyses.clone()))
             .expect("registered once");
         Metrics {
             moves: counter(
@@ -126,6 +135,7 @@ impl Metrics {
                 "queue",
             ),
             failed_logins,
+            live_analyses,
             rate_limited: counter(
                 &r,
                 "ataxx_rate_limited_total",

@@ -90,6 +90,13 @@ pub struct Args {
     /// again after it).
     #[arg(long, default_value_t = 30)]
     analysis_lease_secs: u64,
+    /// The analysis board's live searches at once on this node, all users together (one per
+    /// user or visiting address); more are refused as busy. Default: one per two cores.
+    #[arg(long)]
+    live_analyses: Option<usize>,
+    /// Seconds one position of the analysis board is searched at most.
+    #[arg(long, default_value_t = 30)]
+    live_analysis_secs: u64,
     #[command(flatten)]
     mail: super::mail::ServeArgs,
 }
@@ -177,6 +184,13 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             nodes: args.analysis_nodes.max(1),
             lease: Duration::from_secs(args.analysis_lease_secs.max(1)),
             ..Default::default()
+        },
+        live_analysis: {
+            let defaults = ataxx_server::domain::analysis::LiveOptions::default();
+            ataxx_server::domain::analysis::LiveOptions {
+                searches: args.live_analyses.unwrap_or(defaults.searches).max(1),
+                time: Duration::from_secs(args.live_analysis_secs.max(1)),
+            }
         },
     };
     let runtime = tokio::runtime::Runtime::new().context("starting the async runtime")?;

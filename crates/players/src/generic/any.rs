@@ -10,6 +10,7 @@ use thiserror::Error;
 use super::eval::Evaluate;
 use super::greedy::greedy_move;
 use super::levels::{GenericLevel, GenericStrength};
+use super::lines::line_from;
 use super::random::random_move;
 use super::search::{paranoid_search, search_with, value_for, Judge, Limits};
 use crate::levels::{Level, LEVELS};
@@ -30,7 +31,7 @@ pub enum ChooseError {
 }
 
 /// Work to do on a position whose game is known statically, run by [`on_concrete`].
-trait OnGame {
+pub(super) trait OnGame {
     type Output;
     fn run<R: Evaluate>(self, pos: &R) -> Result<Self::Output, ChooseError>;
 }
@@ -38,7 +39,10 @@ trait OnGame {
 /// Runs `work` on `pos` as its game's own position type: the one place that turns a run-time
 /// game into a compile-time one. The position itself is used, not its text, so what the text
 /// leaves out (Ankor's repetition history) reaches the search.
-fn on_concrete<W: OnGame>(pos: &dyn AnyPosition, work: W) -> Result<W::Output, ChooseError> {
+pub(super) fn on_concrete<W: OnGame>(
+    pos: &dyn AnyPosition,
+    work: W,
+) -> Result<W::Output, ChooseError> {
     fn cast<R: Evaluate>(pos: &dyn AnyPosition) -> Result<&R, ChooseError> {
         pos.as_any().downcast_ref::<R>().ok_or_else(|| {
             ChooseError::Position(format!("a {} position of an unexpected type", pos.kind()))
@@ -300,16 +304,9 @@ pub fn analyse_any(
             let mut line = vec![found.best.to_string()];
             let mut next = pos.clone();
             next.play(found.best);
-            let mut depth = found.depth;
-            while line.len() < line_len && depth > 1 && next.outcome().is_none() {
-                depth -= 1;
-                let shallower = Limits { depth, ..limits };
-                let Some(reply) = search_with(&next, shallower, judge, rng) else {
-                    break;
-                };
-                line.push(reply.best.to_string());
-                next.play(reply.best);
-            }
+            let rest = line_len.saturating_sub(1);
+            let depth = found.depth.saturating_sub(1);
+            line.extend(line_from(&next, depth, rest, limits, judge, None, rng));
             Ok(Analysis {
                 best: found.best.to_string(),
                 score: found.score,

@@ -15,6 +15,7 @@ mod ataxx4;
 mod eval;
 mod greedy;
 mod levels;
+mod lines;
 mod random;
 mod search;
 pub mod uai;
@@ -29,5 +30,6 @@ pub use levels::{
     search, variant_levels, GenericLevel, GenericStrength, ANKOR_LEVELS, ATAXX4_LEVELS,
     HEXXAGON_LEVELS, MOVE_TIME_MS, NODE_LIMIT,
 };
+pub use lines::{search_lines, search_lines_any, LinesWanted, RootLine, RootLines};
 pub use random::random_move;
 pub use search::{paranoid_search, search_with, value_for, Judge, Limits, SearchOutcome};

@@ -16,6 +16,7 @@
 //! Forced passes are ordinary moves (the [`games::Rules`] position lists the pass); eliminated seats
 //! never get the turn (the position skips them); a seat with no pieces left scores as lost.
 
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 use games::Seat;
@@ -65,15 +66,35 @@ pub enum Judge {
     AllRivals,
 }
 
-struct Searcher {
+/// One search's state. [`super::lines`] drives it from its own root loop.
+pub(super) struct Searcher<'a> {
     me: Seat,
     judge: Judge,
-    nodes: u64,
+    pub(super) nodes: u64,
     limits: Limits,
-    stopped: bool,
+    pub(super) stopped: bool,
+    /// Set by another thread to end the search (a live analysis whose page went).
+    stop: Option<&'a AtomicBool>,
 }
 
-impl Searcher {
+impl<'a> Searcher<'a> {
+    /// A search for `me` within `limits`, ending early when `stop` is set.
+    pub(super) fn new(
+        me: Seat,
+        judge: Judge,
+        limits: Limits,
+        stop: Option<&'a AtomicBool>,
+    ) -> Searcher<'a> {
+        Searcher {
+            me,
+            judge,
+            nodes: 0,
+            limits,
+            stopped: false,
+            stop,
+        }
+    }
+
     fn evaluate<R: Evaluate>(&self, pos: &R, seat: Seat) -> i32 {
         match self.judge {
             Judge::AllRivals => evaluate_against_all(pos, seat),
@@ -97,12 +118,15 @@ impl Searcher {
                 self.stopped = true;
             }
         }
+        if self.stop.is_some_and(|stop| stop.load(Ordering::Relaxed)) {
+            self.stopped = true;
+        }
         self.stopped
     }
 
     /// The children of `pos`, best-looking first for the seat to move (move ordering: the
     /// mover's immediate evaluation, a cheap one-ply look).
-    fn ordered<R: Evaluate>(&self, pos: &R) -> Vec<(R::Move, R)> {
+    pub(super) fn ordered<R: Evaluate>(&self, pos: &R) -> Vec<(R::Move, R)> {
         let mover = pos.turn();
         let mut children: Vec<(i32, R::Move, R)> = pos
             .legal_moves()
@@ -131,7 +155,7 @@ impl Searcher {
     }
 }
 
-impl<R: Evaluate> Tree<R> for Searcher {
+impl<R: Evaluate> Tree<R> for Searcher<'_> {
     type Child = (R::Move, R);
     type Children = Vec<(R::Move, R)>;
 
@@ -210,13 +234,7 @@ pub fn paranoid_search<R: Evaluate>(
 /// against it, deepening to `limits.depth` within its bounds (the last complete depth answers).
 /// What a move left its mover when another seat moves next (four-player Ataxx's analysis).
 pub fn value_for<R: Evaluate>(pos: &R, seat: Seat, limits: Limits, judge: Judge) -> i32 {
-    let mut searcher = Searcher {
-        me: seat,
-        judge,
-        nodes: 0,
-        limits,
-        stopped: false,
-    };
+    let mut searcher = Searcher::new(seat, judge, limits, None);
     let mut value = searcher.evaluate(pos, seat);
     for depth in 1..=limits.depth.max(1) {
         let v = alpha_beta(&mut searcher, pos, depth, 0, -WIN - 1, WIN + 1);
@@ -238,14 +256,19 @@ pub fn search_with<R: Evaluate>(
     judge: Judge,
     rng: &mut impl Rng,
 ) -> Option<SearchOutcome<R::Move>> {
+    search_until(pos, limits, judge, None, rng)
+}
+
+/// [`search_with`] that also ends, with its last complete depth, when `stop` is set.
+pub(super) fn search_until<R: Evaluate>(
+    pos: &R,
+    limits: Limits,
+    judge: Judge,
+    stop: Option<&AtomicBool>,
+    rng: &mut impl Rng,
+) -> Option<SearchOutcome<R::Move>> {
     let me = pos.turn();
-    let mut searcher = Searcher {
-        me,
-        judge,
-        nodes: 0,
-        limits,
-        stopped: false,
-    };
+    let mut searcher = Searcher::new(me, judge, limits, stop);
     let mut root = searcher.ordered(pos);
     if root.is_empty() {
         return None;

@@ -1,13 +1,17 @@
 //! Looking ahead without playing: a board's position after moves not played (`preview`), and
-//! the engine's best move in a position (the browser's analysis), and the computer analysis of
-//! finished games (`jobs`: the queue and its workers; `search`: one position at the budget;
-//! `judge`: classes and accuracy).
+//! the engine's best move in a position (the browser's analysis), the live lines of the analysis
+//! board (`live`: the searches and their caps; `lines`: one position's best lines as the depth
+//! grows), and the computer analysis of finished games (`jobs`: the queue and its workers;
+//! `search`: one position at the budget; `judge`: classes and accuracy).
 
 pub mod jobs;
 mod judge;
+mod lines;
+pub mod live;
 mod search;
 
 pub use jobs::{Analyses, Options};
+pub use live::{LiveAnalyses, LiveOptions};
 
 use std::sync::atomic::AtomicBool;
 use std::sync::OnceLock;
@@ -17,8 +21,9 @@ use ataxx::Position;
 use engine::eval::HandCrafted;
 use engine::search::{Engine, Report};
 use engine::time::Limits;
-use games::{AnyPosition, GameKind};
+use games::AnyPosition;
 
+use crate::domain::explorer::position_key;
 use crate::domain::games::replay;
 use crate::domain::gate::Gate;
 use crate::error::{Error, Result};
@@ -67,20 +72,26 @@ pub fn preview(view: &GameView, moves: &[String]) -> Result<Preview> {
 }
 
 /// Refuses a position that stands on a board in play: the engine helps nobody during a game,
-/// neither its players nor its spectators. The board and the side to move are compared, so
-/// other move counters do not get around it.
-pub async fn refuse_positions_in_play(storage: &Storage, position: &Position) -> Result<()> {
-    let fen = position.to_string();
-    let mut fields = fen.split(' ');
-    let prefix = format!(
-        "{} {} ",
-        fields.next().unwrap_or_default(),
-        fields.next().unwrap_or_default()
-    );
+/// neither its players nor its spectators. The position is compared without its move counters
+/// (the board, the side to move; Ankor's reserves too), so other counters do not get around it.
+pub async fn refuse_positions_in_play(storage: &Storage, position: &dyn AnyPosition) -> Result<()> {
+    let kind = position.kind();
+    let prefix = format!("{} ", position_key(kind, &position.fen()));
     let mut conn = storage.read().await?;
-    match store::in_play_at(&mut conn, GameKind::Ataxx.name(), &prefix).await? {
+    match store::in_play_at(&mut conn, kind.name(), &prefix).await? {
         true => Err(Error::AnalysisOfGameInPlay),
         false => Ok(()),
+    }
+}
+
+/// Lowers this thread's scheduling priority (nice 10) so that the server's own threads come
+/// first when the cores are busy: the analysis workers' and the live searches'.
+fn lower_priority() {
+    #[cfg(target_os = "linux")]
+    // SAFETY: setpriority with the calling thread's id changes that thread's nice value only.
+    unsafe {
+        let thread = libc::syscall(libc::SYS_gettid) as libc::id_t;
+        libc::setpriority(libc::PRIO_PROCESS, thread, 10);
     }
 }
 

@@ -98,7 +98,7 @@ pub struct Explorer {
 /// A position's key: its FEN without the move counters, so that a position reached after other
 /// captures or at another move number is the same position (the board, the side to move and,
 /// in Ankor, the reserves).
-fn position_key(kind: GameKind, fen: &str) -> String {
+pub(crate) fn position_key(kind: GameKind, fen: &str) -> String {
     let counters = match kind {
         // `ankor n H cells side reserves reserves ply`
         GameKind::Ankor => 1,

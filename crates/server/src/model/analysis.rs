@@ -175,3 +175,34 @@ pub struct AnalysisReport {
     /// By seat letter; filled once done.
     pub players: BTreeMap<String, PlayerAnalysis>,
 }
+
+/// One of a position's best moves, searched live (the analysis board), for the seat to move.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct LiveLine {
+    #[serde(rename = "move")]
+    pub mv: String,
+    /// As [`PlyAnalysis::score`]: in pieces (Ankor: cubes of connection distance), a forced end
+    /// ±(1000 less the plies to it).
+    pub score: f64,
+    /// The plies to a forced end, when the search saw one: positive when the seat to move wins.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub win_in: Option<i64>,
+    /// The seat to move's winning chances by this move, from 0 (lost) to 1 (won): the
+    /// judgement's chances (-1 to 1) put on that scale.
+    pub win_chance: f64,
+    /// The line the move starts, the move first.
+    pub line: Vec<String>,
+}
+
+/// A position's best lines after one completed depth of a live search.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct LiveLines {
+    pub game: String,
+    /// The position searched, as its game writes it.
+    pub fen: String,
+    pub depth: u32,
+    /// Nodes searched so far.
+    pub nodes: u64,
+    /// Best first; three, or every legal move when there are fewer.
+    pub lines: Vec<LiveLine>,
+}

@@ -16,8 +16,8 @@ mod user;
 mod view;
 
 pub use analysis::{
-    AnalysedPosition, AnalysisJob, AnalysisReport, JobStatus, MoveClass, PlayerAnalysis,
-    PlyAnalysis, Progress, StoredScore, FORCED_END,
+    AnalysedPosition, AnalysisJob, AnalysisReport, JobStatus, LiveLine, LiveLines, MoveClass,
+    PlayerAnalysis, PlyAnalysis, Progress, StoredScore, FORCED_END,
 };
 pub use chat::{ChatRow, PLAYERS, SPECTATORS};
 pub use event::{Event, EventKind};

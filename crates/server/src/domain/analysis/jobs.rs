@@ -17,6 +17,7 @@ use tokio::runtime::Handle;
 use tokio::sync::{watch, Notify};
 
 use super::judge;
+use super::lower_priority;
 use super::search::Searcher;
 use crate::domain::clock::Clock;
 use crate::domain::games::replay;
@@ -381,16 +382,5 @@ impl Worker {
                 .await?;
         }
         Ok(())
-    }
-}
-
-/// Lowers this thread's scheduling priority (nice 10) so that the server's own threads come
-/// first when the cores are busy.
-fn lower_priority() {
-    #[cfg(target_os = "linux")]
-    // SAFETY: setpriority with the calling thread's id changes that thread's nice value only.
-    unsafe {
-        let thread = libc::syscall(libc::SYS_gettid) as libc::id_t;
-        libc::setpriority(libc::PRIO_PROCESS, thread, 10);
     }
 }

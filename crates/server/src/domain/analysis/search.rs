@@ -16,12 +16,12 @@ use games::{AnyPosition, GameKind, Seat};
 use crate::model::{AnalysedPosition, StoredScore, FORCED_END};
 
 /// The engine's transposition table per analysis worker, in MiB.
-const HASH_MIB: usize = 16;
+pub(super) const HASH_MIB: usize = 16;
 
 /// The most moves of a line kept: the engine's principal variation is cut there, and the other
 /// games' lines (one search per move) stop there.
-const ENGINE_LINE: usize = 8;
-const GENERIC_LINE: usize = 4;
+pub(super) const ENGINE_LINE: usize = 8;
+pub(super) const GENERIC_LINE: usize = 4;
 
 /// A worker's searcher: the engine, whose table it keeps from position to position.
 pub struct Searcher {
@@ -106,11 +106,11 @@ impl Searcher {
             .take(ENGINE_LINE)
             .map(|mv| mv.to_string())
             .collect();
-        let score = match engine::score::is_decisive(report.score) {
-            true => forced(report.score, engine::score::WIN),
-            false => StoredScore::from(report.score),
-        };
-        (report.best_move().to_string(), score, line)
+        (
+            report.best_move().to_string(),
+            engine_score(report.score),
+            line,
+        )
     }
 
     fn limits(&self, kind: GameKind) -> (generic::Limits, generic::Judge) {
@@ -145,8 +145,16 @@ impl Searcher {
 }
 
 /// The search of `kind`'s strongest level; every game without the engine has one.
-fn strongest(kind: GameKind) -> StrongestSearch {
+pub(super) fn strongest(kind: GameKind) -> StrongestSearch {
     generic::strongest_search(kind).expect("every game's table has a searching level")
+}
+
+/// An engine's score on the stored scale.
+pub(super) fn engine_score(score: i32) -> StoredScore {
+    match engine::score::is_decisive(score) {
+        true => forced(score, engine::score::WIN),
+        false => StoredScore::from(score),
+    }
 }
 
 /// A forced end scored `score` by a search whose game-won score is `win`, on the stored scale.
@@ -158,7 +166,7 @@ fn forced(score: i32, win: i32) -> StoredScore {
 /// A generic search's score on the stored scale: its unit per piece (Hexxagon: 1 per piece of
 /// margin; four-player Ataxx's judge against all: 12 per own piece, so 12; Ankor: already
 /// hundredths of a cube of connection distance).
-fn generic_score(kind: GameKind, score: i32) -> StoredScore {
+pub(super) fn generic_score(kind: GameKind, score: i32) -> StoredScore {
     if score.abs() >= generic::WIN - 1000 {
         return forced(score, generic::WIN);
     }

@@ -1,8 +1,12 @@
 //! The event sockets: `/api/games/{board}/ws` (a board's events; a signed-in player may also
-//! move) and `/api/ws` (a user's events). A socket ends when its session does.
+//! move) and `/api/ws` (a user's events; a visitor's has none). On either, a page may run one
+//! live analysis (the analysis board's lines). A socket ends when its session does, and its
+//! live analysis with it.
+
+use std::net::{IpAddr, SocketAddr};
 
 use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
-use axum::extract::{Path, Query, State};
+use axum::extract::{ConnectInfo, Path, Query, State};
 use axum::http::HeaderMap;
 use axum::response::Response;
 use futures_util::{SinkExt, StreamExt};
@@ -10,8 +14,9 @@ use serde::Deserialize;
 use serde_json::json;
 use tokio::sync::broadcast::error::RecvError;
 
-use super::socket_messages::{self, error_message, snapshot};
+use super::socket_messages::{self, error_message, news_message, snapshot, Caller};
 use super::{authenticated, token, ApiResult, HttpState, MAX_BODY};
+use crate::domain::analysis::live::{LiveNews, LiveSearch};
 use crate::error::Error;
 use crate::model::Event;
 
@@ -24,6 +29,7 @@ pub(super) struct SocketQuery {
 
 pub(super) async fn game_socket(
     State(state): State<HttpState>,
+    ConnectInfo(client): ConnectInfo<SocketAddr>,
     headers: HeaderMap,
     Path(board): Path<i64>,
     Query(query): Query<SocketQuery>,
@@ -40,27 +46,44 @@ pub(super) async fn game_socket(
         None => None,
     };
     let current = state.app.games.summary(board).await?;
-    let events = Feed::new(&state, state.app.hub.board(board));
+    let events = Feed::new(&state, Some(state.app.hub.board(board)));
     let greeting = match query.since {
         Some(since) if since >= current.version => None,
         _ => Some(snapshot(&state.app, board).await?),
     };
-    Ok(sized(upgrade, MAX_SOCKET_READ)
-        .on_upgrade(move |socket| stream(state, socket, session, Some(board), greeting, events)))
+    let client = client.ip();
+    Ok(sized(upgrade, MAX_SOCKET_READ).on_upgrade(move |socket| {
+        stream(
+            state,
+            socket,
+            session,
+            Some(board),
+            client,
+            greeting,
+            events,
+        )
+    }))
 }
 
 pub(super) async fn user_socket(
     State(state): State<HttpState>,
+    ConnectInfo(client): ConnectInfo<SocketAddr>,
     headers: HeaderMap,
     Query(query): Query<SocketQuery>,
     upgrade: WebSocketUpgrade,
 ) -> ApiResult<Response> {
+    let client = client.ip();
     let revocations = state.app.accounts.revocations();
-    let token = token(&headers, query.token.as_deref())
-        .unwrap_or_default()
-        .to_string();
+    // Without a token, a visitor's socket: no events, a live analysis (the analysis board).
+    let Some(token) = token(&headers, query.token.as_deref()).map(str::to_string) else {
+        let greeting = json!({"type": "hello", "user": null}).to_string();
+        let events = Feed::new(&state, None);
+        return Ok(sized(upgrade, MAX_SOCKET_READ).on_upgrade(move |socket| {
+            stream(state, socket, None, None, client, Some(greeting), events)
+        }));
+    };
     let user = authenticated(&state, &headers, query.token.as_deref()).await?;
-    let events = Feed::new(&state, state.app.hub.user(&user));
+    let events = Feed::new(&state, Some(state.app.hub.user(&user)));
     let greeting = json!({"type": "hello", "user": user}).to_string();
     // An open page keeps its user's live seeks open.
     let presence = state.app.seeks.present(&user);
@@ -71,7 +94,16 @@ pub(super) async fn user_socket(
     };
     Ok(
         sized(upgrade, MAX_SOCKET_READ).on_upgrade(move |socket| async move {
-            stream(state, socket, Some(session), None, Some(greeting), events).await;
+            stream(
+                state,
+                socket,
+                Some(session),
+                None,
+                client,
+                Some(greeting),
+                events,
+            )
+            .await;
             drop(presence);
         }),
     )
@@ -145,17 +177,36 @@ fn too_big_frame() -> Message {
     }))
 }
 
-/// What a socket forwards: its stream of events, and the hub's gaps (events this node may
-/// have missed), taken before its greeting is read so that none falls in between.
+/// What a socket forwards: its stream of events (none for a visitor), and the hub's gaps
+/// (events this node may have missed), taken before its greeting is read so that none falls in
+/// between.
 struct Feed {
-    events: tokio::sync::broadcast::Receiver<Event>,
+    events: Option<tokio::sync::broadcast::Receiver<Event>>,
     gaps: tokio::sync::watch::Receiver<u64>,
 }
 
 impl Feed {
-    fn new(state: &HttpState, events: tokio::sync::broadcast::Receiver<Event>) -> Feed {
+    fn new(state: &HttpState, events: Option<tokio::sync::broadcast::Receiver<Event>>) -> Feed {
         let gaps = state.app.hub.gaps();
         Feed { events, gaps }
+    }
+}
+
+/// The next event of a feed; a visitor's never comes.
+async fn next_event(
+    events: &mut Option<tokio::sync::broadcast::Receiver<Event>>,
+) -> Result<Event, RecvError> {
+    match events {
+        Some(events) => events.recv().await,
+        None => std::future::pending().await,
+    }
+}
+
+/// The next news of the socket's live analysis; none while it has none.
+async fn next_news(live: &mut Option<LiveSearch>) -> Option<LiveNews> {
+    match live {
+        Some(search) => search.next().await,
+        None => std::future::pending().await,
     }
 }
 
@@ -168,13 +219,14 @@ async fn resync(state: &HttpState, board: Option<i64>) -> Option<String> {
     }
 }
 
-/// Runs one socket: forwards events, answers client messages, ends on close, shutdown or the
-/// end of its session.
+/// Runs one socket: forwards events and its live analysis's news, answers client messages,
+/// ends on close, shutdown or the end of its session (its live analysis ends with it).
 async fn stream(
     mut state: HttpState,
     socket: WebSocket,
     mut session: Option<Session>,
     board: Option<i64>,
+    client: IpAddr,
     greeting: Option<String>,
     Feed {
         mut events,
@@ -182,6 +234,7 @@ async fn stream(
     }: Feed,
 ) {
     let _connected = crate::metrics::Connected::to("websocket");
+    let mut live: Option<LiveSearch> = None;
     let (mut sink, mut incoming) = socket.split();
     if let Some(greeting) = greeting {
         if sink.send(Message::Text(greeting.into())).await.is_err() {
@@ -196,7 +249,7 @@ async fn stream(
             }
         };
         let out: Option<String> = tokio::select! {
-            event = events.recv() => match event {
+            event = next_event(&mut events) => match event {
                 Ok(event) => Some(event.json.to_string()),
                 Err(RecvError::Lagged(_)) => resync(&state, board).await,
                 Err(RecvError::Closed) => return,
@@ -211,8 +264,19 @@ async fn stream(
                         return;
                     }
                 }
-                resync(&state, board).await
+                match events {
+                    Some(_) => resync(&state, board).await,
+                    None => None,
+                }
             }
+            news = next_news(&mut live) => match news {
+                Some(news) => Some(news_message(&news)),
+                // Its end was told.
+                None => {
+                    live = None;
+                    None
+                }
+            },
             message = incoming.next() => match message {
                 Some(Ok(Message::Text(text))) if text.len() > MAX_BODY => {
                     let _ = sink.send(too_big_frame()).await;
@@ -227,7 +291,8 @@ async fn stream(
                     match open {
                         Ok(true) => {
                             let user = session.as_ref().map(|s| s.user.as_str());
-                            Some(socket_messages::answer(&state.app, user, board, &text).await)
+                            let caller = Caller { user, address: client };
+                            Some(socket_messages::answer(&state.app, caller, board, &text, &mut live).await)
                         }
                         Ok(false) => {
                             let _ = sink.send(Message::Text(error_message(None, &Error::Auth).into())).await;

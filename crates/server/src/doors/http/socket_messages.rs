@@ -1,11 +1,16 @@
 //! What a WebSocket client sends and what the server answers, apart from the socket itself: a
 //! text message is read as a [`ClientMessage`] and answered with one JSON text (`pong`,
-//! `snapshot`, `ack` or `error`). docs/server.md describes the protocol. Kept apart from the
-//! socket so that the fuzzer (fuzz/checks.rs) drives the same path without a network.
+//! `snapshot`, `ack`, `analysis_started`, `analysis_end` or `error`); a live analysis then
+//! tells its news ([`news_message`]: `analysis_lines`, `analysis_end`). docs/server.md
+//! describes the protocol. Kept apart from the socket so that the fuzzer (fuzz/checks.rs)
+//! drives the same path without a network.
+
+use std::net::IpAddr;
 
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
+use crate::domain::analysis::live::{EndReason, LiveNews, LiveSearch, Owner};
 use crate::domain::games::Action;
 use crate::error::Error;
 use crate::App;
@@ -29,6 +34,35 @@ pub enum ClientMessage {
     Ping {
         id: Option<Value>,
     },
+    /// Search a position live (the analysis board): `analysis_started`, then `analysis_lines`
+    /// as the depth grows, then `analysis_end`. Replaces the socket's search, and its owner's.
+    Analyse {
+        id: Option<Value>,
+        game: String,
+        fen: String,
+    },
+    /// Stop the socket's live search.
+    AnalyseStop {
+        id: Option<Value>,
+    },
+}
+
+/// Who sends a socket's messages: its signed-in user (None: a watcher or a visitor), from which
+/// client address.
+#[derive(Clone, Copy, Debug)]
+pub struct Caller<'a> {
+    pub user: Option<&'a str>,
+    pub address: IpAddr,
+}
+
+impl Caller<'_> {
+    /// Whose live analysis this socket's is: the user's, or a visitor's address's.
+    fn owner(&self) -> Owner {
+        match self.user {
+            Some(user) => Owner::User(user.to_string()),
+            None => Owner::Address(self.address),
+        }
+    }
 }
 
 impl ClientMessage {
@@ -51,13 +85,15 @@ pub async fn snapshot(app: &App, board: i64) -> Result<String, Error> {
     .to_string())
 }
 
-/// Answers one text message of a socket signed in as `user` (None: a watcher) and following
-/// `stream_board` (None: a user's stream).
+/// Answers one text message of a socket used by `caller` and following `stream_board` (None: a
+/// user's stream); `live` is the socket's live analysis, which `analyse` and `analyse_stop`
+/// replace and end.
 pub async fn answer(
     app: &App,
-    user: Option<&str>,
+    caller: Caller<'_>,
     stream_board: Option<i64>,
     text: &str,
+    live: &mut Option<LiveSearch>,
 ) -> String {
     let message = match ClientMessage::parse(text) {
         Ok(message) => message,
@@ -80,7 +116,7 @@ pub async fn answer(
             mv,
             guard,
         } => {
-            let Some(user) = user else {
+            let Some(user) = caller.user else {
                 return error_message(id, &Error::Auth);
             };
             let Some(board) = board.or(stream_board) else {
@@ -90,6 +126,44 @@ pub async fn answer(
                 Ok(game) => json!({"type": "ack", "id": id, "board": board, "version": game.version, "ply": game.ply, "game": game}).to_string(),
                 Err(err) => error_message(id, &err),
             }
+        }
+        ClientMessage::Analyse { id, game, fen } => {
+            // The page moved on: its old search is of no use, whether the new one starts or not.
+            *live = None;
+            match app.live.start(caller.owner(), &game, &fen).await {
+                Ok(search) => {
+                    let started = json!({"type": "analysis_started", "id": id, "game": search.game.name(), "fen": search.fen});
+                    *live = Some(search);
+                    started.to_string()
+                }
+                Err(err) => error_message(id, &err),
+            }
+        }
+        ClientMessage::AnalyseStop { id } => {
+            let stopped = live.take();
+            let end = json!({
+                "type": "analysis_end",
+                "id": id,
+                "fen": stopped.as_ref().map(|search| search.fen.as_str()),
+                "reason": EndReason::Stopped,
+                "depth": stopped.as_ref().map_or(0, LiveSearch::depth),
+            });
+            end.to_string()
+        }
+    }
+}
+
+/// The message of a live analysis's news: `analysis_lines` or `analysis_end`.
+pub fn news_message(news: &LiveNews) -> String {
+    match news {
+        LiveNews::Lines(lines) => {
+            let mut message = json!(lines);
+            message["type"] = json!("analysis_lines");
+            message.to_string()
+        }
+        LiveNews::End { fen, reason, depth } => {
+            json!({"type": "analysis_end", "fen": fen, "reason": reason, "depth": depth})
+                .to_string()
         }
     }
 }
