@@ -1,5 +1,7 @@
 // The analysis board (#/analysis?game=<id>&fen=<FEN>): a position of any game, from its start,
-// a FEN typed in, or a finished game's page ("Analyse from here"), where moves are made for
+// a blocked layout (a Blocks-Config code or mask, GET /api/layout), a FEN typed in, a square
+// Ataxx game pasted as PGN or a 1995 record (POST /api/rules/ataxx/import, then its moves
+// replayed), or a finished game's page ("Analyse from here"), where moves are made for
 // both sides. The server says what is legal and what a move does (GET /api/rules/{game}), the
 // engine's best three lines for the position shown, live as its search deepens (`analyse` on a
 // WebSocket of the page's own, /api/ws: closing it when the page goes stops the search), and the
@@ -74,6 +76,12 @@ export function mountAnalysisBoard(root, { toast }, query) {
             <label>Position (FEN) <input name="fen" id="analysis-fen" spellcheck="false"></label>
             <button type="submit">Set up</button>
             <button type="button" id="analysis-start">Start position</button>
+            <label id="analysis-blocks-label">Blocked layout <input name="blocks" id="analysis-blocks" spellcheck="false" placeholder="a Blocks-Config code (e.g. 2-2) or a mask (0x…)"></label>
+            <button type="button" id="analysis-blocks-set">Start on this layout</button>
+          </form>
+          <form id="analysis-import" class="analysis-setup" autocomplete="off">
+            <label>A square Ataxx game (PGN or a 1995 record) <textarea name="game" id="analysis-import-text" rows="3" spellcheck="false"></textarea></label>
+            <button type="submit">Replay it here</button>
           </form>
           <p id="analysis-notice" class="notice" role="status"></p>
           <p class="muted">Moves: <span id="analysis-line">–</span></p>
@@ -117,6 +125,8 @@ export function mountAnalysisBoard(root, { toast }, query) {
     if (!alive) return;
     if (board.kind !== kind) board.boardView = new kind.Board($('#board'), { onSquare: (sq) => clickSquare(board, sq) });
     Object.assign(board, { kind, game, states: [state], played: [], selected: null });
+    // Blocked layouts are the square boards' (square Ataxx, four-player Ataxx).
+    for (const id of ['#analysis-blocks-label', '#analysis-blocks-set']) $(id).hidden = !kind.layouts;
     $('#analysis-game').value = game;
     // The address names the position set up on, so it can be shared and reloaded.
     history.replaceState(null, '', `#/analysis?game=${game}&fen=${encodeURIComponent(state.fen)}`);
@@ -124,7 +134,9 @@ export function mountAnalysisBoard(root, { toast }, query) {
     changed();
   }
 
-  async function play(text) {
+  /** Plays `text` from the position shown; `quiet` (a game being replayed) leaves the drawing
+   * and the engine to the caller, once the last move is in. */
+  async function play(text, { quiet = false } = {}) {
     board.selected = null;
     try {
       const after = await api(`/api/rules/${board.game}?fen=${encodeURIComponent(board.state().fen)}&move=${encodeURIComponent(text)}`);
@@ -135,7 +147,37 @@ export function mountAnalysisBoard(root, { toast }, query) {
     } catch (err) {
       board.notice(err.message, true);
     }
+    if (!quiet) changed();
+  }
+
+  /** The start of `game` on a blocked layout (a Blocks-Config code or a mask). */
+  async function setUpLayout(game, text) {
+    if (!text) { board.notice('Give a Blocks-Config code or a mask first.', true); return; }
+    try {
+      const layout = await api(`/api/layout/${encodeURIComponent(text)}?game=${game}`);
+      if (alive) await setUp(game, layout.fen);
+    } catch (err) {
+      board.notice(err.message, true);
+    }
+  }
+
+  /** A pasted game: its start, then its moves, so that Take back steps through them. */
+  async function importGame(text) {
+    let game;
+    try {
+      game = await api('/api/rules/ataxx/import', { method: 'POST', text });
+    } catch (err) {
+      board.notice(err.message, true);
+      return;
+    }
+    await setUp(game.game, game.start_fen);
+    for (const move of game.moves) {
+      if (!alive || board.game !== game.game) return;
+      await play(move, { quiet: true });
+    }
     changed();
+    const who = [game.tags.Black, game.tags.White].filter(Boolean).join(' – ');
+    board.notice(`Replayed ${game.moves.length} moves${who ? ` of ${who}` : ''} (${game.format === 'pgn' ? 'PGN' : '1995 record'}), ${game.result}.`);
   }
 
   /** The position changed: draw it, and ask the engine and the explorer about it. */
@@ -244,6 +286,11 @@ export function mountAnalysisBoard(root, { toast }, query) {
   });
   $('#analysis-game').addEventListener('change', () => setUp($('#analysis-game').value, ''));
   $('#analysis-start').addEventListener('click', () => setUp($('#analysis-game').value, ''));
+  $('#analysis-blocks-set').addEventListener('click', () => setUpLayout($('#analysis-game').value, $('#analysis-blocks').value.trim()));
+  $('#analysis-import').addEventListener('submit', (event) => {
+    event.preventDefault();
+    importGame($('#analysis-import-text').value);
+  });
   $('#analysis-back').addEventListener('click', () => {
     if (board.states.length < 2) return;
     board.states.pop();

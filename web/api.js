@@ -20,11 +20,15 @@ export function api(path, options = {}) {
   return inFlight.get(path).then((data) => structuredClone(data));
 }
 
-async function request(path, { method = 'GET', body } = {}) {
+/** `body` is sent as JSON, `text` as plain text (a PGN, say). */
+async function request(path, { method = 'GET', body, text: plain } = {}) {
   const init = { method, headers: {}, credentials: 'same-origin' };
   if (body !== undefined) {
     init.headers['Content-Type'] = 'application/json';
     init.body = JSON.stringify(body);
+  } else if (plain !== undefined) {
+    init.headers['Content-Type'] = 'text/plain; charset=utf-8';
+    init.body = plain;
   }
   let response;
   try {

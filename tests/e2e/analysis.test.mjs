@@ -3,21 +3,15 @@
 // players' accuracy; a click on the graph shows that ply, with the engine's move as an arrow.
 // Square Ataxx and Hexxagon. Games are played through the API and finished by a resignation.
 // The analysis board: both sides' moves, the explorer, and the engine's live lines deepening
-// for square Ataxx and Hexxagon.
+// for square Ataxx and Hexxagon; a start on a blocked layout; the seed's 1995 game pasted as its
+// record and as PGN, replayed to its final position.
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
 import {
-  account, BASE, noPiece, noScriptErrors, person, piece, shotsLightDark, TIMEOUT, visitor, waitText,
+  account, BASE, call, noPiece, noScriptErrors, person, piece, shotsLightDark, TIMEOUT, visitor, waitText,
 } from './common.mjs';
-
-/** Sends a JSON request as the page's user and returns the answer's body, checking its status. */
-async function call(page, method, path, data, status = 200) {
-  const response = await page.request.fetch(`${BASE}${path}`, { method, data });
-  const body = await response.text();
-  assert.equal(response.status(), status, `${method} ${path}: ${body}`);
-  return body ? JSON.parse(body) : null;
-}
 
 /** A rated game of `game` through a seek: `x` posts it, `o` takes it. Returns the board. */
 async function seekGame(x, o, game, size) {
@@ -211,5 +205,40 @@ test('the analysis board plays both sides, shows the engine lines live and the e
   await liveLines(eve);
   assert.ok(await eve.evaluate(() => document.documentElement.scrollWidth <= 320), 'nothing wider than the phone');
   assert.deepEqual(await shotsLightDark(eve, 'analysis-board-hexxagon', { axe: true, fullPage: true }), []);
+  noScriptErrors();
+});
+
+test('the analysis board starts on a blocked layout and replays the 1995 game pasted as a record or as PGN', async () => {
+  const page = await visitor('analysis-import');
+  await page.goto(`${BASE}/#/analysis?game=ataxx`);
+  await waitText(page, '#analysis-turn', 'X to move');
+
+  // A Blocks-Config code: the start on that layout, as the server's layout answer has it.
+  const layout = await call(page, 'GET', '/api/layout/efh?game=ataxx');
+  await page.fill('#analysis-blocks', 'efh');
+  await page.click('#analysis-blocks-set');
+  await page.waitForFunction((fen) => document.querySelector('#analysis-fen').value === fen, layout.fen);
+  assert.ok(layout.blocked.length > 0, JSON.stringify(layout));
+
+  const data = new URL('../../crates/ataxx/tests/data/keller-cobbs-1995', import.meta.url).pathname;
+  const pgn = await readFile(`${data}.pgn`, 'utf8');
+  const finalFen = pgn.match(/\[FinalFEN "([^"]+)"\]/)[1];
+  for (const [text, format] of [[await readFile(`${data}.txt`, 'utf8'), '1995 record'], [pgn, 'PGN']]) {
+    await page.click('#analysis-start');
+    await page.fill('#analysis-import-text', text);
+    await page.click('#analysis-import button[type=submit]');
+    await waitText(page, '#analysis-notice', `Replayed 61 moves of Cobbs – Keller (${format}), 1-0.`);
+    assert.equal(await page.inputValue('#analysis-fen'), finalFen);
+    await waitText(page, '#analysis-line', /^b7 b2 f1 c3 .* g6 g5 a6$/);
+    // Take back steps through the game: the last move, a6, goes.
+    await page.click('#analysis-back');
+    await waitText(page, '#analysis-line', /g6 g5$/);
+    await page.waitForFunction(() => document.querySelector('#analysis-turn').textContent === 'X to move');
+  }
+  // Neither format: the server's two reasons are shown.
+  await page.fill('#analysis-import-text', 'not a game at all');
+  await page.click('#analysis-import button[type=submit]');
+  await waitText(page, '#analysis-notice', /neither PGN .* nor a 1995 record/);
+  await page.context().close();
   noScriptErrors();
 });
