@@ -104,16 +104,24 @@ impl Admin {
         Ok(tx)
     }
 
-    /// Bans `name`: see the module's description.
-    pub async fn ban(&self, admin: &str, name: &str, reason: &str) -> Result<Shut> {
-        // Whether the target is an admin is told to admins only.
+    /// The existing user `name` whom `admin` acts against, refused (`why` says why) when
+    /// an admin. The admin is checked first: whether someone is an admin is told to admins only.
+    async fn non_admin_target(&self, admin: &str, name: &str, why: &str) -> Result<String> {
         self.require_admin(admin)?;
         let name = existing_user(&self.storage, name).await?;
         if self.is_admin(&name) {
             return Err(Error::Command(format!(
-                "{name} is one of the server's admins: an admin is not banned"
+                "{name} is one of the server's admins: {why}"
             )));
         }
+        Ok(name)
+    }
+
+    /// Bans `name`: see the module's description.
+    pub async fn ban(&self, admin: &str, name: &str, reason: &str) -> Result<Shut> {
+        let name = self
+            .non_admin_target(admin, name, "an admin is not banned")
+            .await?;
         let mut tx = self.begin(admin, "ban", &name, reason).await?;
         store::set_mark(
             &mut tx,
@@ -140,14 +148,9 @@ impl Admin {
 
     /// Closes `name`'s account: see the module's description.
     pub async fn close(&self, admin: &str, name: &str, reason: &str) -> Result<Shut> {
-        // Whether the target is an admin is told to admins only.
-        self.require_admin(admin)?;
-        let name = existing_user(&self.storage, name).await?;
-        if self.is_admin(&name) {
-            return Err(Error::Command(format!(
-                "{name} is one of the server's admins: remove the --admin first"
-            )));
-        }
+        let name = self
+            .non_admin_target(admin, name, "remove the --admin first")
+            .await?;
         let tx = self.begin(admin, "close", &name, reason).await?;
         self.accounts.close_in(tx, &name).await?;
         self.withdraw(name, Leaving::Everything).await
