@@ -10,7 +10,8 @@
 //! the same position, sharing only the transposition table (Lazy SMP): what they store cuts
 //! the main thread's tree. The main thread alone keeps time, reports and picks the move.
 //!
-//! [`multipv`] searches the best few root moves instead of one, for analysis.
+//! [`Engine::search_lines`] (the `multipv` module) searches the best few root moves instead of
+//! one, for analysis.
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 use std::thread;
