@@ -148,6 +148,10 @@ export function mountTournament(root, ctx, id) {
     <section class="card"><h2>Standings</h2>
       <table class="standings" id="tour-standings"><thead><tr><th scope="col">#</th><th scope="col">Player</th><th scope="col">Points</th><th scope="col">Tie breaks</th><th scope="col">Games</th></tr></thead><tbody></tbody></table>
     </section>
+    <section class="card" id="tour-cross-card" hidden><h2>Crosstable</h2>
+      <p class="muted">Each game: the opponent's place, the side played and the result; + a bye, − not played, * in play.</p>
+      <table class="standings" id="tour-cross"><thead><tr><th scope="col">#</th><th scope="col">Player</th><th scope="col">Games</th></tr></thead><tbody></tbody></table>
+    </section>
     <section class="card" id="tour-league-card" hidden><h2>Engines against the field</h2>
       <table class="standings" id="tour-league"><thead><tr><th scope="col">Engine</th><th scope="col">Games</th><th scope="col">Score</th><th scope="col">Elo</th>
         <th scope="col"><abbr title="Pairs of games with the same opening by the engine's points: 0, ½, 1, 1½, 2 (LL, LD, DD/WL, WD, WW)">Pairs</abbr></th></tr></thead><tbody></tbody></table>
@@ -215,6 +219,15 @@ export function mountTournament(root, ctx, id) {
       <td>${i + 1}</td><td><a href="#/user/${encodeURIComponent(line.name)}">${esc(line.name)}</a>${t.players.find((p) => p.name === line.name)?.withdrawn ? ' <span class="muted">(withdrawn)</span>' : ''}</td>
       <td class="points">${line.points}</td><td>${tiebreaks(t, line)}</td><td>${line.games}</td></tr>`).join('')
       || '<tr><td colspan="5" class="empty">Nobody has joined yet.</td></tr>';
+
+    // The crosstable: every player's games in the order they were paired.
+    const cross = t.crosstable ?? [];
+    root.querySelector('#tour-cross-card').hidden = !cross.some((line) => line.games.length);
+    const crossGame = (g) => (g.opponent == null ? esc(g.result)
+      : `${g.opponent}${g.side}${g.result === '-' ? '−' : esc(g.result)}`);
+    root.querySelector('#tour-cross tbody').innerHTML = cross.map((line) => `<tr data-player="${esc(line.name)}">
+      <td>${line.place}</td><td>${esc(line.name)}</td>
+      <td><div class="cross-games">${line.games.map((g) => `<span class="cross-game">${crossGame(g)}</span>`).join(' ')}</div></td></tr>`).join('');
 
     // A league's table: each engine's Elo against the field, as `ataxx match` computes it.
     const league = t.league ?? [];

@@ -66,6 +66,9 @@ test('a person joins an arena, is taken to its first game and sees the standings
   await waitText(watcher, '#tour-standings tbody tr:first-child', 'arena-ana');
   await waitText(watcher, '#tour-standings tbody tr:first-child .points', '2');
   await waitText(watcher, `#tour-rounds tr[data-board="${board}"] .result`, game.x === 'arena-ana' ? '1-0' : '0-1');
+  // The crosstable: Ana (first) beat the second placed, Bo lost to the first.
+  await waitText(watcher, '#tour-cross tr[data-player="arena-ana"] .cross-games', game.x === 'arena-ana' ? '2x1' : '2o1');
+  await waitText(watcher, '#tour-cross tr[data-player="arena-bo"] .cross-games', game.x === 'arena-ana' ? '1o0' : '1x0');
   await watcher.waitForSelector(`#tour-live .live-tile[data-board="${board}"]`, { state: 'detached' });
   await ana.goto(`${BASE}/#/tournament/${id}`);
   await ana.waitForSelector('#tour-standings tr.me[data-player="arena-ana"]');

@@ -225,10 +225,59 @@ async fn a_swiss_of_seven_over_three_rounds_pairs_byes_colours_and_tie_breaks_by
         })
         .collect();
     assert!(keys.windows(2).all(|w| w[0] >= w[1]), "{keys:?}");
+
+    // The crosstable, written here from the boards' results: each player's games round by
+    // round as the opponent's place, the side and the result, `+` for a bye.
+    let place: HashMap<&str, usize> = standings
+        .iter()
+        .enumerate()
+        .map(|(i, l)| (l["name"].as_str().unwrap(), i + 1))
+        .collect();
+    let crosstable = finished["crosstable"].as_array().unwrap();
+    assert_eq!(crosstable.len(), 7, "{finished}");
+    for (line, standing) in crosstable.iter().zip(standings) {
+        let name = standing["name"].as_str().unwrap();
+        assert_eq!(line["name"], name);
+        assert_eq!(line["place"], place[name]);
+        let expected: Vec<String> = results
+            .iter()
+            .filter_map(|(_, x, o, result)| {
+                let half = |p: f64| match p {
+                    1.0 => "1",
+                    0.5 => "½",
+                    _ => "0",
+                };
+                match o {
+                    None if x == name => Some("+".to_string()),
+                    Some(o) if x == name => {
+                        Some(format!("{}x{}", place[o.as_str()], half(points(result).0)))
+                    }
+                    Some(o) if o == name => {
+                        Some(format!("{}o{}", place[x.as_str()], half(points(result).1)))
+                    }
+                    _ => None,
+                }
+            })
+            .collect();
+        let shown: Vec<String> = line["games"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|g| match g["opponent"].as_u64() {
+                Some(opponent) => format!(
+                    "{opponent}{}{}",
+                    g["side"].as_str().unwrap(),
+                    g["result"].as_str().unwrap()
+                ),
+                None => g["result"].as_str().unwrap().to_string(),
+            })
+            .collect();
+        assert_eq!(shown, expected, "{name}");
+    }
     // The text door shows the same table, and the list has it finished.
     let shown = door.ok(&format!("tournament show {id}"));
     assert!(
-        shown.contains("Buchholz") && shown.contains("bye:"),
+        shown.contains("Buchholz") && shown.contains("bye:") && shown.contains("Crosstable"),
         "{shown}"
     );
     let (_, list) = api("GET", &server.url("/api/tournaments"), None, None);

@@ -33,6 +33,7 @@ use crate::store::tournaments as tournament_store;
 use crate::store::{self, Storage, WriteTx};
 
 pub mod arena;
+pub mod crosstable;
 pub mod league;
 pub mod scores;
 pub mod swiss;
@@ -167,6 +168,8 @@ pub struct TournamentView {
     pub standings: Vec<Standing>,
     /// A league's Elo table (empty for other kinds).
     pub league: Vec<league::LeagueLine>,
+    /// Every player's games, in the order of the standings.
+    pub crosstable: Vec<crosstable::CrossLine>,
     pub rounds: Vec<RoundView>,
 }
 
@@ -727,6 +730,7 @@ fn view(t: TournamentRow, entries: &[EntryRow], pairings: &[PairingRow]) -> Tour
         TournamentKind::League => league::table(&names, pairings),
         _ => vec![],
     };
+    let crosstable = crosstable::crosstable(&standings, pairings);
     let mut rounds: Vec<RoundView> = vec![];
     for p in pairings {
         if rounds.last().is_none_or(|r| r.round != p.round) {
@@ -775,6 +779,7 @@ fn view(t: TournamentRow, entries: &[EntryRow], pairings: &[PairingRow]) -> Tour
             .collect(),
         standings,
         league,
+        crosstable,
         rounds,
     }
 }

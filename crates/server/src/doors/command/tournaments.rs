@@ -114,6 +114,18 @@ pub fn text_of(t: &TournamentView) -> String {
     if t.standings.is_empty() {
         text.push_str("  nobody has joined yet\n");
     }
+    if t.crosstable.iter().any(|line| !line.games.is_empty()) {
+        text.push_str("\nCrosstable (opponent's place, side, result; + a bye, - not played):\n");
+        for line in &t.crosstable {
+            let games: Vec<String> = line.games.iter().map(|g| g.text()).collect();
+            text.push_str(&format!(
+                "{:>3}. {:<20} {}\n",
+                line.place,
+                line.name,
+                games.join(" ")
+            ));
+        }
+    }
     if !t.league.is_empty() {
         text.push_str("\nElo against the field (95%), game pairs [LL LD DD/WL WD WW]:\n");
     }
