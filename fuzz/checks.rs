@@ -280,11 +280,11 @@ pub fn ws(data: &[u8]) {
 
     let (&who, rest) = data.split_first().unwrap_or((&0, data));
     let text = text(rest);
-    let parsed = ClientMessage::parse(&text);
+    let parsed = ClientMessage::read(&text);
     if let Ok(message) = &parsed {
         let written = serde_json::to_string(message).unwrap();
         assert_eq!(
-            &ClientMessage::parse(&written).unwrap(),
+            &ClientMessage::read(&written).unwrap(),
             message,
             "{written}"
         );
@@ -298,10 +298,16 @@ pub fn ws(data: &[u8]) {
         address: std::net::Ipv4Addr::LOCALHOST.into(),
     };
     let mut live = None;
-    let reply =
-        server
-            .runtime
-            .block_on(answer(&server.app, caller, stream_board, &text, &mut live));
+    let reply = match &parsed {
+        Ok(message) => server.runtime.block_on(answer(
+            &server.app,
+            caller,
+            stream_board,
+            message.clone(),
+            &mut live,
+        )),
+        Err(refusal) => refusal.clone(),
+    };
     drop(live);
     let reply: Value = serde_json::from_str(&reply).expect("an answer is JSON");
     let kind = reply["type"].as_str().expect("an answer has a type");

@@ -36,6 +36,10 @@ pub struct GameRow {
     pub finished_ms: Option<i64>,
     /// Why a game begun rated ended unrated (a side never moved); empty otherwise.
     pub unrated_reason: String,
+    /// How many moves are queued on the board ([`crate::store::queue_move`]), counted when it
+    /// was read to be changed ([`crate::store::game_for_update`]), so that a move looks for a
+    /// queued answer only when there is one; None when not counted.
+    pub queued_moves: Option<i64>,
 }
 
 /// One player of a board.

@@ -1,28 +1,29 @@
 //! A board's chat lines.
 
+use sqlx::any::AnyRow;
 use sqlx::{AnyConnection, Row};
 
 use crate::error::Result;
 use crate::model::ChatRow;
 
+/// A board's chat lines (`$1`), oldest first.
+pub(super) const CHAT: &str =
+    "SELECT seq, name, at_ms, body, channel FROM chat WHERE board = $1 ORDER BY seq";
+
 pub async fn chat(conn: &mut AnyConnection, board: i64) -> Result<Vec<ChatRow>> {
-    let rows = sqlx::query(
-        "SELECT seq, name, at_ms, body, channel FROM chat WHERE board = $1 ORDER BY seq",
-    )
-    .bind(board)
-    .fetch_all(conn)
-    .await?;
-    rows.iter()
-        .map(|row| {
-            Ok(ChatRow {
-                seq: row.try_get("seq")?,
-                name: row.try_get("name")?,
-                at_ms: row.try_get("at_ms")?,
-                body: row.try_get("body")?,
-                channel: row.try_get("channel")?,
-            })
-        })
-        .collect()
+    let rows = sqlx::query(CHAT).bind(board).fetch_all(conn).await?;
+    rows.iter().map(chat_from_row).collect()
+}
+
+/// A row of [`CHAT`].
+pub(super) fn chat_from_row(row: &AnyRow) -> Result<ChatRow> {
+    Ok(ChatRow {
+        seq: row.try_get("seq")?,
+        name: row.try_get("name")?,
+        at_ms: row.try_get("at_ms")?,
+        body: row.try_get("body")?,
+        channel: row.try_get("channel")?,
+    })
 }
 
 pub async fn insert_chat(

@@ -2,9 +2,10 @@
 
 use std::sync::LazyLock;
 
-use sqlx::{Any, AnyConnection, Row};
+use sqlx::any::AnyArguments;
+use sqlx::{Any, AnyConnection, Arguments, Row};
 
-use super::is_postgres;
+use super::{is_postgres, Storage, WriteTx};
 use crate::error::{Error, Result};
 use crate::model::{GameFilter, GameRow, SeatRow, Status};
 
@@ -48,6 +49,7 @@ fn game_from_row(row: &sqlx::any::AnyRow) -> Result<GameRow> {
         last_move_ms: row.try_get("last_move_ms")?,
         finished_ms: row.try_get("finished_ms")?,
         unrated_reason: row.try_get("unrated_reason")?,
+        queued_moves: None,
     })
 }
 
@@ -122,37 +124,73 @@ fn seat_from_row(row: &sqlx::any::AnyRow) -> Result<SeatRow> {
     })
 }
 
-/// Writes the seats of `game` that differ from its `stored_seats` (a new seat is inserted,
-/// a changed one updated: a seat swap moves players between seats), then takes them as stored.
-async fn write_seats(conn: &mut AnyConnection, game: &mut GameRow) -> Result<()> {
-    for (i, seat) in game.seats.iter().enumerate() {
-        let sql = match game.stored_seats.get(i) {
-            Some(stored) if stored == seat => continue,
-            Some(_) => {
+/// A write of one seat row.
+enum SeatWrite<'a> {
+    /// A seat that changed (a seat swap moves players between seats).
+    Update(usize, &'a SeatRow),
+    /// A new seat.
+    Insert(usize, &'a SeatRow),
+    /// The seats from this one on, which the board no longer has.
+    DeleteFrom(usize),
+}
+
+impl SeatWrite<'_> {
+    fn sql(&self) -> &'static str {
+        match self {
+            SeatWrite::Update(..) => {
                 "UPDATE seats SET name = $3, accepted = $4, remaining_ms = $5, used_ms = $6, \
                  finish_rank = $7, rating_change = $8 WHERE board = $1 AND seat = $2"
             }
-            None => {
+            SeatWrite::Insert(..) => {
                 "INSERT INTO seats (board, seat, name, accepted, remaining_ms, used_ms, \
                  finish_rank, rating_change) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)"
             }
-        };
-        let query = sqlx::query(sql)
-            .bind(game.board)
-            .bind(i as i64)
-            .bind(&seat.name)
-            .bind(seat.accepted as i64)
-            .bind(seat.remaining_ms)
-            .bind(seat.used_ms)
-            .bind(seat.rank);
-        bind_nullable_double(query, seat.rating_change)
-            .execute(&mut *conn)
-            .await?;
+            SeatWrite::DeleteFrom(_) => "DELETE FROM seats WHERE board = $1 AND seat >= $2",
+        }
     }
+
+    /// Adds the statement's arguments, `$1` first, to `arguments`.
+    fn add_arguments(&self, board: i64, arguments: &mut AnyArguments<'static>) -> Result<()> {
+        add(arguments, board)?;
+        match *self {
+            SeatWrite::Update(i, seat) | SeatWrite::Insert(i, seat) => {
+                add(arguments, i as i64)?;
+                add(arguments, seat.name.clone())?;
+                add(arguments, seat.accepted as i64)?;
+                add(arguments, seat.remaining_ms)?;
+                add(arguments, seat.used_ms)?;
+                add(arguments, seat.rank)?;
+                add_nullable_double(arguments, seat.rating_change)
+            }
+            SeatWrite::DeleteFrom(i) => add(arguments, i as i64),
+        }
+    }
+}
+
+/// The writes that bring the stored seats of `game` (its `stored_seats`) to its `seats`.
+fn seat_writes(game: &GameRow) -> Vec<SeatWrite<'_>> {
+    let mut writes: Vec<SeatWrite> = game
+        .seats
+        .iter()
+        .enumerate()
+        .filter_map(|(i, seat)| match game.stored_seats.get(i) {
+            Some(stored) if stored == seat => None,
+            Some(_) => Some(SeatWrite::Update(i, seat)),
+            None => Some(SeatWrite::Insert(i, seat)),
+        })
+        .collect();
     if game.stored_seats.len() > game.seats.len() {
-        sqlx::query("DELETE FROM seats WHERE board = $1 AND seat >= $2")
-            .bind(game.board)
-            .bind(game.seats.len() as i64)
+        writes.push(SeatWrite::DeleteFrom(game.seats.len()));
+    }
+    writes
+}
+
+/// Writes the seats of `game` that differ from its `stored_seats`, then takes them as stored.
+async fn write_seats(conn: &mut AnyConnection, game: &mut GameRow) -> Result<()> {
+    for write in seat_writes(game) {
+        let mut arguments = AnyArguments::default();
+        write.add_arguments(game.board, &mut arguments)?;
+        sqlx::query_with(write.sql(), arguments)
             .execute(&mut *conn)
             .await?;
     }
@@ -175,35 +213,77 @@ pub async fn game_for_update(conn: &mut AnyConnection, board: i64) -> Result<Opt
     if !is_postgres(conn) {
         return one_game(conn, board).await;
     }
-    let sql = format!("SELECT {GAME_COLUMNS} FROM games WHERE board = $1 FOR UPDATE");
-    let row = sqlx::query(&sql)
+    static SQL: LazyLock<String> = LazyLock::new(|| {
+        format!("SELECT {GAME_COLUMNS}, {QUEUED} FROM games g WHERE board = $1 FOR UPDATE")
+    });
+    let row = sqlx::query(&SQL)
         .bind(board)
         .fetch_optional(&mut *conn)
         .await?;
-    Ok(games_with_seats(conn, row.into_iter().collect())
+    let queued = match &row {
+        Some(row) => Some(row.try_get("queued")?),
+        None => None,
+    };
+    let mut game = games_with_seats(conn, row.into_iter().collect())
         .await?
-        .pop())
+        .pop();
+    if let Some(game) = &mut game {
+        game.queued_moves = queued;
+    }
+    Ok(game)
 }
 
-/// One board with its seats, in one query (a row per seat; a move reads its board so).
+/// The column that counts a board's queued moves (`g` being the board's row).
+const QUEUED: &str = "(SELECT COUNT(*) FROM queued_moves q WHERE q.board = g.board) AS queued";
+
+/// One board with its seats and its count of queued moves, in one query (a row per seat).
+pub(super) static ONE_GAME: LazyLock<String> = LazyLock::new(|| {
+    let game = GAME_COLUMNS.split(", ").map(|c| format!("g.{}", c.trim()));
+    let seat = SEAT_COLUMNS.split(", ").map(|c| format!("s.{c}"));
+    let columns = game.chain(seat).collect::<Vec<_>>().join(", ");
+    format!(
+        "SELECT {columns}, {QUEUED} FROM games g JOIN seats s ON s.board = g.board \
+         WHERE g.board = $1 ORDER BY s.seat"
+    )
+});
+
+/// One board with its seats, in one query (a move reads its board so).
 async fn one_game(conn: &mut AnyConnection, board: i64) -> Result<Option<GameRow>> {
-    static SQL: LazyLock<String> = LazyLock::new(|| {
-        let game = GAME_COLUMNS.split(", ").map(|c| format!("g.{}", c.trim()));
-        let seat = SEAT_COLUMNS.split(", ").map(|c| format!("s.{c}"));
-        let columns = game.chain(seat).collect::<Vec<_>>().join(", ");
-        format!(
-            "SELECT {columns} FROM games g JOIN seats s ON s.board = g.board \
-             WHERE g.board = $1 ORDER BY s.seat"
-        )
-    });
-    let rows = sqlx::query(&SQL).bind(board).fetch_all(&mut *conn).await?;
+    let rows = sqlx::query(&ONE_GAME)
+        .bind(board)
+        .fetch_all(&mut *conn)
+        .await?;
+    one_game_from_rows(&rows)
+}
+
+/// The board of [`ONE_GAME`]'s rows.
+pub(super) fn one_game_from_rows(rows: &[sqlx::any::AnyRow]) -> Result<Option<GameRow>> {
     let Some(first) = rows.first() else {
         return Ok(None);
     };
     let mut game = game_from_row(first)?;
     game.seats = rows.iter().map(seat_from_row).collect::<Result<_>>()?;
     game.stored_seats = game.seats.clone();
+    game.queued_moves = Some(first.try_get("queued")?);
     Ok(Some(game))
+}
+
+impl Storage {
+    /// Starts a write transaction and reads `board` in it to be changed ([`game_for_update`]).
+    /// On SQLite the BEGIN and the read go to the database together, one round trip to its
+    /// connection's thread instead of two.
+    pub async fn write_game(&self, board: i64) -> Result<(WriteTx, Option<GameRow>)> {
+        static BEGIN_AND_READ: LazyLock<String> =
+            LazyLock::new(|| format!("BEGIN IMMEDIATE; {}", *ONE_GAME));
+        let mut arguments = AnyArguments::default();
+        arguments.add(board).map_err(sqlx::Error::Encode)?;
+        if let Some((tx, rows)) = self.begin_on_writer(&BEGIN_AND_READ, arguments).await? {
+            return Ok((tx, one_game_from_rows(&rows)?));
+        }
+        let mut tx = self.write().await?;
+        let game = game_for_update(&mut tx, board).await?;
+        Ok((tx, game))
+    }
 }
 
 /// Games matching the filter, newest first.
@@ -350,67 +430,97 @@ pub async fn insert_game(conn: &mut AnyConnection, game: &mut GameRow) -> Result
             slots.join(", ")
         )
     });
-    bind_game(sqlx::query(&SQL), game)
+    let mut arguments = AnyArguments::default();
+    add_game(&mut arguments, game)?;
+    sqlx::query_with(&SQL, arguments)
         .execute(&mut *conn)
         .await?;
     write_seats(conn, game).await
 }
+
+/// Writes every column of a game row back: `$1` the board, then the others in `GAME_COLUMNS`
+/// order.
+static UPDATE_GAME: LazyLock<String> = LazyLock::new(|| {
+    let sets: Vec<String> = GAME_COLUMNS
+        .split(", ")
+        .enumerate()
+        .skip(1)
+        .map(|(i, column)| format!("{} = ${}", column.trim(), i + 1))
+        .collect();
+    format!("UPDATE games SET {} WHERE board = $1", sets.join(", "))
+});
 
 /// Writes every column of a game row back, and its seats that changed.
 pub async fn update_game(conn: &mut AnyConnection, game: &mut GameRow) -> Result<()> {
-    static SQL: LazyLock<String> = LazyLock::new(|| {
-        let sets: Vec<String> = GAME_COLUMNS
-            .split(", ")
-            .enumerate()
-            .skip(1)
-            .map(|(i, column)| format!("{} = ${}", column.trim(), i + 1))
-            .collect();
-        format!("UPDATE games SET {} WHERE board = $1", sets.join(", "))
-    });
-    bind_game(sqlx::query(&SQL), game)
+    let mut arguments = AnyArguments::default();
+    add_game(&mut arguments, game)?;
+    sqlx::query_with(&UPDATE_GAME, arguments)
         .execute(&mut *conn)
         .await?;
     write_seats(conn, game).await
 }
 
-/// Binds an optional DOUBLE PRECISION. sqlx 0.8's Any driver swaps the types of its float NULLs:
+/// [`update_game`] as the last writes of `tx`: on SQLite they go to the database with its
+/// COMMIT, in one round trip (see [`WriteTx::write_at_commit`]); nothing in `tx` may read the
+/// board after this. On PostgreSQL they are written at once.
+pub async fn update_game_at_commit(tx: &mut WriteTx, game: &mut GameRow) -> Result<()> {
+    if !tx.defers_writes() {
+        return update_game(tx, game).await;
+    }
+    tx.write_at_commit(&UPDATE_GAME, |arguments| add_game(arguments, game))?;
+    for write in seat_writes(game) {
+        tx.write_at_commit(write.sql(), |arguments| {
+            write.add_arguments(game.board, arguments)
+        })?;
+    }
+    game.stored_seats = game.seats.clone();
+    Ok(())
+}
+
+/// Adds an argument to a statement's.
+pub(super) fn add<T>(arguments: &mut AnyArguments<'static>, value: T) -> Result<()>
+where
+    T: 'static + sqlx::Encode<'static, Any> + sqlx::Type<Any>,
+{
+    arguments.add(value).map_err(sqlx::Error::Encode)?;
+    Ok(())
+}
+
+/// Adds an optional DOUBLE PRECISION. sqlx 0.8's Any driver swaps the types of its float NULLs:
 /// a `None::<f64>` reaches PostgreSQL as a 4-byte REAL, the statement it prepares keeps that type,
 /// and a later run binding a real f64 is refused ("incorrect binary data format"). A
 /// `None::<f32>` is what arrives as an 8-byte NULL (SQLite takes either).
-fn bind_nullable_double(query: AnyQuery<'_>, value: Option<f64>) -> AnyQuery<'_> {
+fn add_nullable_double(arguments: &mut AnyArguments<'static>, value: Option<f64>) -> Result<()> {
     match value {
-        Some(value) => query.bind(value),
-        None => query.bind(None::<f32>),
+        Some(value) => add(arguments, value),
+        None => add(arguments, None::<f32>),
     }
 }
 
-type AnyQuery<'q> = sqlx::query::Query<'q, Any, sqlx::any::AnyArguments<'q>>;
-
-/// Binds a game's columns in `GAME_COLUMNS` order.
-fn bind_game<'q>(query: AnyQuery<'q>, game: &'q GameRow) -> AnyQuery<'q> {
-    query
-        .bind(game.board)
-        .bind(&game.game)
-        .bind(game.status.as_str())
-        .bind(&game.layout)
-        .bind(&game.start_fen)
-        .bind(&game.fen)
-        .bind(game.plies)
-        .bind(game.version)
-        .bind(&game.result)
-        .bind(&game.termination)
-        .bind(game.rated as i64)
-        .bind(game.nag_days)
-        .bind(game.forfeit_days)
-        .bind(game.total_days)
-        .bind(game.clock_base_ms)
-        .bind(game.clock_increment_ms)
-        .bind(&game.proposal)
-        .bind(&game.proposal_by)
-        .bind(game.nagged_ply)
-        .bind(game.created_ms)
-        .bind(game.started_ms)
-        .bind(game.last_move_ms)
-        .bind(game.finished_ms)
-        .bind(&game.unrated_reason)
+/// Adds a game's columns, in `GAME_COLUMNS` order, to `a`.
+fn add_game(a: &mut AnyArguments<'static>, game: &GameRow) -> Result<()> {
+    add(a, game.board)?;
+    add(a, game.game.clone())?;
+    add(a, game.status.as_str())?;
+    add(a, game.layout.clone())?;
+    add(a, game.start_fen.clone())?;
+    add(a, game.fen.clone())?;
+    add(a, game.plies)?;
+    add(a, game.version)?;
+    add(a, game.result.clone())?;
+    add(a, game.termination.clone())?;
+    add(a, game.rated as i64)?;
+    add(a, game.nag_days)?;
+    add(a, game.forfeit_days)?;
+    add(a, game.total_days)?;
+    add(a, game.clock_base_ms)?;
+    add(a, game.clock_increment_ms)?;
+    add(a, game.proposal.clone())?;
+    add(a, game.proposal_by.clone())?;
+    add(a, game.nagged_ply)?;
+    add(a, game.created_ms)?;
+    add(a, game.started_ms)?;
+    add(a, game.last_move_ms)?;
+    add(a, game.finished_ms)?;
+    add(a, game.unrated_reason.clone())
 }

@@ -28,6 +28,7 @@ use crate::error::{Error, Result};
 mod admin;
 mod analysis;
 pub mod backup;
+mod board;
 mod chat;
 mod games;
 pub mod limits;
@@ -50,6 +51,7 @@ mod users;
 // The tables' queries, one file per table family, called as `store::game(…)`.
 pub use admin::*;
 pub use analysis::*;
+pub use board::*;
 pub use chat::*;
 pub use games::*;
 pub use moderation::*;

@@ -14,12 +14,13 @@ pub async fn subscriptions(conn: &mut AnyConnection) -> Result<Vec<(i64, String)
         .collect()
 }
 
+/// The users who follow a board (`$1`), by name.
+pub(super) const SUBSCRIBERS: &str =
+    "SELECT name FROM subscriptions WHERE board = $1 ORDER BY name";
+
 /// The users who follow `board`, by name.
 pub async fn subscribers(conn: &mut AnyConnection, board: i64) -> Result<Vec<String>> {
-    let rows = sqlx::query("SELECT name FROM subscriptions WHERE board = $1 ORDER BY name")
-        .bind(board)
-        .fetch_all(conn)
-        .await?;
+    let rows = sqlx::query(SUBSCRIBERS).bind(board).fetch_all(conn).await?;
     rows.iter().map(|row| Ok(row.try_get("name")?)).collect()
 }
 

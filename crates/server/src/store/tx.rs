@@ -1,13 +1,23 @@
 //! Write transactions: SQLite's one write connection, BEGIN/COMMIT issued by hand so that a
 //! failed commit never leaves a connection inside a transaction, and the group commit that
 //! flushes the WAL once for every commit queued while the last flush ran.
+//!
+//! On SQLite every request is a round trip to the connection's thread (sqlx gives each SQLite
+//! connection a thread of its own), and the write connection is held, so every other writer
+//! waits, for all the round trips of a transaction. A move's transaction therefore makes as few
+//! as it can (issue #29): its BEGIN goes with the read of its board
+//! ([`Storage::begin_on_writer`]), and its last writes go with its COMMIT
+//! ([`WriteTx::write_at_commit`]). sqlx 0.8 runs the statements of a SQLite request one after
+//! the other, binding `$n` in each to the request's n-th argument; it calls that behaviour
+//! deprecated (launchbadge/sqlx#3108), so an upgrade of sqlx has to keep it or replace this
+//! (the test `move_cost` counts the requests, and every write of the tests goes through it).
 
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use sqlx::any::AnyConnectOptions;
+use sqlx::any::{AnyArguments, AnyConnectOptions, AnyRow};
 use sqlx::pool::PoolConnection;
-use sqlx::{Any, AnyConnection, AnyPool, Connection, Executor};
+use sqlx::{Any, AnyConnection, AnyPool, Arguments, Connection, Executor};
 use tokio::sync::{mpsc, oneshot, Mutex, OwnedMutexGuard};
 
 use super::Storage;
@@ -103,6 +113,10 @@ pub struct WriteTx {
     /// Set while BEGIN or COMMIT runs: dropped then, the connection's state is unknown.
     in_flight: bool,
     flusher: Option<Flusher>,
+    /// Writes to send with the COMMIT ([`WriteTx::write_at_commit`]): statements ending in
+    /// `; `, their parameters numbered as one list.
+    at_commit: String,
+    at_commit_arguments: AnyArguments<'static>,
 }
 
 impl WriteTx {
@@ -115,7 +129,15 @@ impl WriteTx {
             _ => "sqlite",
         };
         self.in_flight = true;
-        if let Err(err) = self.execute("COMMIT").await {
+        let committed = if self.at_commit.is_empty() {
+            self.execute("COMMIT").await
+        } else {
+            let mut sql = std::mem::take(&mut self.at_commit);
+            sql.push_str("COMMIT");
+            let arguments = std::mem::take(&mut self.at_commit_arguments);
+            sqlx::query_with(&sql, arguments).execute(&mut *self).await
+        };
+        if let Err(err) = committed {
             if let Some(conn) = self.conn.take() {
                 conn.close().await;
             }
@@ -133,6 +155,49 @@ impl WriteTx {
             .observe(crate::metrics::seconds_since(started));
         Ok(())
     }
+}
+
+impl WriteTx {
+    /// Whether writes may wait for the COMMIT ([`WriteTx::write_at_commit`]): on SQLite's write
+    /// connection, whose statements all go to its thread in one request.
+    pub(super) fn defers_writes(&self) -> bool {
+        matches!(self.conn, Some(TxConnection::Writer(_)))
+    }
+
+    /// Keeps a write, `sql` with its parameters `$1`, `$2`, … bound by `add_arguments`, to send
+    /// with the COMMIT, in one round trip to the write connection's thread instead of one each.
+    /// Only for a transaction's last writes: a statement run before the COMMIT would not see
+    /// them. Only where [`WriteTx::defers_writes`].
+    pub(super) fn write_at_commit(
+        &mut self,
+        sql: &str,
+        add_arguments: impl FnOnce(&mut AnyArguments<'static>) -> Result<()>,
+    ) -> Result<()> {
+        // The statement's parameters follow those of the writes kept before it.
+        let offset = self.at_commit_arguments.len();
+        add_arguments(&mut self.at_commit_arguments)?;
+        push_renumbered(&mut self.at_commit, sql, offset);
+        self.at_commit.push_str("; ");
+        Ok(())
+    }
+}
+
+/// Appends `sql` to `out` with each parameter `$n` written `$(n + offset)`.
+fn push_renumbered(out: &mut String, sql: &str, offset: usize) {
+    let mut rest = sql;
+    while let Some(at) = rest.find('$') {
+        out.push_str(&rest[..=at]);
+        rest = &rest[at + 1..];
+        let digits = rest
+            .find(|c: char| !c.is_ascii_digit())
+            .unwrap_or(rest.len());
+        match rest[..digits].parse::<usize>() {
+            Ok(number) => out.push_str(&(number + offset).to_string()),
+            Err(_) => out.push_str(&rest[..digits]),
+        }
+        rest = &rest[digits..];
+    }
+    out.push_str(rest);
 }
 
 impl std::ops::Deref for WriteTx {
@@ -248,6 +313,30 @@ pub(super) async fn checkpoints(pool: AnyPool) {
 }
 
 impl Storage {
+    /// On SQLite: takes the write connection and runs `sql`, which begins the transaction
+    /// (`BEGIN IMMEDIATE; …`) and reads what it is to change, in one round trip to the
+    /// connection's thread; answers the transaction and the rows read. None on PostgreSQL, where
+    /// a parameterized request holds one statement.
+    pub(super) async fn begin_on_writer(
+        &self,
+        sql: &str,
+        arguments: AnyArguments<'_>,
+    ) -> Result<Option<(WriteTx, Vec<AnyRow>)>> {
+        let Some(writer) = &self.writer else {
+            return Ok(None);
+        };
+        let mut tx = WriteTx {
+            conn: Some(TxConnection::Writer(writer.take().await?)),
+            in_flight: true,
+            flusher: self.flusher.clone(),
+            at_commit: String::new(),
+            at_commit_arguments: AnyArguments::default(),
+        };
+        let rows = sqlx::query_with(sql, arguments).fetch_all(&mut *tx).await?;
+        tx.in_flight = false;
+        Ok(Some((tx, rows)))
+    }
+
     /// Starts a write transaction (waiting for the write lock).
     pub async fn write(&self) -> Result<WriteTx> {
         let (conn, begin) = match &self.writer {
@@ -264,9 +353,29 @@ impl Storage {
             conn: Some(conn),
             in_flight: true,
             flusher: self.flusher.clone(),
+            at_commit: String::new(),
+            at_commit_arguments: AnyArguments::default(),
         };
         tx.execute(begin).await?;
         tx.in_flight = false;
         Ok(tx)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::push_renumbered;
+
+    #[test]
+    fn parameters_are_numbered_after_those_kept_before() {
+        let mut sql = String::from("UPDATE a SET x = $1 WHERE id = $2; ");
+        push_renumbered(&mut sql, "UPDATE b SET y = $2, z = $10 WHERE id = $1", 2);
+        assert_eq!(
+            sql,
+            "UPDATE a SET x = $1 WHERE id = $2; UPDATE b SET y = $4, z = $12 WHERE id = $3"
+        );
+        let mut sql = String::new();
+        push_renumbered(&mut sql, "SELECT '$' || $1 AS $x", 5);
+        assert_eq!(sql, "SELECT '$' || $6 AS $x");
     }
 }

@@ -59,8 +59,7 @@ impl Games {
     /// Accepts, declines or withdraws a challenge.
     pub async fn answer(&self, board: i64, user: &str, answer: Answer) -> Result<GameSummary> {
         let now = self.now_ms();
-        let mut tx = self.storage.write().await?;
-        let mut game = Self::lock(&mut tx, board).await?;
+        let (mut tx, mut game) = self.write_board(board).await?;
         let seat = seat_of(&game, board, user)?;
         require_status(&game, Status::Challenge)?;
         let kind = match answer {
@@ -213,6 +212,7 @@ pub(crate) async fn open_board(
         last_move_ms: everyone_accepted.then_some(now),
         finished_ms: None,
         unrated_reason,
+        queued_moves: Some(0),
     };
     store::insert_game(conn, &mut game).await?;
     let names: Vec<&str> = game.seats.iter().map(|s| s.name.as_str()).collect();

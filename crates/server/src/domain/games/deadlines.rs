@@ -122,8 +122,7 @@ impl Games {
         // Only boards found due take the write lock, and are checked again under it.
         for candidate in boards.iter().filter(|g| g.due(now, true).is_some()) {
             let now = self.now_ms();
-            let mut tx = self.storage.write().await?;
-            let mut game = Self::lock(&mut tx, candidate.board).await?;
+            let (mut tx, mut game) = self.write_board(candidate.board).await?;
             if let Some(due) = game.due(now, true) {
                 let change = Self::apply_deadline(&mut tx, &mut game, due, now).await?;
                 self.commit(tx, vec![change]).await?;

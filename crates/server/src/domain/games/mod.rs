@@ -133,6 +133,13 @@ impl Games {
             .ok_or(Error::UnknownBoard(board))
     }
 
+    /// Starts a write transaction and loads a board in it to change it; the transaction holds
+    /// the board's row until it ends.
+    async fn write_board(&self, board: i64) -> Result<(WriteTx, GameRow)> {
+        let (tx, game) = self.storage.write_game(board).await?;
+        Ok((tx, game.ok_or(Error::UnknownBoard(board))?))
+    }
+
     /// Loads a board to change it in `conn`'s transaction, which holds its row until it ends.
     async fn lock(conn: &mut store::Conn, board: i64) -> Result<GameRow> {
         store::game_for_update(conn, board)
@@ -154,8 +161,7 @@ impl Games {
             });
         }
         let now = self.now_ms();
-        let mut tx = self.storage.write().await?;
-        let mut game = Self::lock(&mut tx, board).await?;
+        let (mut tx, mut game) = self.write_board(board).await?;
         if let Some(until_ms) = store::muted_until(&mut tx, user).await? {
             if until_ms > now {
                 return Err(Error::Muted {
@@ -191,18 +197,17 @@ impl Games {
     /// A board with its moves and chat.
     pub async fn view(&self, board: i64) -> Result<GameView> {
         let mut conn = self.storage.read().await?;
-        let game = Self::load(&mut conn, board).await?;
-        let mut moves = store::moves(&mut conn, board).await?;
-        replay(game.kind(), &game.start_fen, &mut moves);
-        let chat = store::chat(&mut conn, board).await?;
-        // From the store, not the hub: on a cluster the hub learns of a change by a notice that
-        // may still be on its way when its author asks to see the board.
-        let subscribers = store::subscribers(&mut conn, board).await?;
+        // Subscribers from the store, not the hub: on a cluster the hub learns of a change by a
+        // notice that may still be on its way when its author asks to see the board.
+        let mut rows = store::board_rows(&mut conn, board)
+            .await?
+            .ok_or(Error::UnknownBoard(board))?;
+        replay(rows.game.kind(), &rows.game.start_fen, &mut rows.moves);
         Ok(GameView {
-            summary: game.summary(self.now_ms()),
-            moves,
-            chat,
-            subscribers,
+            summary: rows.game.summary(self.now_ms()),
+            moves: rows.moves,
+            chat: rows.chat,
+            subscribers: rows.subscribers,
         })
     }
 
@@ -218,8 +223,7 @@ impl Games {
 
     /// Starts or stops `user` following a board's events (spec section 3, `subscribe`).
     pub async fn subscribe(&self, board: i64, user: &str, on: bool) -> Result<GameSummary> {
-        let mut tx = self.storage.write().await?;
-        let game = Self::lock(&mut tx, board).await?;
+        let (mut tx, game) = self.write_board(board).await?;
         store::set_subscription(&mut tx, board, user, on).await?;
         publish::commit_subscription(&self.publisher, tx, board, user, on).await?;
         Ok(game.summary(self.now_ms()))

@@ -8,7 +8,7 @@ use super::view::{forfeit_outcome, replay};
 use super::{require_status, seat_of, Action, Change, Games, PASS};
 use crate::error::{Error, Result};
 use crate::model::{EventKind, GameRow, GameSummary, MoveRow, Status};
-use crate::store;
+use crate::store::{self, WriteTx};
 
 impl Games {
     /// A player's action on a board: a move, resign, or a draw/undo proposal or answer.
@@ -43,8 +43,7 @@ impl Games {
         guard: Option<i64>,
     ) -> Result<GameSummary> {
         let now = self.now_ms();
-        let mut tx = self.storage.write().await?;
-        let mut game = Self::lock(&mut tx, board).await?;
+        let (mut tx, mut game) = self.write_board(board).await?;
         let seat = seat_of(&game, board, user)?;
         require_status(&game, Status::Active)?;
         if let Some(given) = guard {
@@ -76,7 +75,11 @@ impl Games {
                         to_move: game.name_of(pos.turn()).to_string(),
                     });
                 }
-                let moves = Self::play_with_passes(&mut tx, &mut game, text, now).await?;
+                // With no queued move to follow, nothing reads this move's rows before the
+                // commit, so they may go with it.
+                let last_play = game.queued_moves == Some(0);
+                let moves =
+                    Self::play_with_passes(&mut tx, &mut game, text, now, last_play).await?;
                 changes.push(Change {
                     kind: EventKind::Moves { moves },
                     game: game.clone(),
@@ -121,7 +124,7 @@ impl Games {
                 game: game.clone(),
             });
         }
-        store::update_game(&mut tx, &mut game).await?;
+        store::update_game_at_commit(&mut tx, &mut game).await?;
         self.commit(tx, changes).await
     }
 
@@ -170,11 +173,15 @@ impl Games {
     /// Plays a legal move given as text, then the forced passes after it (a seat whose only
     /// legal move is the pass), and ends the game if it is over. Charges the mover's clock. A
     /// move that exchanges the seats (Ankor's `swap`) exchanges the players' seat rows.
+    /// `last_play`: nothing in `tx` reads the board's moves after this play, so on SQLite the
+    /// new rows may go with the COMMIT ([`store::insert_move_at_commit`]) unless the game ends
+    /// here (finishing it reads them).
     async fn play_with_passes(
-        conn: &mut store::Conn,
+        tx: &mut WriteTx,
         game: &mut GameRow,
         text: &str,
         now: i64,
+        last_play: bool,
     ) -> Result<Vec<MoveRow>> {
         // A game whose FEN forgets history its rules use (Ankor's repetition draw counts
         // earlier positions) is replayed from the start, so that it ends here exactly when a
@@ -185,7 +192,7 @@ impl Games {
             true => replay(
                 kind,
                 &game.start_fen,
-                &mut store::moves(conn, game.board).await?,
+                &mut store::moves(tx, game.board).await?,
             ),
             false => game.position(),
         };
@@ -226,7 +233,6 @@ impl Games {
                 seat: played.seat.0,
                 fen: pos.fen(),
             };
-            store::insert_move(conn, game.board, &row).await?;
             game.plies += 1;
             recorded.push(row);
             if played.swaps_seats {
@@ -238,12 +244,19 @@ impl Games {
             played = pos.play(PASS)?;
             auto = true;
         }
+        let outcome = pos.outcome();
+        for row in &recorded {
+            match last_play && outcome.is_none() {
+                true => store::insert_move_at_commit(tx, game.board, row).await?,
+                false => store::insert_move(tx, game.board, row).await?,
+            }
+        }
         game.fen = pos.fen();
         game.last_move_ms = Some(now);
         game.clear_proposal();
         game.version += 1;
-        if let Some(outcome) = pos.outcome() {
-            Self::finish(conn, game, &outcome, "rules", now).await?;
+        if let Some(outcome) = outcome {
+            Self::finish(tx, game, &outcome, "rules", now).await?;
         }
         Ok(recorded)
     }
@@ -251,23 +264,25 @@ impl Games {
     /// Plays the queued move of the player now to move, and so on while there is one. A queued
     /// move that is illegal here, or whose guard does not match, is dropped.
     async fn play_queued(
-        conn: &mut store::Conn,
+        tx: &mut WriteTx,
         game: &mut GameRow,
         now: i64,
         changes: &mut Vec<Change>,
     ) -> Result<()> {
-        while game.status == Status::Active {
+        // The count read with the board spares a move the look for a queued answer.
+        while game.status == Status::Active && game.queued_moves != Some(0) {
             let pos = game.position();
             let player = game.name_of(pos.turn()).to_string();
-            let Some(queued) = store::take_queued_move(conn, game.board, &player).await? else {
+            let Some(queued) = store::take_queued_move(tx, game.board, &player).await? else {
                 return Ok(());
             };
+            game.queued_moves = game.queued_moves.map(|n| n - 1);
             let legal = pos.clone().play(&queued.mv).is_ok();
             if !legal || queued.guard.is_some_and(|n| n != game.plies + 1) {
                 tracing::info!(board = game.board, %player, mv = %queued.mv, "queued move dropped");
                 return Ok(());
             }
-            let moves = Self::play_with_passes(conn, game, &queued.mv, now).await?;
+            let moves = Self::play_with_passes(tx, game, &queued.mv, now, false).await?;
             changes.push(Change {
                 kind: EventKind::Moves { moves },
                 game: game.clone(),
@@ -292,8 +307,7 @@ impl Games {
                 .await?;
             return Ok(Queued::Played(game));
         }
-        let mut tx = self.storage.write().await?;
-        let game = Self::lock(&mut tx, board).await?;
+        let (mut tx, game) = self.write_board(board).await?;
         seat_of(&game, board, user)?;
         require_status(&game, Status::Active)?;
         // Checked again when it is played; here only that it reads as a move and is no pass.

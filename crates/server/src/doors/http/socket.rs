@@ -14,11 +14,12 @@ use serde::Deserialize;
 use serde_json::json;
 use tokio::sync::broadcast::error::RecvError;
 
-use super::socket_messages::{self, error_message, news_message, snapshot, Caller};
+use super::socket_messages::{self, error_message, news_message, snapshot, Caller, ClientMessage};
 use super::{authenticated, token, ApiResult, HttpState, MAX_BODY};
 use crate::domain::analysis::live::{LiveNews, LiveSearch};
 use crate::error::Error;
 use crate::model::Event;
+use crate::App;
 
 #[derive(Deserialize)]
 pub(super) struct SocketQuery {
@@ -153,12 +154,71 @@ impl Session {
     /// Whether the session is still open (it may have ended a moment ago, or while this node
     /// was not listening); Err when the database cannot say.
     async fn is_open(&self, state: &HttpState) -> Result<bool, Error> {
-        match state.app.accounts.token_user(&self.token).await {
-            Ok(user) => Ok(user == self.user),
-            Err(Error::Auth) => Ok(false),
-            Err(err) => Err(err),
-        }
+        session_open(&state.app, &self.user, &self.token).await
     }
+}
+
+/// Whether `token` is still `user`'s session; Err when the database cannot say.
+async fn session_open(app: &App, user: &str, token: &str) -> Result<bool, Error> {
+    match app.accounts.token_user(token).await {
+        Ok(owner) => Ok(owner == user),
+        Err(Error::Auth) => Ok(false),
+        Err(err) => Err(err),
+    }
+}
+
+/// What became of a client's message.
+enum Answered {
+    /// The reply to send.
+    Reply(String),
+    /// Refused: the socket's session had ended (this is the reply); the socket closes.
+    SessionEnded(String),
+}
+
+/// A message whose answer waits for the database (a move, a resync), answered on a task of its
+/// own while the socket goes on forwarding events: a player's socket with moves in flight on
+/// several boards would otherwise hold back the opponents' moves it forwards. The socket reads
+/// no other message before this one is answered, so a client's messages are still answered in
+/// order; and a socket that closes meanwhile does not cut a move short.
+type Answering = tokio::task::JoinHandle<Answered>;
+
+/// Answers a client's message once its session is checked: a session revoked a moment ago may
+/// not act any more. `signed_in` is the socket's user and token (None: a visitor's or a
+/// watcher's socket).
+async fn answer_checked(
+    app: App,
+    signed_in: Option<(String, String)>,
+    address: IpAddr,
+    board: Option<i64>,
+    message: ClientMessage,
+    live: &mut Option<LiveSearch>,
+) -> Answered {
+    let open = match &signed_in {
+        Some((user, token)) => session_open(&app, user, token).await,
+        None => Ok(true),
+    };
+    match open {
+        Ok(true) => {
+            let user = signed_in.as_ref().map(|(user, _)| user.as_str());
+            let caller = Caller { user, address };
+            Answered::Reply(socket_messages::answer(&app, caller, board, message, live).await)
+        }
+        Ok(false) => Answered::SessionEnded(error_message(None, &Error::Auth)),
+        // The database cannot say (it is restarting): the message is refused, and the socket
+        // stays open. Closing it as "session ended" signed pages out for a database restart, and
+        // their streams stopped (the soak's "sockets behind", issue #28). The session is checked
+        // again when the listener is back (`gaps`) and with the next message.
+        Err(err) => Answered::Reply(error_message(None, &err)),
+    }
+}
+
+/// Sends the refusal of a message from a session that ended, then closes the socket.
+async fn end_session(
+    sink: &mut futures_util::stream::SplitSink<WebSocket, Message>,
+    reply: String,
+) {
+    let _ = sink.send(Message::Text(reply.into())).await;
+    let _ = sink.send(session_ended_frame()).await;
 }
 
 /// Close code 1008 (policy violation): the session ended.
@@ -235,6 +295,7 @@ async fn stream(
 ) {
     let _connected = crate::metrics::Connected::to("websocket");
     let mut live: Option<LiveSearch> = None;
+    let mut answering: Option<Answering> = None;
     let (mut sink, mut incoming) = socket.split();
     if let Some(greeting) = greeting {
         if sink.send(Message::Text(greeting.into())).await.is_err() {
@@ -277,36 +338,47 @@ async fn stream(
                     None
                 }
             },
-            message = incoming.next() => match message {
+            answered = async {
+                match answering.as_mut() {
+                    Some(answering) => answering.await,
+                    None => std::future::pending().await,
+                }
+            } => {
+                answering = None;
+                match answered {
+                    Ok(Answered::Reply(reply)) => Some(reply),
+                    Ok(Answered::SessionEnded(reply)) => return end_session(&mut sink, reply).await,
+                    Err(err) => {
+                        tracing::error!(%err, "a socket message's answer failed");
+                        Some(error_message(None, &Error::Command("the server failed to answer this message".into())))
+                    }
+                }
+            }
+            message = incoming.next(), if answering.is_none() => match message {
                 Some(Ok(Message::Text(text))) if text.len() > MAX_BODY => {
                     let _ = sink.send(too_big_frame()).await;
                     return;
                 }
-                Some(Ok(Message::Text(text))) => {
-                    // A session revoked a moment ago may not act any more.
-                    let open = match &session {
-                        Some(s) => s.is_open(&state).await,
-                        None => Ok(true),
-                    };
-                    match open {
-                        Ok(true) => {
-                            let user = session.as_ref().map(|s| s.user.as_str());
-                            let caller = Caller { user, address: client };
-                            Some(socket_messages::answer(&state.app, caller, board, &text, &mut live).await)
+                Some(Ok(Message::Text(text))) => match ClientMessage::read(&text) {
+                    Err(reply) => Some(reply),
+                    Ok(message) => {
+                        let signed_in = session.as_ref().map(|s| (s.user.clone(), s.token.clone()));
+                        let app = state.app.clone();
+                        if message.is_analysis() {
+                            // Quick, and it owns the socket's live analysis: answered at once.
+                            let answered = answer_checked(app, signed_in, client, board, message, &mut live).await;
+                            match answered {
+                                Answered::Reply(reply) => Some(reply),
+                                Answered::SessionEnded(reply) => return end_session(&mut sink, reply).await,
+                            }
+                        } else {
+                            answering = Some(tokio::spawn(async move {
+                                answer_checked(app, signed_in, client, board, message, &mut None).await
+                            }));
+                            None
                         }
-                        Ok(false) => {
-                            let _ = sink.send(Message::Text(error_message(None, &Error::Auth).into())).await;
-                            let _ = sink.send(session_ended_frame()).await;
-                            return;
-                        }
-                        // The database cannot say (it is restarting): the message is refused,
-                        // and the socket stays open. Closing it as "session ended" signed pages
-                        // out for a database restart, and their streams stopped (the soak's
-                        // "sockets behind", issue #28). The session is checked again when the
-                        // listener is back (`gaps`) and with the next message.
-                        Err(err) => Some(error_message(None, &err)),
                     }
-                }
+                },
                 Some(Ok(Message::Binary(bytes))) if bytes.len() > MAX_BODY => {
                     let _ = sink.send(too_big_frame()).await;
                     return;

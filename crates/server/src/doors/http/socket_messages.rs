@@ -66,9 +66,20 @@ impl Caller<'_> {
 }
 
 impl ClientMessage {
-    /// Reads one text message.
-    pub fn parse(text: &str) -> Result<ClientMessage, serde_json::Error> {
-        serde_json::from_str(text)
+    /// Reads one text message; Err is the `bad_message` reply.
+    pub fn read(text: &str) -> Result<ClientMessage, String> {
+        serde_json::from_str(text).map_err(|err| {
+            json!({"type": "error", "code": "bad_message", "message": format!("bad message: {err}")})
+                .to_string()
+        })
+    }
+
+    /// Whether answering it starts or ends the socket's live analysis.
+    pub fn is_analysis(&self) -> bool {
+        matches!(
+            self,
+            ClientMessage::Analyse { .. } | ClientMessage::AnalyseStop { .. }
+        )
     }
 }
 
@@ -85,23 +96,16 @@ pub async fn snapshot(app: &App, board: i64) -> Result<String, Error> {
     .to_string())
 }
 
-/// Answers one text message of a socket used by `caller` and following `stream_board` (None: a
+/// Answers one message of a socket used by `caller` and following `stream_board` (None: a
 /// user's stream); `live` is the socket's live analysis, which `analyse` and `analyse_stop`
 /// replace and end.
 pub async fn answer(
     app: &App,
     caller: Caller<'_>,
     stream_board: Option<i64>,
-    text: &str,
+    message: ClientMessage,
     live: &mut Option<LiveSearch>,
 ) -> String {
-    let message = match ClientMessage::parse(text) {
-        Ok(message) => message,
-        Err(err) => {
-            return json!({"type": "error", "code": "bad_message", "message": format!("bad message: {err}")})
-                .to_string()
-        }
-    };
     match message {
         ClientMessage::Ping { id } => json!({"type": "pong", "id": id}).to_string(),
         ClientMessage::Resync { board } => match board.or(stream_board) {
