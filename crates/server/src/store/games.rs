@@ -461,7 +461,7 @@ pub async fn update_game(conn: &mut AnyConnection, game: &mut GameRow) -> Result
 }
 
 /// [`update_game`] as the last writes of `tx`: on SQLite they go to the database with its
-/// COMMIT, in one round trip (see [`WriteTx::write_at_commit`]); nothing in `tx` may read the
+/// COMMIT, in one round trip (see `store/tx.rs`); nothing in `tx` may read the
 /// board after this. On PostgreSQL they are written at once.
 pub async fn update_game_at_commit(tx: &mut WriteTx, game: &mut GameRow) -> Result<()> {
     if !tx.defers_writes() {

@@ -45,7 +45,7 @@ pub async fn insert_move(conn: &mut AnyConnection, board: i64, mv: &MoveRow) -> 
 }
 
 /// [`insert_move`] among the last writes of `tx`: on SQLite the row goes to the database with
-/// the COMMIT ([`WriteTx::write_at_commit`]); nothing in `tx` may read the board's moves after
+/// the COMMIT (see `store/tx.rs`); nothing in `tx` may read the board's moves after
 /// this. On PostgreSQL it is stored at once.
 pub async fn insert_move_at_commit(tx: &mut WriteTx, board: i64, mv: &MoveRow) -> Result<()> {
     if !tx.defers_writes() {
