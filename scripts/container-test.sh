@@ -41,18 +41,17 @@ fi
   -p "127.0.0.1:$http_port:8080" -p "127.0.0.1:$text_port:7070" "$image" >/dev/null
 
 status() { curl -s -o /dev/null -w '%{http_code}' "$@" || true; }
-for _ in $(seq 1 60); do
-  [ "$(status "$base/healthz")" = 200 ] && break
-  sleep 1
-done
-[ "$(status "$base/healthz")" = 200 ] || fail "/healthz does not answer 200"
-echo "ok   GET /healthz: 200"
-for _ in $(seq 1 30); do
-  [ "$(status "$base/readyz")" = 200 ] && break
-  sleep 1
-done
-[ "$(status "$base/readyz")" = 200 ] || fail "/readyz does not answer 200"
-echo "ok   GET /readyz: 200"
+# Waits up to $2 seconds for the server's path $1 to answer 200.
+expect_200() {
+  for _ in $(seq 1 "$2"); do
+    [ "$(status "$base$1")" = 200 ] && break
+    sleep 1
+  done
+  [ "$(status "$base$1")" = 200 ] || fail "$1 does not answer 200"
+  echo "ok   GET $1: 200"
+}
+expect_200 /healthz 60
+expect_200 /readyz 30
 
 # The server is PID 1 of the container: its real and effective user must be `ataxx`, not root.
 uid=$("$engine" exec "$name" sh -c 'awk "/^Uid:/ {print \$2, \$3}" /proc/1/status')

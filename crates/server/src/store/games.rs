@@ -276,7 +276,7 @@ impl Storage {
         static BEGIN_AND_READ: LazyLock<String> =
             LazyLock::new(|| format!("BEGIN IMMEDIATE; {}", *ONE_GAME));
         let mut arguments = AnyArguments::default();
-        arguments.add(board).map_err(sqlx::Error::Encode)?;
+        add(&mut arguments, board)?;
         if let Some((tx, rows)) = self.begin_on_writer(&BEGIN_AND_READ, arguments).await? {
             return Ok((tx, one_game_from_rows(&rows)?));
         }

@@ -325,16 +325,22 @@ impl Storage {
         let Some(writer) = &self.writer else {
             return Ok(None);
         };
-        let mut tx = WriteTx {
-            conn: Some(TxConnection::Writer(writer.take().await?)),
+        let mut tx = self.beginning(TxConnection::Writer(writer.take().await?));
+        let rows = sqlx::query_with(sql, arguments).fetch_all(&mut *tx).await?;
+        tx.in_flight = false;
+        Ok(Some((tx, rows)))
+    }
+
+    /// A transaction on `conn` whose BEGIN is about to run (so, dropped now, its connection is
+    /// closed: see `in_flight`).
+    fn beginning(&self, conn: TxConnection) -> WriteTx {
+        WriteTx {
+            conn: Some(conn),
             in_flight: true,
             flusher: self.flusher.clone(),
             at_commit: String::new(),
             at_commit_arguments: AnyArguments::default(),
-        };
-        let rows = sqlx::query_with(sql, arguments).fetch_all(&mut *tx).await?;
-        tx.in_flight = false;
-        Ok(Some((tx, rows)))
+        }
     }
 
     /// Starts a write transaction (waiting for the write lock).
@@ -349,13 +355,7 @@ impl Storage {
             ),
             None => (TxConnection::Pooled(self.pool.acquire().await?), "BEGIN"),
         };
-        let mut tx = WriteTx {
-            conn: Some(conn),
-            in_flight: true,
-            flusher: self.flusher.clone(),
-            at_commit: String::new(),
-            at_commit_arguments: AnyArguments::default(),
-        };
+        let mut tx = self.beginning(conn);
         tx.execute(begin).await?;
         tx.in_flight = false;
         Ok(tx)

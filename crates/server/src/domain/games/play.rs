@@ -245,8 +245,9 @@ impl Games {
             auto = true;
         }
         let outcome = pos.outcome();
+        let at_commit = last_play && outcome.is_none();
         for row in &recorded {
-            match last_play && outcome.is_none() {
+            match at_commit {
                 true => store::insert_move_at_commit(tx, game.board, row).await?,
                 false => store::insert_move(tx, game.board, row).await?,
             }
