@@ -323,6 +323,11 @@ pub enum Hypothesis {
 /// let (lower, upper) = sprt.bounds();
 /// assert!((lower + 2.944).abs() < 1e-3 && (upper - 2.944).abs() < 1e-3);
 /// ```
+/// Pairs an SPRT needs before it may decide. The LLR divides by the pairs' variance, which a
+/// handful of identical pairs (three won pairs, say) puts near zero, so that the test would
+/// otherwise "decide" on a sample that says almost nothing.
+pub const MIN_DECISION_PAIRS: u64 = 30;
+
 #[derive(Copy, Clone, Debug, PartialEq, Serialize)]
 pub struct Sprt {
     pub elo0: f64,
@@ -367,10 +372,13 @@ impl Sprt {
         sample.units * (m1 - m0) * (2.0 * sample.mean - m0 - m1) / (2.0 * sample.variance)
     }
 
-    /// The accepted hypothesis once the LLR has left the bounds.
-    pub fn decision(&self, llr: f64) -> Option<Hypothesis> {
+    /// The accepted hypothesis once the LLR has left the bounds, after at least
+    /// [`MIN_DECISION_PAIRS`] pairs.
+    pub fn decision(&self, llr: f64, pairs: u64) -> Option<Hypothesis> {
         let (lower, upper) = self.bounds();
-        if llr >= upper {
+        if pairs < MIN_DECISION_PAIRS {
+            None
+        } else if llr >= upper {
             Some(Hypothesis::H1)
         } else if llr <= lower {
             Some(Hypothesis::H0)
@@ -547,9 +555,9 @@ mod tests {
         // above ½.
         let normalized: Sprt = "elo0=0,elo1=10".parse().unwrap();
         close(normalized.llr(&pairs), 1.627_082, 1e-4);
-        assert_eq!(normalized.decision(1.627), None);
-        assert_eq!(normalized.decision(2.95), Some(Hypothesis::H1));
-        assert_eq!(normalized.decision(-2.95), Some(Hypothesis::H0));
+        assert_eq!(normalized.decision(1.627, 100), None);
+        assert_eq!(normalized.decision(2.95, 100), Some(Hypothesis::H1));
+        assert_eq!(normalized.decision(-2.95, 100), Some(Hypothesis::H0));
         // The same test on single games uses the trinomial variance.
         let wdl = Wdl {
             wins: 60,
@@ -560,11 +568,18 @@ mod tests {
     }
 
     #[test]
-    fn identical_pairs_still_decide() {
+    fn identical_pairs_decide_only_after_enough_pairs() {
         let all_won = Pentanomial([0, 0, 0, 0, 10]);
         let sprt: Sprt = "elo0=0,elo1=5".parse().unwrap();
         // Regularised with 0.001 of a pair in each empty bucket.
         close(sprt.llr(&all_won), 7.431_471, 1e-4);
+        // Past the bound, but ten pairs are too few to decide on; thirty are enough.
+        assert_eq!(sprt.decision(sprt.llr(&all_won), all_won.pairs()), None);
+        let more = Pentanomial([0, 0, 0, 0, MIN_DECISION_PAIRS]);
+        assert_eq!(
+            sprt.decision(sprt.llr(&more), more.pairs()),
+            Some(Hypothesis::H1)
+        );
         let est = EloEstimate::new(&all_won.sample());
         assert_eq!((est.los, est.nelo), (1.0, f64::INFINITY));
         assert_eq!(sprt.llr(&Pentanomial::default()), 0.0);

@@ -428,7 +428,7 @@ fn record_game(state: &mut MatchState, game: &FinishedGame, pair: u32) {
     if stats.add(pair, score_of(stats.first)) {
         let llr = state.sprt.as_mut().map(|sprt| {
             sprt.llr = sprt.test.llr(&stats.pentanomial);
-            sprt.decision = sprt.test.decision(sprt.llr);
+            sprt.decision = sprt.test.decision(sprt.llr, stats.pentanomial.pairs());
             sprt.llr
         });
         stats.history.push(HistoryPoint {
