@@ -66,7 +66,7 @@ const RFP_DEPTH: i32 = 6;
 const RFP_MARGIN: i32 = 60;
 const FUTILITY_DEPTH: i32 = 6;
 const FUTILITY_MARGIN: i32 = 60;
-const LMP_DEPTH: i32 = 3;
+const LMP_DEPTH: i32 = 6;
 const LMR_MIN_DEPTH: i32 = 3;
 const LMR_MIN_MOVES: usize = 3;
 const ASPIRATION_DEPTH: i32 = 4;
@@ -93,7 +93,7 @@ fn is_quiet_jump(pos: &Position, mv: Move) -> bool {
 
 /// Moves searched at a non-PV node of depth `depth` before the rest are skipped.
 fn late_move_count(depth: i32) -> usize {
-    (8 + 6 * depth * depth) as usize
+    (2 + depth * depth) as usize
 }
 
 /// Late-move reductions by depth and move number: they grow with the log of both.
