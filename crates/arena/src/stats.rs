@@ -305,6 +305,11 @@ pub enum Hypothesis {
     H1,
 }
 
+/// Pairs an SPRT needs before it may decide. The LLR divides by the pairs' variance, which a
+/// handful of identical pairs (three won pairs, say) puts near zero, so that the test would
+/// otherwise "decide" on a sample that says almost nothing.
+pub const MIN_DECISION_PAIRS: u64 = 30;
+
 /// A sequential probability ratio test between Elo `elo0` (H0) and `elo1` (H1) with error
 /// rates `alpha` (accepting H1 wrongly) and `beta` (accepting H0 wrongly).
 ///
@@ -323,11 +328,6 @@ pub enum Hypothesis {
 /// let (lower, upper) = sprt.bounds();
 /// assert!((lower + 2.944).abs() < 1e-3 && (upper - 2.944).abs() < 1e-3);
 /// ```
-/// Pairs an SPRT needs before it may decide. The LLR divides by the pairs' variance, which a
-/// handful of identical pairs (three won pairs, say) puts near zero, so that the test would
-/// otherwise "decide" on a sample that says almost nothing.
-pub const MIN_DECISION_PAIRS: u64 = 30;
-
 #[derive(Copy, Clone, Debug, PartialEq, Serialize)]
 pub struct Sprt {
     pub elo0: f64,
