@@ -684,6 +684,8 @@ impl<E: Evaluator> Searcher<'_, E> {
             .clamp(1, MAX_PLY as i32 - 1);
         let single_reply = pos.legal_moves().len() <= 1;
         let mut best: Option<Report> = None;
+        // Completed iterations in a row whose best move was the one before's.
+        let mut unchanged = 0;
         let mut score = 0;
         for depth in 1..=max_depth {
             self.seldepth = 0;
@@ -701,10 +703,14 @@ impl<E: Evaluator> Searcher<'_, E> {
                 hashfull: self.tt.hashfull(),
             };
             on_iteration(&report);
+            let same_move = best
+                .as_ref()
+                .is_some_and(|b| b.pv.first() == report.pv.first());
+            unchanged = if same_move { unchanged + 1 } else { 0 };
             best = Some(report);
             let timed = self.time.is_timed();
             if self.check_abort()
-                || self.time.soft_expired()
+                || self.time.soft_expired_with_stability(unchanged)
                 || (timed && single_reply)
                 || (timed && score::is_decisive(score) && depth > score::WIN - score.abs())
             {

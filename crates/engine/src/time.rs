@@ -46,12 +46,28 @@ pub struct TimeManager {
     start: Instant,
     soft: Option<Duration>,
     hard: Option<Duration>,
+    /// Whether the soft limit comes from a clock, whose unused time is kept for later moves
+    /// (and so may follow the best move's stability), not from a fixed time per move.
+    from_clock: bool,
+}
+
+/// The share of a clock's soft limit a search uses when its best move has stood for
+/// `unchanged` completed iterations: more while the move is in doubt, less once it holds.
+pub fn stability_scale(unchanged: u32) -> f64 {
+    match unchanged {
+        0 => 1.6,
+        1 => 1.25,
+        2 => 1.0,
+        3 => 0.85,
+        _ => 0.7,
+    }
 }
 
 impl TimeManager {
     pub fn new(limits: &Limits, start: Instant) -> TimeManager {
         let mut soft = None;
         let mut hard = None;
+        let mut from_clock = false;
         if let Some(movetime) = limits.movetime {
             let budget = movetime
                 .saturating_sub(MOVETIME_OVERHEAD)
@@ -61,13 +77,19 @@ impl TimeManager {
         }
         if let Some(clock) = &limits.clock {
             let (s, h) = clock_budget(clock);
+            from_clock = soft.is_none_or(|t| s < t);
             soft = Some(soft.map_or(s, |t: Duration| t.min(s)));
             hard = Some(hard.map_or(h, |t: Duration| t.min(h)));
         }
         if limits.infinite {
             (soft, hard) = (None, None);
         }
-        TimeManager { start, soft, hard }
+        TimeManager {
+            start,
+            soft,
+            hard,
+            from_clock,
+        }
     }
 
     pub fn elapsed(&self) -> Duration {
@@ -77,6 +99,18 @@ impl TimeManager {
     /// Whether a new iteration should not be started.
     pub fn soft_expired(&self) -> bool {
         self.soft.is_some_and(|t| self.elapsed() >= t)
+    }
+
+    /// Whether a new iteration should not be started, the best move having stood for
+    /// `unchanged` iterations ([`stability_scale`]; a fixed time per move is not scaled).
+    pub fn soft_expired_with_stability(&self, unchanged: u32) -> bool {
+        let scale = if self.from_clock {
+            stability_scale(unchanged)
+        } else {
+            1.0
+        };
+        self.soft
+            .is_some_and(|t| self.elapsed() >= t.mul_f64(scale))
     }
 
     /// Whether the search must stop now.
@@ -169,6 +203,37 @@ mod tests {
                 assert!(hard >= ms(5), "{remaining} ms: only {hard:?}");
             }
         }
+    }
+
+    #[test]
+    fn a_clock_spends_more_on_a_doubtful_move_and_a_fixed_time_does_not_scale() {
+        let at = |limits: &Limits, ago: u64| {
+            let start = Instant::now() - ms(ago);
+            TimeManager::new(limits, start)
+        };
+        let clock = Limits {
+            clock: Some(Clock {
+                remaining: ms(10_000),
+                increment: ms(100),
+                moves_to_go: None,
+            }),
+            ..Limits::default()
+        };
+        let soft = at(&clock, 0).soft.unwrap();
+        // Just past the plain soft limit: a settled move stops, a move that just changed goes on.
+        let past = at(&clock, soft.as_millis() as u64 + 20);
+        assert!(past.soft_expired_with_stability(2) && past.soft_expired_with_stability(4));
+        assert!(!past.soft_expired_with_stability(0) && !past.soft_expired_with_stability(1));
+        // Short of it: a move that has held for four iterations stops already.
+        let short = at(&clock, soft.as_millis() as u64 * 8 / 10);
+        assert!(short.soft_expired_with_stability(4) && !short.soft_expired_with_stability(2));
+        let fixed = Limits {
+            movetime: Some(ms(1_000)),
+            ..Limits::default()
+        };
+        let late = at(&fixed, 995);
+        assert!(late.soft_expired_with_stability(0));
+        assert!(!at(&fixed, 800).soft_expired_with_stability(9));
     }
 
     #[test]
