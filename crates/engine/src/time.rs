@@ -1,9 +1,11 @@
 //! Time management: how long one search may run, from the `go` limits.
 //!
 //! A search stops deepening once the soft limit has passed (a new iteration would rarely finish)
-//! and aborts mid-iteration at the hard limit. Both keep a safety margin for the time the
-//! operating system and the GUI take to pass the move along. A fixed time per move (`go
-//! movetime`) has no soft limit: what a move leaves unused is lost, not saved for later.
+//! and aborts mid-iteration at the hard limit. Under a clock the soft limit stretches while the
+//! best move keeps changing and shrinks once it has held ([`stability_scale`]). Both limits keep
+//! a safety margin for the time the operating system and the GUI take to pass the move along. A
+//! fixed time per move (`go movetime`) has no soft limit: what a move leaves unused is lost, not
+//! saved for later.
 
 use std::time::{Duration, Instant};
 
