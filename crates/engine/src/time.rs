@@ -100,17 +100,21 @@ impl TimeManager {
 
     /// Whether a new iteration should not be started.
     pub fn soft_expired(&self) -> bool {
-        self.soft.is_some_and(|t| self.elapsed() >= t)
+        self.soft_expired_at(1.0)
     }
 
     /// Whether a new iteration should not be started, the best move having stood for
     /// `unchanged` iterations ([`stability_scale`]; a fixed time per move is not scaled).
     pub fn soft_expired_with_stability(&self, unchanged: u32) -> bool {
-        let scale = if self.from_clock {
+        self.soft_expired_at(if self.from_clock {
             stability_scale(unchanged)
         } else {
             1.0
-        };
+        })
+    }
+
+    /// Whether `scale` times the soft limit has passed.
+    fn soft_expired_at(&self, scale: f64) -> bool {
         self.soft
             .is_some_and(|t| self.elapsed() >= t.mul_f64(scale))
     }
