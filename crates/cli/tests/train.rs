@@ -34,6 +34,7 @@ fn train_writes_a_net_each_epoch_and_resumes_from_its_checkpoint() {
     assert!(first.status.success(), "{}", stderr(&first));
     let text = stderr(&first);
     assert!(text.contains("epoch 1: train loss"), "{text}");
+    assert!(text.contains("validation loss by epoch"), "{text}");
     assert!(Path::new(&format!("{net_arg}.ckpt")).exists());
     let after_one = Network::load(&net).unwrap();
 

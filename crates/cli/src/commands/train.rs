@@ -1,8 +1,9 @@
 //! `ataxx train`: trains the learned evaluation from `ataxx datagen` files (engine::train).
 //!
 //! After every epoch it prints the losses, writes the checkpoint (training state) and the net
-//! file (quantised, for `setoption name EvalFile`). Run the same command again to resume from
-//! the checkpoint; `--epochs` may be raised to train further.
+//! file (quantised, for `setoption name EvalFile`); at the end it draws the run's losses as a
+//! chart. Run the same command again to resume from the checkpoint; `--epochs` may be raised
+//! to train further.
 
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -171,6 +172,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         .expect("valid template"),
     );
     let mut epoch_start = Instant::now();
+    let mut losses = Vec::new();
     bar.set_message(format!("{}", run.epochs_done + 1));
     train::train(
         &mut run,
@@ -190,6 +192,11 @@ pub fn run(args: Args) -> anyhow::Result<()> {
                     epoch_start.elapsed().as_secs_f64()
                 )
             });
+            losses.push(EpochLosses {
+                epoch: report.epoch,
+                train: report.train_loss,
+                validation: report.validation_loss,
+            });
             write_atomically(&checkpoint_path, &state.to_bytes())
                 .map_err(|e| std::io::Error::other(format!("{e:#}")))?;
             write_atomically(&args.output, &state.net.quantise().to_bytes())
@@ -201,10 +208,92 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         },
     )?;
     bar.finish_and_clear();
+    eprint!("{}", loss_chart(&losses));
     eprintln!(
         "{} epochs done; net written to {}",
         run.epochs_done,
         args.output.display()
     );
     Ok(())
+}
+
+/// One epoch's losses, for the chart.
+struct EpochLosses {
+    epoch: u32,
+    train: f64,
+    validation: f64,
+}
+
+/// Width of the longest bar of [`loss_chart`], in characters.
+const CHART_WIDTH: usize = 40;
+
+/// The epochs of this run as a text chart: one row per epoch, its bar the validation loss
+/// scaled between the run's lowest and highest (so that the flattening of a converging run
+/// shows), the train loss beside it. Empty when no epoch ran.
+fn loss_chart(losses: &[EpochLosses]) -> String {
+    if losses.is_empty() {
+        return String::new();
+    }
+    let (low, high) = losses.iter().fold((f64::MAX, f64::MIN), |(lo, hi), l| {
+        (lo.min(l.validation), hi.max(l.validation))
+    });
+    let mut chart = format!(
+        "validation loss by epoch (bars from {low:.6} to {high:.6}; train loss in brackets)\n"
+    );
+    for l in losses {
+        let share = if high > low {
+            (l.validation - low) / (high - low)
+        } else {
+            0.0
+        };
+        let bar = "#".repeat(1 + (share * (CHART_WIDTH - 1) as f64).round() as usize);
+        chart += &format!(
+            "epoch {:>3}  {:.6}  {bar:<width$}  ({:.6})\n",
+            l.epoch,
+            l.validation,
+            l.train,
+            width = CHART_WIDTH
+        );
+    }
+    chart
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{loss_chart, EpochLosses, CHART_WIDTH};
+
+    fn epochs(validation: &[f64]) -> Vec<EpochLosses> {
+        validation
+            .iter()
+            .enumerate()
+            .map(|(i, &v)| EpochLosses {
+                epoch: i as u32 + 1,
+                train: v + 0.001,
+                validation: v,
+            })
+            .collect()
+    }
+
+    fn bar_lengths(chart: &str) -> Vec<usize> {
+        chart
+            .lines()
+            .skip(1)
+            .map(|row| row.chars().filter(|&c| c == '#').count())
+            .collect()
+    }
+
+    #[test]
+    fn bars_span_the_run_from_its_highest_loss_to_its_lowest() {
+        let chart = loss_chart(&epochs(&[0.0620, 0.0600, 0.0596, 0.0594]));
+        assert!(chart.starts_with("validation loss by epoch (bars from 0.059400 to 0.062000"));
+        assert_eq!(bar_lengths(&chart), [CHART_WIDTH, 10, 4, 1]);
+        assert!(chart.contains("epoch   2  0.060000  "), "{chart}");
+        assert!(chart.contains("(0.061000)"), "{chart}");
+    }
+
+    #[test]
+    fn one_epoch_or_none_still_draws() {
+        assert_eq!(bar_lengths(&loss_chart(&epochs(&[0.06]))), [1]);
+        assert_eq!(loss_chart(&[]), "");
+    }
 }
