@@ -12,7 +12,7 @@ use anyhow::{bail, Context};
 use clap::Args as ClapArgs;
 use engine::data;
 use engine::nnue::{Activation, Shape};
-use engine::train::{self, Checkpoint, Config, Dataset};
+use engine::train::{self, Checkpoint, Config, Dataset, EpochReport};
 use indicatif::{ProgressBar, ProgressStyle};
 
 #[derive(ClapArgs)]
@@ -172,9 +172,8 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         .expect("valid template"),
     );
     let mut epoch_start = Instant::now();
-    let mut losses = Vec::new();
     bar.set_message(format!("{}", run.epochs_done + 1));
-    train::train(
+    let reports = train::train(
         &mut run,
         &dataset,
         |done, total| {
@@ -192,11 +191,6 @@ pub fn run(args: Args) -> anyhow::Result<()> {
                     epoch_start.elapsed().as_secs_f64()
                 )
             });
-            losses.push(EpochLosses {
-                epoch: report.epoch,
-                train: report.train_loss,
-                validation: report.validation_loss,
-            });
             write_atomically(&checkpoint_path, &state.to_bytes())
                 .map_err(|e| std::io::Error::other(format!("{e:#}")))?;
             write_atomically(&args.output, &state.net.quantise().to_bytes())
@@ -208,7 +202,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         },
     )?;
     bar.finish_and_clear();
-    eprint!("{}", loss_chart(&losses));
+    eprint!("{}", loss_chart(&reports));
     eprintln!(
         "{} epochs done; net written to {}",
         run.epochs_done,
@@ -217,41 +211,34 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// One epoch's losses, for the chart.
-struct EpochLosses {
-    epoch: u32,
-    train: f64,
-    validation: f64,
-}
-
 /// Width of the longest bar of [`loss_chart`], in characters.
 const CHART_WIDTH: usize = 40;
 
 /// The epochs of this run as a text chart: one row per epoch, its bar the validation loss
 /// scaled between the run's lowest and highest (so that the flattening of a converging run
 /// shows), the train loss beside it. Empty when no epoch ran.
-fn loss_chart(losses: &[EpochLosses]) -> String {
-    if losses.is_empty() {
+fn loss_chart(reports: &[EpochReport]) -> String {
+    if reports.is_empty() {
         return String::new();
     }
-    let (low, high) = losses.iter().fold((f64::MAX, f64::MIN), |(lo, hi), l| {
-        (lo.min(l.validation), hi.max(l.validation))
+    let (low, high) = reports.iter().fold((f64::MAX, f64::MIN), |(lo, hi), r| {
+        (lo.min(r.validation_loss), hi.max(r.validation_loss))
     });
     let mut chart = format!(
         "validation loss by epoch (bars from {low:.6} to {high:.6}; train loss in brackets)\n"
     );
-    for l in losses {
+    for r in reports {
         let share = if high > low {
-            (l.validation - low) / (high - low)
+            (r.validation_loss - low) / (high - low)
         } else {
             0.0
         };
         let bar = "#".repeat(1 + (share * (CHART_WIDTH - 1) as f64).round() as usize);
         chart += &format!(
             "epoch {:>3}  {:.6}  {bar:<width$}  ({:.6})\n",
-            l.epoch,
-            l.validation,
-            l.train,
+            r.epoch,
+            r.validation_loss,
+            r.train_loss,
             width = CHART_WIDTH
         );
     }
@@ -260,16 +247,16 @@ fn loss_chart(losses: &[EpochLosses]) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::{loss_chart, EpochLosses, CHART_WIDTH};
+    use super::{loss_chart, EpochReport, CHART_WIDTH};
 
-    fn epochs(validation: &[f64]) -> Vec<EpochLosses> {
+    fn epochs(validation: &[f64]) -> Vec<EpochReport> {
         validation
             .iter()
             .enumerate()
-            .map(|(i, &v)| EpochLosses {
+            .map(|(i, &v)| EpochReport {
                 epoch: i as u32 + 1,
-                train: v + 0.001,
-                validation: v,
+                train_loss: v + 0.001,
+                validation_loss: v,
             })
             .collect()
     }
