@@ -179,3 +179,53 @@ fn datagen_plays_with_the_evaluation_asked_for_and_refuses_a_bad_one() {
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("7x7"));
 }
+
+#[test]
+fn a_share_of_the_games_starts_from_canonical_blocked_layouts() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().to_str().unwrap();
+    datagen(&[
+        "--output",
+        path,
+        "--games",
+        "12",
+        "--chunk-games",
+        "12",
+        "--nodes",
+        "200",
+        "--random-plies",
+        "2",
+        "--opening-nodes",
+        "100",
+        "--blocked-share",
+        "50",
+        "--max-blocks",
+        "8",
+        "--threads",
+        "2",
+        "--seed",
+        "9",
+    ]);
+    let chunk = chunk(&dir.path().join("seed9-00000.games.zst"));
+    assert!(
+        chunk.settings.ends_with("blocked-share 50% max-blocks 8"),
+        "{}",
+        chunk.settings
+    );
+    let mut blocked_games = 0;
+    for game in &chunk.games {
+        let blocked = game.start.blocked();
+        if blocked.is_empty() {
+            continue;
+        }
+        blocked_games += 1;
+        // Every blocked start is a canonical code's layout with at most 8 blocked cells.
+        let layout = ataxx::Layout::from_position(&game.start).unwrap();
+        assert!(layout.is_canonical(), "{layout}");
+        assert!(layout.blocks() <= 8, "{layout}");
+    }
+    // 12 draws at one half: all-or-nothing has odds of 1 in 2,048.
+    assert!((1..12).contains(&blocked_games), "{blocked_games} of 12");
+    // The games still replay into training positions.
+    assert!(!chunk.records().unwrap().is_empty());
+}

@@ -77,10 +77,38 @@ fn train_reads_every_data_file_under_a_directory_and_counts_duplicates() {
     std::fs::copy(FIXTURE, corpus.join("a.games.zst")).unwrap();
     std::fs::copy(FIXTURE, corpus.join("more/b.games.zst")).unwrap();
     std::fs::write(corpus.join("README.md"), "not data").unwrap();
-    let records = engine::data::Chunk::from_bytes(&std::fs::read(FIXTURE).unwrap())
+    // And one short game on a blocked layout (the fixture's games are all on the open board).
+    let blocked_start = "x".parse::<ataxx::Layout>().unwrap().start_position();
+    let mut plies = Vec::new();
+    let mut pos = blocked_start;
+    for _ in 0..6 {
+        let mv = pos.legal_moves()[0];
+        plies.push(engine::data::Ply::Searched { mv, score: 0 });
+        pos.play_unchecked(mv);
+    }
+    let blocked_chunk = engine::data::Chunk {
+        settings: "a blocked game".into(),
+        games: vec![engine::data::GameRecord {
+            start: blocked_start,
+            plies,
+            winner: None,
+        }],
+    };
+    std::fs::write(
+        corpus.join("c.games.zst"),
+        blocked_chunk.to_bytes().unwrap(),
+    )
+    .unwrap();
+    let fixture = engine::data::Chunk::from_bytes(&std::fs::read(FIXTURE).unwrap())
         .unwrap()
         .records()
         .unwrap();
+    let records: Vec<_> = [
+        &fixture[..],
+        &fixture[..],
+        &blocked_chunk.records().unwrap(),
+    ]
+    .concat();
     let distinct = records
         .iter()
         .map(|r| (r.x, r.o, r.blocked, r.turn))
@@ -98,20 +126,26 @@ fn train_reads_every_data_file_under_a_directory_and_counts_duplicates() {
     ]);
     assert!(out.status.success(), "{}", stderr(&out));
     let expected = format!(
-        "2 files, 120 games, {} positions, {distinct} distinct ({:.2} % duplicates)",
-        2 * records.len(),
-        100.0 * (1.0 - distinct as f64 / (2 * records.len()) as f64)
+        "3 files, 121 games, {} positions, {distinct} distinct ({:.2} % duplicates)",
+        records.len(),
+        100.0 * (1.0 - distinct as f64 / records.len() as f64)
     );
     assert!(stderr(&out).contains(&expected), "{}", stderr(&out));
-    // The fixture's 60 games start from 4 book positions, 4 random plies each.
+    // The fixture's 60 games start from 4 book positions, 4 random plies each; one more start.
     let starts = records
         .iter()
         .filter(|r| r.first_of_game)
         .map(|r| (r.x, r.o, r.blocked, r.turn))
         .collect::<std::collections::HashSet<_>>()
         .len();
+    // The six positions of the blocked game.
+    let blocked = records.iter().filter(|r| r.blocked != 0).count();
+    assert_eq!(blocked, 6);
     assert!(
-        stderr(&out).contains(&format!("; {starts} distinct starts")),
+        stderr(&out).contains(&format!(
+            "; {starts} distinct starts; 6 positions on blocked boards ({:.1} %)",
+            600.0 / records.len() as f64
+        )),
         "{}",
         stderr(&out)
     );

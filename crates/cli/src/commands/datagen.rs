@@ -1,7 +1,8 @@
 //! `ataxx datagen`: self-play training data for the learned evaluation, appended to a corpus
 //! directory (docs/datagen.md).
 //!
-//! Each game starts from the standard start position (or a book position), plays a random
+//! Each game starts from the standard start position (or a book position, or, for a share of
+//! the games, a blocked layout drawn from the canonical Blocks-Config codes), plays a random
 //! number of random plies, keeps the opening when a short search scores it near level (or draws
 //! it again), then the engine plays both sides at a fixed node budget per move. A game ends by
 //! the rules, or early once the search proves a forced end. Games are written in files of
@@ -17,7 +18,7 @@ use std::sync::mpsc;
 use std::time::Instant;
 
 use anyhow::{bail, Context};
-use ataxx::{Color, Move, Position};
+use ataxx::{Color, Layout, Move, Position};
 use clap::Args as ClapArgs;
 use engine::data::{Chunk, GameRecord, Ply, EXTENSION};
 use engine::score::is_decisive;
@@ -58,6 +59,14 @@ pub struct Args {
     /// starts from line g mod count. Default: the standard start position.
     #[arg(long)]
     book: Option<PathBuf>,
+    /// Percentage of games that start from a blocked layout instead: a canonical Blocks-Config
+    /// code with 1 to `--max-blocks` blocked cells (`ataxx blocks list --canonical`), drawn
+    /// uniformly per game.
+    #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u8).range(0..=100))]
+    blocked_share: u8,
+    /// The most blocked cells a drawn layout may have.
+    #[arg(long, default_value_t = 12)]
+    max_blocks: u32,
     /// Games played at once.
     #[arg(long, default_value_t = 1)]
     threads: usize,
@@ -132,6 +141,13 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         }
         None => vec![Position::startpos()],
     };
+    let layouts = playable_layouts(args.max_blocks);
+    if args.blocked_share > 0 && layouts.is_empty() {
+        bail!(
+            "no canonical layout has 1 to {} blocked cells",
+            args.max_blocks
+        );
+    }
     std::fs::create_dir_all(&args.output)
         .with_context(|| format!("creating {}", args.output.display()))?;
     let settings = settings_of(&args);
@@ -179,7 +195,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     std::thread::scope(|scope| -> anyhow::Result<()> {
         for _ in 0..args.threads {
             let send = send.clone();
-            let (next, starts, args, eval) = (&next, &starts, &args, &eval);
+            let (next, starts, layouts, args, eval) = (&next, &starts, &layouts, &args, &eval);
             scope.spawn(move || {
                 let mut engine = Engine::new(eval.clone(), args.hash);
                 loop {
@@ -187,8 +203,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
                     if index >= end_game {
                         break;
                     }
-                    let start = starts[(index % starts.len() as u64) as usize];
-                    let game = play_game(&mut engine, start, index, args);
+                    let game = play_game(&mut engine, starts, layouts, index, args);
                     if send.send(Played { index, game }).is_err() {
                         break;
                     }
@@ -249,7 +264,7 @@ fn settings_of(args: &Args) -> String {
         .book
         .as_ref()
         .map_or("startpos".into(), |p| p.display().to_string());
-    format!(
+    let mut settings = format!(
         "ataxx datagen: seed {} chunk-games {} nodes {} random-plies {}-{} opening-nodes {} \
          opening-margin {} book {book} eval {}",
         args.seed,
@@ -260,7 +275,30 @@ fn settings_of(args: &Args) -> String {
         args.opening_nodes,
         args.opening_margin,
         args.eval_file.display()
-    )
+    );
+    // Named only when set, so that the files of earlier runs, made before the option existed,
+    // still match their own commands when resumed.
+    if args.blocked_share > 0 {
+        settings += &format!(
+            " blocked-share {}% max-blocks {}",
+            args.blocked_share, args.max_blocks
+        );
+    }
+    settings
+}
+
+/// The canonical Blocks-Config layouts with 1 to `max_blocks` blocked cells whose start
+/// position both sides can move from, in code order.
+fn playable_layouts(max_blocks: u32) -> Vec<Layout> {
+    Layout::all()
+        .filter(|l| l.is_canonical() && (1..=max_blocks).contains(&l.blocks()))
+        .filter(|l| {
+            let start = l.start_position();
+            let mut other = start;
+            other.play_unchecked(Move::Pass);
+            !start.must_pass() && !other.must_pass()
+        })
+        .collect()
 }
 
 fn chunk_path(args: &Args, chunk: u64) -> PathBuf {
@@ -322,9 +360,22 @@ fn opening(
     best.map_or(start, |(_, pos)| pos)
 }
 
-/// Plays game `index` from `start`.
-fn play_game(engine: &mut Engine<NetEval>, start: Position, index: u64, args: &Args) -> GameRecord {
+/// Plays game `index`: from a blocked layout for `--blocked-share` of the games, otherwise from
+/// line `index` of the starts.
+fn play_game(
+    engine: &mut Engine<NetEval>,
+    starts: &[Position],
+    layouts: &[Layout],
+    index: u64,
+    args: &Args,
+) -> GameRecord {
     let mut rng = ChaCha8Rng::seed_from_u64(args.seed ^ index.wrapping_mul(0x9E37_79B9_7F4A_7C15));
+    // Drawn only when asked for, so that the games of earlier runs replay unchanged.
+    let start = if args.blocked_share > 0 && rng.random_range(0..100) < args.blocked_share {
+        layouts[rng.random_range(0..layouts.len())].start_position()
+    } else {
+        starts[(index % starts.len() as u64) as usize]
+    };
     let first = opening(engine, start, &mut rng, args);
     engine.clear();
     let limits = Limits {

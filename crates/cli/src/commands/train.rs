@@ -120,13 +120,15 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         .filter(|r| r.first_of_game)
         .copied()
         .collect();
+    let blocked = records.iter().filter(|r| r.blocked != 0).count();
     eprintln!(
         "{} files, {games} games, {} positions, {distinct} distinct ({:.2} % duplicates); \
-         {} distinct starts",
+         {} distinct starts; {blocked} positions on blocked boards ({:.1} %)",
         files.len(),
         records.len(),
         100.0 * (1.0 - distinct as f64 / records.len().max(1) as f64),
-        data::distinct_positions(&starts)
+        data::distinct_positions(&starts),
+        100.0 * blocked as f64 / records.len().max(1) as f64
     );
     let dataset = Dataset::split(&records, config.validation)?;
     eprintln!(
