@@ -3,7 +3,7 @@
 //! know nothing of each other's evaluators.
 
 use std::path::Path;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use ataxx::Position;
 
@@ -33,11 +33,20 @@ impl NetEval {
         }
     }
 
-    /// The built-in evaluation: the embedded net, if the binary has one.
+    /// The built-in evaluation: the embedded net, if the binary has one. The net is read once
+    /// per process and shared, so a server may make one for every search.
     pub fn builtin() -> NetEval {
-        NetEval::new(
-            EMBEDDED.map(|bytes| Network::from_bytes(bytes).expect("the embedded net is valid")),
-        )
+        static EMBEDDED_NET: OnceLock<Option<Arc<Network>>> = OnceLock::new();
+        NetEval {
+            net: EMBEDDED_NET
+                .get_or_init(|| {
+                    EMBEDDED.map(|bytes| {
+                        Arc::new(Network::from_bytes(bytes).expect("the embedded net is valid"))
+                    })
+                })
+                .clone(),
+            hand: HandCrafted::default(),
+        }
     }
 }
 

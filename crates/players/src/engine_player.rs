@@ -1,10 +1,11 @@
-//! The project's engine as a [`Player`], searching a fixed time per move.
+//! The project's engine as a [`Player`], searching a fixed time per move with its built-in
+//! evaluation (the embedded net on 7×7 boards, the hand-crafted one elsewhere).
 
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 use ataxx::{Move, Position};
-use engine::eval::HandCrafted;
+use engine::net_eval::NetEval;
 use engine::search::Engine;
 use engine::time::Limits;
 use engine::uai::{Thinker, DEFAULT_HASH_MIB};
@@ -13,14 +14,14 @@ use crate::player::{ClassicPlayer, Player};
 
 /// The engine with a time budget per move.
 pub struct EnginePlayer {
-    engine: Engine<HandCrafted>,
+    engine: Engine<NetEval>,
     movetime: Duration,
 }
 
 impl EnginePlayer {
     pub fn new(movetime: Duration) -> EnginePlayer {
         EnginePlayer {
-            engine: Engine::new(HandCrafted::default(), DEFAULT_HASH_MIB),
+            engine: Engine::new(NetEval::builtin(), DEFAULT_HASH_MIB),
             movetime,
         }
     }

@@ -18,7 +18,7 @@ use std::sync::OnceLock;
 use std::time::Duration;
 
 use ataxx::Position;
-use engine::eval::HandCrafted;
+use engine::net_eval::NetEval;
 use engine::search::{Engine, Report};
 use engine::time::Limits;
 use games::AnyPosition;
@@ -107,7 +107,7 @@ fn searches() -> &'static Gate {
 pub async fn analyse(position: Position) -> Result<Report> {
     searches()
         .run(move || {
-            let mut engine = Engine::new(HandCrafted::default(), 16);
+            let mut engine = Engine::new(NetEval::builtin(), 16);
             let limits = Limits {
                 movetime: Some(ANALYSIS_TIME),
                 ..Limits::default()

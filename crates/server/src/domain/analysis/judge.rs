@@ -3,10 +3,13 @@
 //!
 //! Winning chances follow lichess's logistic curve, `2 / (1 + e^(-k·s)) - 1` from -1 (lost)
 //! to 1 (won), with `s` in hundredths of a piece (Ankor: of a cube of connection distance) and
-//! `k` chosen per game so that the chances grow the way a lead does: in the Ataxx games one
-//! piece is worth little (a capture flips several), so `k = 0.002` (a lead of 1 piece is 0.10,
-//! 5 pieces 0.46, 10 pieces 0.76); in Ankor one cube of connection distance is a tempo, so
-//! `k = 0.005` (1 cube is 0.24, 3 cubes 0.64). A forced end is ±1.
+//! `k` chosen per game so that the chances grow the way a lead does. Square Ataxx is searched
+//! with the embedded net, whose scores the trainer fitted to game results (a score `s` wins
+//! with probability `1 / (1 + e^(-s/K))`, `K` the net's scale, docs/nnue.md), so there
+//! `k = 1/K` (net6: K = 288, a lead of 1 piece is 0.17, 5 pieces 0.71). In Hexxagon and
+//! four-player Ataxx one piece is worth little (a capture flips several), so `k = 0.002` (a
+//! lead of 1 piece is 0.10, 5 pieces 0.46, 10 pieces 0.76); in Ankor one cube of connection
+//! distance is a tempo, so `k = 0.005` (1 cube is 0.24, 3 cubes 0.64). A forced end is ±1.
 //!
 //! The thresholds are lichess's, on the same scale: a move that loses at least 0.1 of winning
 //! chances against the engine's move is an inaccuracy, 0.2 a mistake, 0.3 a blunder. They are
@@ -24,6 +27,8 @@
 
 use std::collections::BTreeMap;
 
+use engine::eval::Evaluator;
+use engine::net_eval::NetEval;
 use games::GameKind;
 
 use crate::model::{
@@ -42,9 +47,17 @@ const FORCED_FROM: StoredScore = FORCED_END - 1000;
 /// The slope of the winning chances per stored unit.
 fn slope(kind: GameKind) -> f64 {
     match kind {
+        GameKind::Ataxx => square_ataxx_slope(),
         GameKind::Ankor => 0.005,
         _ => 0.002,
     }
+}
+
+/// `1/K` for the embedded net's fitted scale `K` (0.002 in a build without a net).
+fn square_ataxx_slope() -> f64 {
+    NetEval::builtin()
+        .network()
+        .map_or(0.002, |net| 1.0 / f64::from(net.scale()))
 }
 
 /// The plies to a forced end, signed as the score (positive: a win).
@@ -177,10 +190,17 @@ mod tests {
 
     #[test]
     fn the_curve_is_lichess_shape_and_forced_ends_are_certain() {
-        assert_eq!(chances(GameKind::Ataxx, 0), 0.0);
+        assert_eq!(chances(GameKind::Hexxagon, 0), 0.0);
         // 2/(1+e^-1) - 1, computed by hand: 0.4621.
-        assert!((chances(GameKind::Ataxx, 500) - 0.4621).abs() < 1e-4);
-        assert!((chances(GameKind::Ataxx, -500) + 0.4621).abs() < 1e-4);
+        assert!((chances(GameKind::Hexxagon, 500) - 0.4621).abs() < 1e-4);
+        assert!((chances(GameKind::Hexxagon, -500) + 0.4621).abs() < 1e-4);
+        // Square Ataxx on the net's own scale: a score of K wins 1/(1+e^-1) of the games.
+        let k = NetEval::builtin()
+            .network()
+            .expect("the build embeds a net")
+            .scale();
+        assert!((chances(GameKind::Ataxx, i64::from(k)) - 0.4621).abs() < 1e-4);
+        assert!((250..350).contains(&k), "net6's scale is 288, not {k}");
         assert_eq!(chances(GameKind::Hexxagon, FORCED_END - 7), 1.0);
         assert_eq!(forced_end(-(FORCED_END - 7)), Some(-7));
         assert_eq!(pieces(-(FORCED_END - 7)), -993.0);

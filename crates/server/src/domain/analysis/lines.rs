@@ -8,7 +8,7 @@ use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 use ataxx_players::generic;
-use engine::eval::HandCrafted;
+use engine::net_eval::NetEval;
 use engine::search::{Engine, LinesReport};
 use engine::time::Limits as EngineLimits;
 use games::{AnyPosition, GameKind};
@@ -50,7 +50,7 @@ pub fn search(
             depth: Some(i32::try_from(bounds.depth).unwrap_or(i32::MAX)),
             ..EngineLimits::default()
         };
-        let mut engine = Engine::new(HandCrafted::default(), HASH_MIB);
+        let mut engine = Engine::new(NetEval::builtin(), HASH_MIB);
         engine.search_lines(square, LINES, &limits, stop, |report: &LinesReport| {
             let found = report.lines.iter().map(|line| {
                 let moves = line.pv.iter().take(ENGINE_LINE).map(|mv| mv.to_string());

@@ -8,7 +8,7 @@ use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 use ataxx_players::generic::{self, StrongestSearch};
-use engine::eval::HandCrafted;
+use engine::net_eval::NetEval;
 use engine::search::Engine;
 use engine::time::Limits as EngineLimits;
 use games::{AnyPosition, GameKind, Seat};
@@ -25,7 +25,7 @@ pub(super) const GENERIC_LINE: usize = 4;
 
 /// A worker's searcher: the engine, whose table it keeps from position to position.
 pub struct Searcher {
-    engine: Engine<HandCrafted>,
+    engine: Engine<NetEval>,
     /// Nodes per position.
     nodes: u64,
 }
@@ -33,7 +33,7 @@ pub struct Searcher {
 impl Searcher {
     pub fn new(nodes: u64) -> Searcher {
         Searcher {
-            engine: Engine::new(HandCrafted::default(), HASH_MIB),
+            engine: Engine::new(NetEval::builtin(), HASH_MIB),
             nodes: nodes.max(1),
         }
     }
