@@ -18,15 +18,19 @@ use clap::{Args as ClapArgs, ValueEnum};
 use futures_util::StreamExt;
 use serde_json::{json, Value};
 use tokio_tungstenite::tungstenite::Message;
+use tokio_tungstenite::{connect_async_tls_with_config, Connector};
 
+use super::tls::{self, Trust, TrustArgs};
 use api::Api;
 use engine::Engine;
 
 #[derive(ClapArgs)]
 pub struct Args {
-    /// The server's HTTP address, e.g. http://127.0.0.1:8080.
+    /// The server's address, e.g. http://127.0.0.1:8080 or https://ataxx.example.org.
     #[arg(long)]
     server: String,
+    #[command(flatten)]
+    trust: TrustArgs,
     /// The bot's account (made a bot account on first use; it must have no games yet).
     #[arg(long)]
     user: String,
@@ -70,7 +74,10 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let mut games = vec!["ataxx".to_string()];
     games.extend(probe.variants.iter().filter(|v| *v != "ataxx").cloned());
     drop(probe);
-    let api = Api::sign_in(&args.server, &args.user, &args.password)?;
+    let trust = Trust::load(&args.trust)?;
+    let connector = trust.connector()?;
+    let api = Api::sign_in(trust.agent(), &args.server, &args.user, &args.password)
+        .map_err(tls::explained)?;
     tracing::info!(user = %api.user, games = %games.join(" "), "signed in as a bot");
     if let Some(id) = args.tournament {
         api.join_tournament(id)?;
@@ -91,7 +98,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         .enable_all()
         .build()
         .context("starting the runtime")?
-        .block_on(listen(bot))
+        .block_on(listen(bot, connector))
 }
 
 struct Bot {
@@ -109,10 +116,12 @@ struct Bot {
 }
 
 /// Follows the account's events forever, reconnecting after a lost connection.
-async fn listen(bot: Arc<Bot>) -> anyhow::Result<()> {
+async fn listen(bot: Arc<Bot>, connector: Connector) -> anyhow::Result<()> {
     let mut backoff = Duration::from_millis(200);
     loop {
-        match tokio_tungstenite::connect_async(bot.api.socket_url()).await {
+        let url = bot.api.socket_url();
+        let connecting = connect_async_tls_with_config(url, None, false, Some(connector.clone()));
+        match connecting.await {
             Ok((mut socket, _)) => {
                 tracing::info!("connected");
                 backoff = Duration::from_millis(200);
@@ -132,7 +141,10 @@ async fn listen(bot: Arc<Bot>) -> anyhow::Result<()> {
                 }
                 tracing::warn!("connection lost; reconnecting");
             }
-            Err(err) => tracing::warn!(%err, "cannot connect; retrying"),
+            Err(err) => {
+                let err = tls::explained(err.into());
+                tracing::warn!("cannot connect: {err:#}; retrying")
+            }
         }
         tokio::time::sleep(backoff).await;
         backoff = (backoff * 2).min(Duration::from_secs(5));

@@ -1,7 +1,5 @@
 //! The server's HTTP API as the bot uses it (docs/bots.md).
 
-use std::time::Duration;
-
 use anyhow::{bail, Context};
 use serde_json::{json, Value};
 
@@ -12,14 +10,6 @@ pub struct Api {
     pub token: String,
     pub user: String,
     agent: ureq::Agent,
-}
-
-fn agent() -> ureq::Agent {
-    ureq::Agent::config_builder()
-        .http_status_as_error(false)
-        .timeout_global(Some(Duration::from_secs(30)))
-        .build()
-        .into()
 }
 
 fn call(
@@ -65,9 +55,13 @@ fn message(body: &Value) -> String {
 
 impl Api {
     /// Signs in and marks the account as a bot.
-    pub fn sign_in(server: &str, user: &str, password: &str) -> anyhow::Result<Api> {
+    pub fn sign_in(
+        agent: ureq::Agent,
+        server: &str,
+        user: &str,
+        password: &str,
+    ) -> anyhow::Result<Api> {
         let base = server.trim_end_matches('/').to_string();
-        let agent = agent();
         let (status, body) = call(
             &agent,
             "POST",
