@@ -21,7 +21,7 @@ use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::{connect_async_tls_with_config, Connector};
 
 use super::tls::{self, Trust, TrustArgs};
-use api::Api;
+use api::{Api, Credentials};
 use engine::Engine;
 
 #[derive(ClapArgs)]
@@ -31,11 +31,21 @@ pub struct Args {
     server: String,
     #[command(flatten)]
     trust: TrustArgs,
-    /// The bot's account (made a bot account on first use; it must have no games yet).
-    #[arg(long)]
-    user: String,
-    #[arg(long)]
-    password: String,
+    /// An API token of the bot's account with the `bot:play` scope (made on the site's tokens
+    /// page or with POST /api/account/tokens); better than a password, which `ps` shows.
+    #[arg(
+        long,
+        env = "ATAXX_TOKEN",
+        hide_env_values = true,
+        required_unless_present = "user"
+    )]
+    token: Option<String>,
+    /// The bot's account, signed in with --password instead of a token (made a bot account on
+    /// first use; it must have no games yet).
+    #[arg(long, conflicts_with = "token", requires = "password")]
+    user: Option<String>,
+    #[arg(long, requires = "user")]
+    password: Option<String>,
     /// Which challenges to accept.
     #[arg(long, value_enum, default_value_t = AcceptFilter::All)]
     accept: AcceptFilter,
@@ -76,8 +86,12 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     drop(probe);
     let trust = Trust::load(&args.trust)?;
     let connector = trust.connector()?;
-    let api = Api::sign_in(trust.agent(), &args.server, &args.user, &args.password)
-        .map_err(tls::explained)?;
+    let credentials = match (&args.token, &args.user, &args.password) {
+        (_, Some(user), Some(password)) => Credentials::Password { user, password },
+        (Some(token), _, _) => Credentials::Token(token),
+        _ => anyhow::bail!("give --token (or ATAXX_TOKEN), or --user and --password"),
+    };
+    let api = Api::sign_in(trust.agent(), &args.server, credentials).map_err(tls::explained)?;
     tracing::info!(user = %api.user, games = %games.join(" "), "signed in as a bot");
     if let Some(id) = args.tournament {
         api.join_tournament(id)?;

@@ -3,6 +3,12 @@
 use anyhow::{bail, Context};
 use serde_json::{json, Value};
 
+/// How the bot signs in: an API token (`bot:play`), or a password.
+pub enum Credentials<'a> {
+    Token(&'a str),
+    Password { user: &'a str, password: &'a str },
+}
+
 /// A signed-in connection to a server.
 #[derive(Clone)]
 pub struct Api {
@@ -54,29 +60,46 @@ fn message(body: &Value) -> String {
 }
 
 impl Api {
-    /// Signs in and marks the account as a bot.
+    /// Signs in (or checks the token) and marks the account as a bot.
     pub fn sign_in(
         agent: ureq::Agent,
         server: &str,
-        user: &str,
-        password: &str,
+        credentials: Credentials,
     ) -> anyhow::Result<Api> {
         let base = server.trim_end_matches('/').to_string();
-        let (status, body) = call(
-            &agent,
-            "POST",
-            &format!("{base}/api/login"),
-            None,
-            Some(json!({"userid": user, "password": password})),
-        )?;
-        if status != 200 {
-            bail!("signing in as {user}: {}", message(&body));
-        }
-        let api = Api {
-            token: body["token"].as_str().unwrap_or_default().to_string(),
-            user: body["userid"].as_str().unwrap_or(user).to_string(),
-            base,
-            agent,
+        let api = match credentials {
+            Credentials::Password { user, password } => {
+                let (status, body) = call(
+                    &agent,
+                    "POST",
+                    &format!("{base}/api/login"),
+                    None,
+                    Some(json!({"userid": user, "password": password})),
+                )?;
+                if status != 200 {
+                    bail!("signing in as {user}: {}", message(&body));
+                }
+                Api {
+                    token: body["token"].as_str().unwrap_or_default().to_string(),
+                    user: body["userid"].as_str().unwrap_or(user).to_string(),
+                    base,
+                    agent,
+                }
+            }
+            Credentials::Token(token) => {
+                let mut api = Api {
+                    token: token.to_string(),
+                    user: String::new(),
+                    base,
+                    agent,
+                };
+                let (status, me) = api.get("/api/me")?;
+                if status != 200 {
+                    bail!("signing in with the token: {}", message(&me));
+                }
+                api.user = me["userid"].as_str().unwrap_or_default().to_string();
+                api
+            }
         };
         let (status, body) = api.post("/api/bot/upgrade", None)?;
         if status != 200 {
