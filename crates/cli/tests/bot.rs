@@ -15,7 +15,7 @@ use std::time::{Duration, Instant};
 
 use persons_move::persons_move;
 use serde_json::{json, Value};
-use served::{api, poll, signup_and_login, Served};
+use served::{api, next_where, poll, send, signup_and_login, socket, Served};
 
 /// A running `ataxx bot`, killed when dropped; its log goes to `log`.
 struct BotProcess {
@@ -363,6 +363,15 @@ fn a_bot_plays_with_a_scoped_api_token_a_read_token_cannot_move_and_revoked_toke
             .contains("board:play"),
         "{refused}"
     );
+    // Nor over a socket it opens: the `move` message is refused the same way.
+    let socket_url = server.ws(&format!("/api/games/{board}/ws?token={read_token}"));
+    let refused = tokio::runtime::Runtime::new().unwrap().block_on(async {
+        let mut ws = socket(&socket_url).await;
+        let mv = persons_move(&game);
+        send(&mut ws, json!({"type": "move", "id": 1, "move": mv})).await;
+        next_where(&mut ws, |m| m["type"] == "error" || m["type"] == "ack").await
+    });
+    assert_eq!(refused["code"], "missing_scope", "{refused}");
     let (_, unmoved) = api(
         "GET",
         &server.url(&format!("/api/games/{board}")),

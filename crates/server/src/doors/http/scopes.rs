@@ -5,7 +5,8 @@
 //!
 //! Every scope reads (GET, and the event sockets); `board:play` and `bot:play` play the
 //! account's own games; `bot:play` alone makes it a bot; anything else (the tokens themselves,
-//! the password, moderation, admin, running tournaments) needs a signed-in session.
+//! the password, moderation, admin, running tournaments) needs a signed-in session. A socket's
+//! `move` messages are held to the same rule ([`may_move`]).
 
 use axum::extract::{Query, Request, State};
 use axum::http::Method;
@@ -16,6 +17,7 @@ use super::{token, ApiError, HttpState};
 use crate::domain::accounts::is_api_token;
 use crate::error::Error;
 use crate::model::Scope;
+use crate::App;
 
 /// What a request needs of a token.
 #[derive(Debug, PartialEq, Eq)]
@@ -78,6 +80,16 @@ fn allows(scopes: &[Scope], need: Need) -> Result<(), Error> {
         Need::Bot => Err(Error::MissingScope(Scope::BotPlay.to_string())),
         Need::Session(what) => Err(Error::SessionOnly(what)),
     }
+}
+
+/// Whether a socket opened with `token` may move (its `move` messages): what
+/// `POST /api/games/{board}/move` needs of a token. Sessions may.
+pub(super) async fn may_move(app: &App, token: &str) -> Result<(), Error> {
+    if !is_api_token(token) {
+        return Ok(());
+    }
+    let (_, scopes) = app.accounts.api_token_scopes(token).await?;
+    allows(&scopes, Need::Play)
 }
 
 #[derive(serde::Deserialize)]
