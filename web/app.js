@@ -16,6 +16,7 @@ import { mountTv } from './tv.js';
 import { mountSeeks } from './seeks.js';
 import { mountTournament, mountTournaments } from './tournaments.js';
 import { mountAdmin } from './admin.js';
+import { mountTokens } from './tokens.js';
 import { notificationToggle, watchUser } from './notify.js';
 import { soundToggle } from './sound.js';
 import { loadGames } from './kinds.js';
@@ -73,7 +74,7 @@ function renderNav() {
       <input type="checkbox" id="dark-toggle" ${isDark() ? 'checked' : ''}> Dark
     </label>
     ${session.me
-      ? `<a href="#/">Lobby</a><a href="#/seeks">Seeks</a><a href="#/tv">TV</a><a href="#/tournaments">Tournaments</a><a href="#/leaderboard">Leaderboard</a><a href="#/rules">Rules</a>${session.admin ? '<a href="#/admin" id="nav-admin">Admin</a>' : ''}<a href="#/user/${esc(session.me)}" id="nav-me">${esc(session.me)}</a>
+      ? `<a href="#/">Lobby</a><a href="#/seeks">Seeks</a><a href="#/tv">TV</a><a href="#/tournaments">Tournaments</a><a href="#/leaderboard">Leaderboard</a><a href="#/rules">Rules</a>${session.admin ? '<a href="#/admin" id="nav-admin">Admin</a>' : ''}<a href="#/user/${esc(session.me)}" id="nav-me">${esc(session.me)}</a><a href="#/tokens" id="nav-tokens">Tokens</a>
          <button type="button" class="link" id="signout">Sign out</button>`
       : '<a href="#/seeks">Seeks</a><a href="#/tv">TV</a><a href="#/tournaments">Tournaments</a><a href="#/leaderboard">Leaderboard</a><a href="#/games">Games</a><a href="#/rules">Rules</a><a href="#/login">Sign in</a>'}`;
   nav.prepend(...[soundToggle(), session.me && notificationToggle(toast)].filter(Boolean));
@@ -198,6 +199,7 @@ async function route() {
   else if (page === 'tournament' && /^\d+$/.test(arg ?? '')) unmount = mountTournament(root, ctx, Number(arg));
   else if (page === 'login') unmount = mountLogin(root);
   else if (page === 'admin') unmount = mountAdmin(root, ctx);
+  else if (page === 'tokens') unmount = mountTokens(root, ctx);
   else if (page) mountNoSuchPage(root, path);
   else if (!session.me) unmount = mountFront(root, ctx);
   else unmount = mountLobby(root, ctx);

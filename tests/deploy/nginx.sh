@@ -36,9 +36,10 @@ cleanup() {
 trap cleanup EXIT
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
 
-# A self-made certificate for localhost.
+# A self-made certificate for localhost; a site's certificate, not an authority's (CA:FALSE),
+# as rustls (`ataxx client --ca-file`) refuses an authority's certificate serving a site.
 openssl req -x509 -newkey rsa:2048 -nodes -days 1 -subj /CN=localhost \
-  -addext subjectAltName=DNS:localhost -keyout "$tmp/key.pem" -out "$tmp/cert.pem" 2>/dev/null
+  -addext subjectAltName=DNS:localhost -addext basicConstraints=critical,CA:FALSE -keyout "$tmp/key.pem" -out "$tmp/cert.pem" 2>/dev/null
 
 http_port=$(free_port)
 tls_port=$(free_port)
@@ -86,4 +87,40 @@ NODE_EXTRA_CA_CERTS="$tmp/cert.pem" ATAXX_URL="https://localhost:$tls_port" \
 cookie=$(curl -s -D - -o /dev/null --cacert "$tmp/cert.pem" -H 'Content-Type: application/json' \
   -d '{"userid": "alice", "password": "secret-1"}' "https://localhost:$tls_port/api/login" | grep -i '^set-cookie')
 echo "$cookie" | grep -q 'Secure' || { echo "the session cookie is not Secure: $cookie" >&2; exit 1; }
-echo "nginx: a game over HTTPS and WSS through deploy/nginx.conf; the cookie is Secure"
+
+# `ataxx client` over HTTPS: without --ca-file the self-signed certificate is refused, in words
+# that name the fix; with it the client signs up and plays.
+url="https://localhost:$tls_port"
+if "$bin" client --server "$url" signup carol secret-3 >"$tmp/refused.out" 2>"$tmp/refused.err"; then
+  echo "the client trusted a self-signed certificate without --ca-file" >&2; exit 1
+fi
+grep -q "certificate is not trusted" "$tmp/refused.err" && grep -q -- "--ca-file" "$tmp/refused.err" \
+  || { echo "unclear refusal of the certificate:" >&2; cat "$tmp/refused.err" >&2; exit 1; }
+client() { "$bin" client --server "$url" --ca-file "$tmp/cert.pem" "$@"; }
+client signup carol secret-3 | grep -q "Welcome, carol"
+client signup robot secret-5 >/dev/null
+# The field of a board's summary (`ataxx show N --json`).
+field() { client ataxx show "$1" --json | python3 -c "import json, sys; print(json.load(sys.stdin)['data'][0]$2)"; }
+
+# `ataxx bot` over HTTPS and WSS, an `ataxx uai` engine, plays a whole game against the client.
+"$bin" bot --server "$url" --ca-file "$tmp/cert.pem" --user robot --password secret-5 --movetime 50 \
+  -- "$bin" uai --level easy >"$tmp/bot.out" 2>"$tmp/bot.err" &
+bot=$!
+bot_failed() { echo "== bot log" >&2; tail -n 30 "$tmp/bot.err" >&2; kill "$bot" 2>/dev/null; exit 1; }
+for _ in $(seq 1 100); do grep -q connected "$tmp/bot.err" && break; sleep 0.1; done
+grep -q connected "$tmp/bot.err" || bot_failed
+board=$(client ataxx challenge carol robot | sed -n 's/^Ataxx Board \([0-9]*\):.*/\1/p' | head -n 1)
+client ataxx accept "$board" carol secret-3 >/dev/null
+deadline=$((SECONDS + 180))
+while [ "$(field "$board" "['status']")" != finished ]; do
+  [ $SECONDS -lt $deadline ] || { echo "board $board did not finish" >&2; bot_failed; }
+  if [ "$(field "$board" "['status']")" = active ] && [ "$(field "$board" "['to_move']")" = carol ]; then
+    client ataxx move "$board" carol secret-3 "$(field "$board" "['legal_moves'][0]")" >/dev/null || true
+  else
+    sleep 0.2
+  fi
+done
+kill "$bot"
+grep -q "game over" "$tmp/bot.err" || bot_failed
+echo "nginx: a game over HTTPS and WSS through deploy/nginx.conf; the cookie is Secure;"
+echo "nginx: ataxx client (--ca-file) signed up and played board $board against ataxx bot over WSS, $(field "$board" "['ply']") plies, $(field "$board" "['result']")"

@@ -44,8 +44,8 @@ enum Command {
     Mailq(commands::mail::MailqArgs),
     /// Send one command to a game server and print the reply.
     Client(commands::client::Args),
-    /// Put a UAI engine on a game server as a bot account: `ataxx bot --server URL --user NAME
-    /// --password PW -- ENGINE ARGS...`.
+    /// Put a UAI engine on a game server as a bot account: `ataxx bot --server URL --token TOKEN
+    /// -- ENGINE ARGS...` (a `bot:play` API token, or ATAXX_TOKEN).
     Bot(commands::bot::Args),
     /// Load-test a game server on loopback: concurrent games over WebSocket and the text port.
     Loadtest(commands::loadtest::Args),

@@ -15,7 +15,7 @@ use std::time::{Duration, Instant};
 
 use persons_move::persons_move;
 use serde_json::{json, Value};
-use served::{api, poll, signup_and_login, Served};
+use served::{api, next_where, poll, send, signup_and_login, socket, Served};
 
 /// A running `ataxx bot`, killed when dropped; its log goes to `log`.
 struct BotProcess {
@@ -25,10 +25,30 @@ struct BotProcess {
 
 impl BotProcess {
     fn start(server: &Served, user: &str, extra: &[&str], engine: &[&str], log: PathBuf) -> Self {
-        let child = Command::new(env!("CARGO_BIN_EXE_ataxx"))
-            .args(["bot", "--server", &server.url(""), "--user", user])
-            .args(["--password", "botpass1", "--movetime", "20"])
-            .args(extra)
+        let signing_in = [&["--user", user, "--password", "botpass1"], extra].concat();
+        Self::spawn(server, &signing_in, None, engine, log)
+    }
+
+    /// A bot signed in with an API token, given as ATAXX_TOKEN (no secret on its command line).
+    fn with_token(server: &Served, token: &str, engine: &[&str], log: PathBuf) -> Self {
+        Self::spawn(server, &[], Some(token), engine, log)
+    }
+
+    fn spawn(
+        server: &Served,
+        args: &[&str],
+        token: Option<&str>,
+        engine: &[&str],
+        log: PathBuf,
+    ) -> Self {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_ataxx"));
+        command.env_remove("ATAXX_TOKEN");
+        if let Some(token) = token {
+            command.env("ATAXX_TOKEN", token);
+        }
+        let child = command
+            .args(["bot", "--server", &server.url(""), "--movetime", "20"])
+            .args(args)
             .arg("--")
             .args(engine)
             .stdout(Stdio::null())
@@ -255,4 +275,153 @@ fn a_bot_survives_an_engine_crash_an_illegal_answer_and_a_server_restart() {
         "{log}"
     );
     assert!(log.contains("reconnecting"), "{log}");
+}
+
+/// Makes an API token through the session `session`; returns its id and secret.
+fn make_token(server: &Served, session: &str, label: &str, scopes: &[&str]) -> (String, String) {
+    let (status, made) = api(
+        "POST",
+        &server.url("/api/account/tokens"),
+        Some(session),
+        Some(json!({"label": label, "scopes": scopes})),
+    );
+    assert_eq!(status, 201, "{made}");
+    let secret = made["token"].as_str().unwrap().to_string();
+    (made["id"].as_str().unwrap().to_string(), secret)
+}
+
+#[test]
+fn a_bot_plays_with_a_scoped_api_token_a_read_token_cannot_move_and_revoked_tokens_stop() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut server = Served::fresh(&dir, &[]);
+    let engine_session = signup_and_login(&server, "engine", "botpass1");
+    let alice = signup_and_login(&server, "alice", "secret-1");
+    let (bot_token_id, bot_token) =
+        make_token(&server, &engine_session, "laptop bot", &["bot:play"]);
+    assert!(
+        bot_token.starts_with("ataxx_") && bot_token.len() > 60,
+        "{bot_token}"
+    );
+
+    // Listed without the secret, which was shown once.
+    let (status, listed) = api(
+        "GET",
+        &server.url("/api/account/tokens"),
+        Some(&engine_session),
+        None,
+    );
+    assert_eq!(status, 200, "{listed}");
+    assert_eq!(listed.as_array().unwrap().len(), 1, "{listed}");
+    assert_eq!(listed[0]["id"], bot_token_id.as_str());
+    assert_eq!(listed[0]["label"], "laptop bot");
+    assert_eq!(listed[0]["scopes"], json!(["bot:play"]));
+    assert!(!listed.to_string().contains(&bot_token), "{listed}");
+    // A token cannot make tokens, nor change the password: only a signed-in session may.
+    let (status, refused) = api(
+        "POST",
+        &server.url("/api/account/tokens"),
+        Some(&bot_token),
+        Some(json!({"label": "more", "scopes": ["read"]})),
+    );
+    assert_eq!(status, 403, "{refused}");
+    assert_eq!(refused["error"]["code"], "session_only", "{refused}");
+
+    // The bot signs in with the token alone (ATAXX_TOKEN) and plays a game to its end.
+    let bot = BotProcess::with_token(
+        &server,
+        &bot_token,
+        &[env!("CARGO_BIN_EXE_ataxx"), "uai"],
+        dir.path().join("bot.log"),
+    );
+    wait_for_bot(&server, "engine");
+    let board = challenge(&server, &alice, "engine", json!({"size": "5"}));
+    poll(&server, &format!("/api/games/{board}"), 30, |g| {
+        g["status"] == "active"
+    });
+
+    // alice's `read` token reads her board but may not move on it: 403 naming the scope.
+    let (read_id, read_token) = make_token(&server, &alice, "watcher", &["read"]);
+    let (status, game) = api(
+        "GET",
+        &server.url(&format!("/api/games/{board}")),
+        Some(&read_token),
+        None,
+    );
+    assert_eq!(status, 200, "{game}");
+    let (status, refused) = api(
+        "POST",
+        &server.url(&format!("/api/games/{board}/move")),
+        Some(&read_token),
+        Some(json!({"move": persons_move(&game)})),
+    );
+    assert_eq!(status, 403, "{refused}");
+    assert_eq!(refused["error"]["code"], "missing_scope", "{refused}");
+    assert!(
+        refused["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("board:play"),
+        "{refused}"
+    );
+    // Nor over a socket it opens: the `move` message is refused the same way.
+    let socket_url = server.ws(&format!("/api/games/{board}/ws?token={read_token}"));
+    let refused = tokio::runtime::Runtime::new().unwrap().block_on(async {
+        let mut ws = socket(&socket_url).await;
+        let mv = persons_move(&game);
+        send(&mut ws, json!({"type": "move", "id": 1, "move": mv})).await;
+        next_where(&mut ws, |m| m["type"] == "error" || m["type"] == "ack").await
+    });
+    assert_eq!(refused["code"], "missing_scope", "{refused}");
+    let (_, unmoved) = api(
+        "GET",
+        &server.url(&format!("/api/games/{board}")),
+        None,
+        None,
+    );
+    assert_eq!(
+        unmoved["ply"], game["ply"],
+        "the refused move was not played"
+    );
+
+    let games = play_out(&mut server, &alice, "alice", &[board], |_, _| {});
+    assert_eq!(
+        games[0]["termination"],
+        "rules",
+        "{}\n{}",
+        games[0],
+        bot.log()
+    );
+    assert!(moves_by(&games[0], 1) > 2, "{}", games[0]);
+
+    // Revoked: refused at once (401), and the bot's open socket is closed.
+    for (owner, id, token) in [
+        (&alice, &read_id, &read_token),
+        (&engine_session, &bot_token_id, &bot_token),
+    ] {
+        let (status, _) = api(
+            "DELETE",
+            &server.url(&format!("/api/account/tokens/{id}")),
+            Some(owner),
+            None,
+        );
+        assert_eq!(status, 204);
+        let (status, refused) = api("GET", &server.url("/api/me"), Some(token), None);
+        assert_eq!(status, 401, "{refused}");
+    }
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while !bot.log().contains("connection lost") {
+        assert!(
+            Instant::now() < deadline,
+            "the revoked token's socket stayed open:\n{}",
+            bot.log()
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let (status, _) = api(
+        "DELETE",
+        &server.url(&format!("/api/account/tokens/{read_id}")),
+        Some(&alice),
+        None,
+    );
+    assert_eq!(status, 404, "a revoked token is gone");
 }

@@ -98,6 +98,14 @@ pub enum Error {
         "{0} is banned by the server's admins: they may not sign in, play, chat, seek or mail"
     )]
     Banned(String),
+    #[error("no API token {0} of yours")]
+    UnknownToken(String),
+    /// An API token used beyond its scopes: names what the request needs.
+    #[error("this API token lacks the scope this request needs: {0}")]
+    MissingScope(String),
+    /// A request no API token may make (managing tokens, the password): a signed-in session may.
+    #[error("{0} needs a signed-in session, not an API token")]
+    SessionOnly(&'static str),
     #[error("{what} is too long (at most {max} bytes)")]
     TooLong { what: &'static str, max: usize },
     #[error("configuration: {0}")]
@@ -161,6 +169,9 @@ impl Error {
             Error::NotAModerator(_) => "not_a_moderator",
             Error::NotAnAdmin(_) => "not_an_admin",
             Error::Banned(_) => "banned",
+            Error::UnknownToken(_) => "unknown_token",
+            Error::MissingScope(_) => "missing_scope",
+            Error::SessionOnly(_) => "session_only",
             Error::TooLong { .. } => "too_long",
             Error::Config(_) => "config",
             Error::Database(_) => "internal",

@@ -18,20 +18,34 @@ use clap::{Args as ClapArgs, ValueEnum};
 use futures_util::StreamExt;
 use serde_json::{json, Value};
 use tokio_tungstenite::tungstenite::Message;
+use tokio_tungstenite::{connect_async_tls_with_config, Connector};
 
-use api::Api;
+use super::tls::{self, Trust, TrustArgs};
+use api::{Api, Credentials};
 use engine::Engine;
 
 #[derive(ClapArgs)]
 pub struct Args {
-    /// The server's HTTP address, e.g. http://127.0.0.1:8080.
+    /// The server's address, e.g. http://127.0.0.1:8080 or https://ataxx.example.org.
     #[arg(long)]
     server: String,
-    /// The bot's account (made a bot account on first use; it must have no games yet).
-    #[arg(long)]
-    user: String,
-    #[arg(long)]
-    password: String,
+    #[command(flatten)]
+    trust: TrustArgs,
+    /// An API token of the bot's account with the `bot:play` scope (made on the site's tokens
+    /// page or with POST /api/account/tokens); better than a password, which `ps` shows.
+    #[arg(
+        long,
+        env = "ATAXX_TOKEN",
+        hide_env_values = true,
+        required_unless_present = "user"
+    )]
+    token: Option<String>,
+    /// The bot's account, signed in with --password instead of a token (made a bot account on
+    /// first use; it must have no games yet).
+    #[arg(long, conflicts_with = "token", requires = "password")]
+    user: Option<String>,
+    #[arg(long, requires = "user")]
+    password: Option<String>,
     /// Which challenges to accept.
     #[arg(long, value_enum, default_value_t = AcceptFilter::All)]
     accept: AcceptFilter,
@@ -70,7 +84,14 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let mut games = vec!["ataxx".to_string()];
     games.extend(probe.variants.iter().filter(|v| *v != "ataxx").cloned());
     drop(probe);
-    let api = Api::sign_in(&args.server, &args.user, &args.password)?;
+    let trust = Trust::load(&args.trust)?;
+    let connector = trust.connector()?;
+    let credentials = match (&args.token, &args.user, &args.password) {
+        (_, Some(user), Some(password)) => Credentials::Password { user, password },
+        (Some(token), _, _) => Credentials::Token(token),
+        _ => anyhow::bail!("give --token (or ATAXX_TOKEN), or --user and --password"),
+    };
+    let api = Api::sign_in(trust.agent(), &args.server, credentials).map_err(tls::explained)?;
     tracing::info!(user = %api.user, games = %games.join(" "), "signed in as a bot");
     if let Some(id) = args.tournament {
         api.join_tournament(id)?;
@@ -91,7 +112,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         .enable_all()
         .build()
         .context("starting the runtime")?
-        .block_on(listen(bot))
+        .block_on(listen(bot, connector))
 }
 
 struct Bot {
@@ -109,10 +130,12 @@ struct Bot {
 }
 
 /// Follows the account's events forever, reconnecting after a lost connection.
-async fn listen(bot: Arc<Bot>) -> anyhow::Result<()> {
+async fn listen(bot: Arc<Bot>, connector: Connector) -> anyhow::Result<()> {
     let mut backoff = Duration::from_millis(200);
     loop {
-        match tokio_tungstenite::connect_async(bot.api.socket_url()).await {
+        let url = bot.api.socket_url();
+        let connecting = connect_async_tls_with_config(url, None, false, Some(connector.clone()));
+        match connecting.await {
             Ok((mut socket, _)) => {
                 tracing::info!("connected");
                 backoff = Duration::from_millis(200);
@@ -132,7 +155,10 @@ async fn listen(bot: Arc<Bot>) -> anyhow::Result<()> {
                 }
                 tracing::warn!("connection lost; reconnecting");
             }
-            Err(err) => tracing::warn!(%err, "cannot connect; retrying"),
+            Err(err) => {
+                let err = tls::explained(err.into());
+                tracing::warn!("cannot connect: {err:#}; retrying")
+            }
         }
         tokio::time::sleep(backoff).await;
         backoff = (backoff * 2).min(Duration::from_secs(5));

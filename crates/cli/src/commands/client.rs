@@ -8,11 +8,15 @@ use anyhow::{bail, Context};
 use ataxx_server::doors::text::unframe;
 use clap::Args as ClapArgs;
 
+use super::tls::{self, Trust, TrustArgs};
+
 #[derive(ClapArgs)]
 pub struct Args {
-    /// The server: http://host:port (the HTTP door) or host:port (the text door).
+    /// The server: http://host:port or https://host (the HTTP door) or host:port (the text door).
     #[arg(long, default_value = "http://127.0.0.1:8080")]
     server: String,
+    #[command(flatten)]
+    trust: TrustArgs,
     /// A body sent after the command (a chat message), HTTP door only.
     #[arg(long)]
     body: Option<String>,
@@ -26,10 +30,16 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     if line.contains(['\n', '\r']) {
         bail!("the command must be one line");
     }
-    let (ok, reply) = match args.server.strip_prefix("http://") {
-        Some(_) => over_http(&args.server, &line, args.body.as_deref())?,
-        None if args.body.is_some() => bail!("--body needs the HTTP door (--server http://...)"),
-        None => over_text(&args.server, &line)?,
+    let http = args.server.starts_with("http://") || args.server.starts_with("https://");
+    let (ok, reply) = match http {
+        true => {
+            let agent = Trust::load(&args.trust)?.agent();
+            over_http(&agent, &args.server, &line, args.body.as_deref()).map_err(tls::explained)?
+        }
+        false if args.body.is_some() => {
+            bail!("--body needs the HTTP door (--server http://... or https://...)")
+        }
+        false => over_text(&args.server, &line)?,
     };
     print!("{reply}");
     if !reply.ends_with('\n') {
@@ -41,17 +51,17 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     Ok(())
 }
 
-fn over_http(server: &str, line: &str, body: Option<&str>) -> anyhow::Result<(bool, String)> {
+fn over_http(
+    agent: &ureq::Agent,
+    server: &str,
+    line: &str,
+    body: Option<&str>,
+) -> anyhow::Result<(bool, String)> {
     let url = format!("{}/api/command", server.trim_end_matches('/'));
     let text = match body {
         Some(body) => format!("{line}\n{body}"),
         None => line.to_string(),
     };
-    let agent: ureq::Agent = ureq::Agent::config_builder()
-        .http_status_as_error(false)
-        .timeout_global(Some(Duration::from_secs(30)))
-        .build()
-        .into();
     let mut response = agent
         .post(&url)
         .header("Content-Type", "text/plain; charset=utf-8")

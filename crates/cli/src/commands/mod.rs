@@ -21,6 +21,7 @@ pub mod play_variant;
 pub mod replay;
 pub mod serve;
 pub mod stats;
+pub mod tls;
 pub mod train;
 pub mod tune;
 pub mod uai;

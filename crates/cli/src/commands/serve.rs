@@ -16,8 +16,17 @@ use clap::Args as ClapArgs;
 #[derive(ClapArgs)]
 pub struct Args {
     /// SQLite file path, or a database URL (sqlite://..., postgres://... with the postgres feature).
-    #[arg(long, default_value = "ataxx.db")]
+    #[arg(
+        long,
+        env = "ATAXX_DB",
+        default_value = "ataxx.db",
+        hide_env_values = true
+    )]
     db: String,
+    /// Read the database URL from this file instead (its first line), so that a PostgreSQL
+    /// password is on no command line.
+    #[arg(long, value_name = "PATH", conflicts_with = "db")]
+    db_file: Option<std::path::PathBuf>,
     /// Address of the HTTP door (JSON API, WebSocket, POST /api/command), or `off`.
     #[arg(long, default_value = "127.0.0.1:8080")]
     http: String,
@@ -140,7 +149,10 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         _ => log.with_ansi(std::io::stderr().is_terminal()).init(),
     }
     let config = Config {
-        db: args.db,
+        db: match &args.db_file {
+            Some(path) => database_url_in(path)?,
+            None => args.db,
+        },
         http: address("http", &args.http)?,
         http_options: http::Options {
             limits: http::Limits {
@@ -236,4 +248,17 @@ async fn shutdown_signal() {
     }
     #[cfg(not(unix))]
     let _ = ctrl_c.await;
+}
+
+/// The database URL written in `path` (`--db-file`): its first line, trimmed.
+fn database_url_in(path: &std::path::Path) -> anyhow::Result<String> {
+    let text = std::fs::read_to_string(path)
+        .with_context(|| format!("reading --db-file {}", path.display()))?;
+    match text.lines().next().map(str::trim) {
+        Some(url) if !url.is_empty() => Ok(url.to_string()),
+        _ => anyhow::bail!(
+            "--db-file {} is empty: write the database URL in it",
+            path.display()
+        ),
+    }
 }

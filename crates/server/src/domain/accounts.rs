@@ -25,6 +25,9 @@ pub use crate::model::Revocation;
 use crate::model::UserRow;
 use crate::store::{self, Storage, WriteTx};
 
+mod api_tokens;
+pub use api_tokens::{is_api_token, MAX_LABEL, MAX_TOKENS, TOKEN_PREFIX};
+
 /// Sessions last 30 days.
 const SESSION_MS: i64 = 30 * 24 * 3600 * 1000;
 /// The longest userid and password.
@@ -458,10 +461,11 @@ impl Accounts {
         self.end_sessions_in(tx, name).await
     }
 
-    /// Ends every session of `name` in `tx` (which holds the change that ends them: a ban, a
-    /// closed account) and commits it; open sockets of every node hear of it.
+    /// Ends every session and API token of `name` in `tx` (which holds the change that ends them:
+    /// a ban, a closed account) and commits it; open sockets of every node hear of it.
     pub async fn end_sessions_in(&self, mut tx: WriteTx, name: &str) -> Result<()> {
         store::delete_sessions_of(&mut tx, name).await?;
+        store::delete_api_tokens_of(&mut tx, name).await?;
         self.commit_revocation(tx, name, None).await?;
         self.forget(name);
         Ok(())
@@ -484,6 +488,9 @@ impl Accounts {
     pub async fn token_user(&self, token: &str) -> Result<String> {
         if token.is_empty() || token.len() > 128 {
             return Err(Error::Auth);
+        }
+        if is_api_token(token) {
+            return Ok(self.api_token_scopes(token).await?.0);
         }
         let mut conn = self.storage.read().await?;
         store::session_user(&mut conn, &token_hash(token), self.clock.now_ms())

@@ -3,6 +3,7 @@
 //! domain changes them, and the doors render them.
 
 mod analysis;
+mod api_token;
 mod chat;
 mod event;
 mod game;
@@ -19,6 +20,7 @@ pub use analysis::{
     AnalysedPosition, AnalysisJob, AnalysisReport, JobStatus, LiveLine, LiveLines, MoveClass,
     PlayerAnalysis, PlyAnalysis, Progress, StoredScore, FORCED_END,
 };
+pub use api_token::{ApiTokenRow, Scope, UnknownScope};
 pub use chat::{ChatRow, PLAYERS, SPECTATORS};
 pub use event::{Event, EventKind};
 pub use game::{GameFilter, GameRow, GameSearch, Outcome, SeatRow};

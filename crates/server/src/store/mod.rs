@@ -27,6 +27,7 @@ use crate::error::{Error, Result};
 
 mod admin;
 mod analysis;
+mod api_tokens;
 pub mod backup;
 mod board;
 mod chat;
@@ -51,6 +52,7 @@ mod users;
 // The tables' queries, one file per table family, called as `store::game(…)`.
 pub use admin::*;
 pub use analysis::*;
+pub use api_tokens::*;
 pub use board::*;
 pub use chat::*;
 pub use games::*;

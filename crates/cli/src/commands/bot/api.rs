@@ -1,9 +1,13 @@
 //! The server's HTTP API as the bot uses it (docs/bots.md).
 
-use std::time::Duration;
-
 use anyhow::{bail, Context};
 use serde_json::{json, Value};
+
+/// How the bot signs in: an API token (`bot:play`), or a password.
+pub enum Credentials<'a> {
+    Token(&'a str),
+    Password { user: &'a str, password: &'a str },
+}
 
 /// A signed-in connection to a server.
 #[derive(Clone)]
@@ -12,14 +16,6 @@ pub struct Api {
     pub token: String,
     pub user: String,
     agent: ureq::Agent,
-}
-
-fn agent() -> ureq::Agent {
-    ureq::Agent::config_builder()
-        .http_status_as_error(false)
-        .timeout_global(Some(Duration::from_secs(30)))
-        .build()
-        .into()
 }
 
 fn call(
@@ -64,25 +60,46 @@ fn message(body: &Value) -> String {
 }
 
 impl Api {
-    /// Signs in and marks the account as a bot.
-    pub fn sign_in(server: &str, user: &str, password: &str) -> anyhow::Result<Api> {
+    /// Signs in (or checks the token) and marks the account as a bot.
+    pub fn sign_in(
+        agent: ureq::Agent,
+        server: &str,
+        credentials: Credentials,
+    ) -> anyhow::Result<Api> {
         let base = server.trim_end_matches('/').to_string();
-        let agent = agent();
-        let (status, body) = call(
-            &agent,
-            "POST",
-            &format!("{base}/api/login"),
-            None,
-            Some(json!({"userid": user, "password": password})),
-        )?;
-        if status != 200 {
-            bail!("signing in as {user}: {}", message(&body));
-        }
-        let api = Api {
-            token: body["token"].as_str().unwrap_or_default().to_string(),
-            user: body["userid"].as_str().unwrap_or(user).to_string(),
-            base,
-            agent,
+        let api = match credentials {
+            Credentials::Password { user, password } => {
+                let (status, body) = call(
+                    &agent,
+                    "POST",
+                    &format!("{base}/api/login"),
+                    None,
+                    Some(json!({"userid": user, "password": password})),
+                )?;
+                if status != 200 {
+                    bail!("signing in as {user}: {}", message(&body));
+                }
+                Api {
+                    token: body["token"].as_str().unwrap_or_default().to_string(),
+                    user: body["userid"].as_str().unwrap_or(user).to_string(),
+                    base,
+                    agent,
+                }
+            }
+            Credentials::Token(token) => {
+                let mut api = Api {
+                    token: token.to_string(),
+                    user: String::new(),
+                    base,
+                    agent,
+                };
+                let (status, me) = api.get("/api/me")?;
+                if status != 200 {
+                    bail!("signing in with the token: {}", message(&me));
+                }
+                api.user = me["userid"].as_str().unwrap_or_default().to_string();
+                api
+            }
         };
         let (status, body) = api.post("/api/bot/upgrade", None)?;
         if status != 200 {

@@ -34,6 +34,8 @@ fn status_of(err: &Error) -> StatusCode {
         Error::Muted { .. } | Error::NotAModerator(_) | Error::NotAnAdmin(_) | Error::Banned(_) => {
             StatusCode::FORBIDDEN
         }
+        Error::MissingScope(_) | Error::SessionOnly(_) => StatusCode::FORBIDDEN,
+        Error::UnknownToken(_) => StatusCode::NOT_FOUND,
         Error::UserExists(_)
         | Error::NotYourTurn { .. }
         | Error::NotInPlay { .. }

@@ -33,10 +33,12 @@ mod listen;
 pub mod metrics;
 mod moderation;
 mod origin;
+mod scopes;
 mod search;
 mod seeks;
 mod socket;
 pub mod socket_messages;
+mod tokens;
 mod tournaments;
 mod tv;
 mod users;
@@ -180,7 +182,20 @@ fn router(state: HttpState) -> Router {
         .route("/api/admin/users/{name}/cheater", post(admin::cheater))
         .route("/api/admin/users/{name}/uncheater", post(admin::uncheater))
         .route("/api/admin/games/{board}/abort", post(admin::abort))
+        .route(
+            "/api/account/tokens",
+            get(tokens::list).post(tokens::create),
+        )
+        .route(
+            "/api/account/tokens/{id}",
+            axum::routing::delete(tokens::revoke),
+        )
         .merge(crate::doors::web::routes(state.app.clone()))
+        // API tokens reach only what their scopes allow (scopes.rs).
+        .layer(axum::middleware::from_fn_with_state(
+            state.clone(),
+            scopes::enforce,
+        ))
         .layer(DefaultBodyLimit::max(MAX_BODY))
         .layer(axum::middleware::from_fn_with_state(
             state.clone(),

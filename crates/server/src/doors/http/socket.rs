@@ -199,6 +199,12 @@ async fn answer_checked(
     };
     match open {
         Ok(true) => {
+            // A socket opened with an API token moves only within its scopes.
+            if let (ClientMessage::Move { id, .. }, Some((_, token))) = (&message, &signed_in) {
+                if let Err(err) = super::scopes::may_move(&app, token).await {
+                    return Answered::Reply(error_message(id.clone(), &err));
+                }
+            }
             let user = signed_in.as_ref().map(|(user, _)| user.as_str());
             let caller = Caller { user, address };
             Answered::Reply(socket_messages::answer(&app, caller, board, message, live).await)

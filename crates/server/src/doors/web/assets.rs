@@ -71,6 +71,7 @@ const ASSETS: &[Asset] = &[
     asset!("seeks.js", JS),
     asset!("tournaments.js", JS),
     asset!("admin.js", JS),
+    asset!("tokens.js", JS),
     asset!("kinds.js", JS),
     asset!("kind-ataxx.js", JS),
     asset!("kind-hexxagon.js", JS),
