@@ -163,6 +163,11 @@ fn migrations_up_to(last: i64) -> Migrator {
             include_str!("../../migrations/0014_moderation.sql"),
         ),
         (15, "admin", include_str!("../../migrations/0015_admin.sql")),
+        (
+            18,
+            "vacation",
+            include_str!("../../migrations/0018_vacation.sql"),
+        ),
     ];
     Migrator {
         migrations: Cow::Owned(

@@ -41,6 +41,7 @@ pub mod socket_messages;
 mod tournaments;
 mod tv;
 mod users;
+mod vacation;
 
 use api_error::{bad, ApiError, ApiResult, Body};
 use auth::{authenticated, token};
@@ -102,6 +103,12 @@ fn router(state: HttpState, limit_reads: bool) -> Router {
         .route("/api/logout", post(accounts::logout))
         .route("/api/me", get(users::me))
         .route("/api/password", post(accounts::change_password))
+        .route(
+            "/api/account/vacation",
+            get(vacation::get)
+                .post(vacation::start)
+                .delete(vacation::end),
+        )
         .route("/api/users/{name}", get(users::user))
         .route(
             "/api/standings",
