@@ -277,6 +277,118 @@ fn a_trusted_proxys_client_is_throttled_as_itself_and_a_forged_forward_changes_n
     );
 }
 
+/// GETs `path` as the trusted proxy's client `client` until one is refused: how many passed,
+/// how long that took, and the refusal.
+fn read_until_refused(server: &Served, path: &str, client: &str) -> (u32, Duration, Answer) {
+    let started = Instant::now();
+    for passed in 0..1000 {
+        let answer = request(
+            server,
+            None,
+            "GET",
+            path,
+            &[("X-Forwarded-For", client)],
+            "",
+        )
+        .expect("an answer");
+        if answer.status == 429 {
+            return (passed, started.elapsed(), answer);
+        }
+        assert_eq!(answer.status, 200, "{path}: {}", answer.body);
+    }
+    panic!("{path}: 1,000 requests from {client} and none refused");
+}
+
+#[test]
+fn the_expensive_public_reads_are_limited_per_client_address() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = Served::fresh(&dir, &["--trusted-proxy", "127.0.0.1"]);
+    // (path, burst, seconds per request after it): docs/server.md's table.
+    let families = [
+        ("/api/games/search/pgn?player=zed", 5, 12.0),
+        ("/api/explorer?game=ataxx", 60, 0.5),
+        ("/api/games/search?player=zed", 30, 1.0),
+    ];
+    for (path, burst, period) in families {
+        let (passed, took, refusal) = read_until_refused(&server, path, "203.0.113.7");
+        // A burst, plus whatever came back while it was sent: no fewer, no more.
+        let refilled = (took.as_secs_f64() / period).ceil() as u32;
+        assert!(
+            (burst..=burst + refilled).contains(&passed),
+            "{path}: {passed} passed in {took:?}, the burst is {burst}"
+        );
+        assert_eq!(refusal.json()["error"]["code"], "rate_limited", "{path}");
+        let retry_after: u64 = refusal
+            .head
+            .lines()
+            .find_map(|line| line.strip_prefix("retry-after: "))
+            .unwrap_or_else(|| panic!("{path}: no Retry-After in {}", refusal.head))
+            .trim()
+            .parse()
+            .unwrap();
+        assert!(
+            (1..=period.ceil() as u64).contains(&retry_after),
+            "{path}: {retry_after}"
+        );
+        let another = request(
+            &server,
+            None,
+            "GET",
+            path,
+            &[("X-Forwarded-For", "203.0.113.8")],
+            "",
+        );
+        assert_eq!(
+            another.unwrap().status,
+            200,
+            "{path}: another client is not held back"
+        );
+        let proxy = request(&server, None, "GET", path, &[], "").unwrap();
+        assert_eq!(proxy.status, 200, "{path}: nor the proxy itself");
+    }
+    // The PGN exports share one bucket; a single game's PGN is not limited.
+    let tournament_pgn = request(
+        &server,
+        None,
+        "GET",
+        "/api/tournaments/1/pgn",
+        &[("X-Forwarded-For", "203.0.113.7")],
+        "",
+    )
+    .unwrap();
+    assert_eq!(tournament_pgn.status, 429);
+    // An IPv6 host is counted by its /64: another address of that /64 waits, the next /64 not.
+    let (passed, _, _) = read_until_refused(&server, "/api/games/search/pgn", "2001:db8:0:7::1");
+    assert!(passed >= 5);
+    let same_64 = request(
+        &server,
+        None,
+        "GET",
+        "/api/games/search/pgn",
+        &[("X-Forwarded-For", "2001:db8:0:7:abcd::2")],
+        "",
+    )
+    .unwrap();
+    assert_eq!(same_64.status, 429);
+    let next_64 = request(
+        &server,
+        None,
+        "GET",
+        "/api/games/search/pgn",
+        &[("X-Forwarded-For", "2001:db8:0:8::1")],
+        "",
+    )
+    .unwrap();
+    assert_eq!(next_64.status, 200);
+
+    let dir = tempfile::tempdir().unwrap();
+    let unlimited = Served::fresh(&dir, &["--no-rate-limits"]);
+    for _ in 0..10 {
+        let answer = request(&unlimited, None, "GET", "/api/games/search/pgn", &[], "").unwrap();
+        assert_eq!(answer.status, 200, "--no-rate-limits limits no read");
+    }
+}
+
 #[test]
 fn an_accounts_failures_from_many_addresses_hold_back_only_addresses_it_never_signed_in_from() {
     let dir = tempfile::tempdir().unwrap();
@@ -310,6 +422,103 @@ fn an_accounts_failures_from_many_addresses_hold_back_only_addresses_it_never_si
 
 // ---------------------------------------------------------------------------------------------
 // 3. Idle connections and running out of file descriptors
+
+/// The text door's reply to `line` over a TLS session that trusts only `ca` (DER), as
+/// `localhost`: the greeting, then the reply.
+fn text_over_tls(addr: &str, ca: &rcgen::Certificate, line: &str) -> (String, String) {
+    use std::sync::Arc;
+    let mut roots = rustls::RootCertStore::empty();
+    roots.add(ca.der().clone()).unwrap();
+    let provider = Arc::new(rustls::crypto::ring::default_provider());
+    let config = rustls::ClientConfig::builder_with_provider(provider)
+        .with_safe_default_protocol_versions()
+        .unwrap()
+        .with_root_certificates(roots)
+        .with_no_client_auth();
+    let name = rustls::pki_types::ServerName::try_from("localhost").unwrap();
+    let session = rustls::ClientConnection::new(Arc::new(config), name).unwrap();
+    let tcp = std::net::TcpStream::connect(addr).unwrap();
+    tcp.set_read_timeout(Some(Duration::from_secs(20))).unwrap();
+    let mut tls = std::io::BufReader::new(rustls::StreamOwned::new(session, tcp));
+    let greeting = read_reply(&mut tls);
+    tls.get_mut()
+        .write_all(format!("{line}\r\n").as_bytes())
+        .unwrap();
+    tls.get_mut().flush().unwrap();
+    (greeting, read_reply(&mut tls))
+}
+
+/// One framed reply of the text door.
+fn read_reply(from: &mut impl std::io::BufRead) -> String {
+    let mut text = String::new();
+    loop {
+        let mut line = String::new();
+        assert!(
+            from.read_line(&mut line).unwrap() > 0,
+            "closed after {text:?}"
+        );
+        if line.trim_end() == "." {
+            return text;
+        }
+        text.push_str(&line);
+    }
+}
+
+#[test]
+fn with_text_tls_the_text_door_speaks_only_tls() {
+    let dir = tempfile::tempdir().unwrap();
+    let certified = rcgen::generate_simple_self_signed(vec!["localhost".to_string()]).unwrap();
+    let cert = dir.path().join("text-cert.pem");
+    let key = dir.path().join("text-key.pem");
+    std::fs::write(&cert, certified.cert.pem()).unwrap();
+    std::fs::write(&key, certified.key_pair.serialize_pem()).unwrap();
+    let (cert, key) = (cert.to_str().unwrap(), key.to_str().unwrap());
+    let server = Served::fresh(&dir, &["--text-tls", cert, key]);
+
+    let (greeting, reply) = text_over_tls(&server.text, &certified.cert, "signup zed secret-1");
+    assert!(greeting.starts_with("ataxx server:"), "{greeting}");
+    assert!(reply.contains("zed"), "{reply}");
+    let (_, reply) = text_over_tls(
+        &server.text,
+        &certified.cert,
+        "change password zed secret-1 secret-3",
+    );
+    assert!(!reply.starts_with("error"), "{reply}");
+
+    // A client speaking plain text is neither greeted nor heard: the handshake fails and the
+    // connection closes without a word of the door's.
+    let mut plain = std::net::TcpStream::connect(&server.text).unwrap();
+    plain
+        .set_read_timeout(Some(Duration::from_secs(20)))
+        .unwrap();
+    plain.write_all(b"signup eve secret-2\r\n").unwrap();
+    let mut heard = Vec::new();
+    let _ = plain.read_to_end(&mut heard);
+    let heard = String::from_utf8_lossy(&heard);
+    assert!(
+        !heard.contains("ataxx server") && !heard.contains("eve"),
+        "{heard}"
+    );
+    let (_, reply) = text_over_tls(&server.text, &certified.cert, "signup eve secret-2");
+    assert!(
+        !reply.starts_with("error"),
+        "eve's plain signup never ran: {reply}"
+    );
+
+    // A key that is not one is refused at start, naming the file.
+    let started = Command::new(env!("CARGO_BIN_EXE_ataxx"))
+        .args(["serve", "--http", "off", "--text", "127.0.0.1:0", "--db"])
+        .arg(dir.path().join("other.db"))
+        .args(["--text-tls", cert, cert])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&started.stderr);
+    assert!(!started.status.success());
+    assert!(
+        stderr.contains("--text-tls") && stderr.contains(cert),
+        "{stderr}"
+    );
+}
 
 #[test]
 fn http_connections_are_capped_per_address_and_silent_ones_closed() {

@@ -319,6 +319,118 @@ fn correspondence_and_live_deadlines_with_a_test_clock() {
     assert!(reply.contains("board 101 is finished"), "{reply}");
 }
 
+/// The chat lines of a board, as `"author: text"`.
+fn chat_lines(server: &Served, board: i64) -> Vec<String> {
+    let (status, view) = api(
+        "GET",
+        &server.url(&format!("/api/games/{board}")),
+        None,
+        None,
+    );
+    assert_eq!(status, 200, "{view}");
+    view["chat"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|line| {
+            format!(
+                "{}: {}",
+                line["name"].as_str().unwrap_or("?"),
+                line["body"].as_str().unwrap_or("?")
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn vacation_pauses_correspondence_deadlines_within_a_yearly_allowance() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = Served::start(
+        &dir.path().join("ataxx.db"),
+        &["--test-clock", "--sweep-ms", "50"],
+    );
+    let mut door = server.text();
+    door.signup(&[ALICE, BOB]);
+    // The allowance, 30 days a calendar year: days not begun come back when it ends early.
+    let away = door.json("vacation bob secret-2 25");
+    assert_eq!(away["data"]["days_left"], 5, "{away}");
+    let again = door.send("vacation bob secret-2 2");
+    assert!(
+        again.starts_with("error") && again.contains("already"),
+        "{again}"
+    );
+    let back = door.json("vacation bob secret-2 off");
+    assert_eq!(back["data"]["days_left"], 29, "one day begun: {back}");
+    let over = door.send("vacation bob secret-2 30");
+    assert!(
+        over.starts_with("error") && over.contains("29 vacation days left"),
+        "{over}"
+    );
+    let token = login(&server, "alice", "secret-1");
+    let url = server.url("/api/account/vacation");
+    let (status, body) = api("POST", &url, Some(&token), Some(json!({"days": 31})));
+    assert_eq!(status, 400, "{body}");
+    let (status, body) = api("GET", &url, Some(&token), None);
+    assert_eq!(
+        (status, &body["days_left"], &body["away_until_ms"]),
+        (200, &json!(30), &Value::Null)
+    );
+
+    door.start(
+        "ataxx challenge alice bob --nagtime=1 --forfeittime=3",
+        101,
+        &[ALICE, BOB],
+    );
+    door.start("ataxx challenge -clock=1+0 alice bob", 102, &[ALICE, BOB]);
+    door.ok("ataxx move 101 alice secret-1 b6#1");
+    for (user, password, mv) in [
+        ("alice", "secret-1", "b6#1"),
+        ("bob", "secret-2", "f6#2"),
+        ("alice", "secret-1", "c5#3"),
+    ] {
+        door.ok(&format!("ataxx move 102 {user} {password} {mv}"));
+    }
+    // Bob, to move in both, goes away for 5 days; alice is told on the correspondence board.
+    let away = door.json("vacation bob secret-2 5");
+    assert_eq!(away["data"]["days_left"], 24, "{away}");
+    assert!(away["data"]["away_until_ms"].is_i64(), "{away}");
+    let told = chat_lines(&server, 101);
+    assert!(
+        told.iter()
+            .any(|l| l.starts_with("bob: (vacation) bob is away until")),
+        "{told:?}"
+    );
+    assert!(
+        chat_lines(&server, 102).is_empty(),
+        "a live game is not told"
+    );
+    // Four days: the correspondence game would have been forfeited at three; the live one's
+    // clock is not paused.
+    door.ok("clock advance 345600");
+    let game = door.board(101);
+    assert_eq!(
+        (game["status"].as_str(), game["reminded"].as_bool()),
+        (Some("active"), Some(false)),
+        "{game}"
+    );
+    assert_eq!(door.board(102)["termination"], "time forfeit");
+    // Six days: the vacation ended on the fifth, and bob's clock runs again from there.
+    door.ok("clock advance 172800");
+    assert_eq!(door.board(101)["status"], "active");
+    let told = chat_lines(&server, 101);
+    assert!(told.iter().any(|l| l.contains("bob is back")), "{told:?}");
+    let (_, body) = api("GET", &url, Some(&login(&server, "bob", "secret-2")), None);
+    assert_eq!(body["away_until_ms"], Value::Null, "{body}");
+    // Three days and a bit after its end, bob forfeits as he would have without it.
+    door.ok("clock advance 190000");
+    let game = door.board(101);
+    assert_eq!(
+        (game["status"].as_str(), game["termination"].as_str()),
+        (Some("finished"), Some("time forfeit")),
+        "{game}"
+    );
+}
+
 #[test]
 fn a_server_killed_with_sigkill_loses_no_acknowledged_move() {
     let dir = tempfile::tempdir().unwrap();

@@ -52,6 +52,8 @@ pub struct Config {
     pub http_options: http::Options,
     /// Text port address; None = no text door.
     pub text: Option<SocketAddr>,
+    /// The text door's TLS certificate and key; None = plain TCP (for loopback behind a tunnel).
+    pub text_tls: Option<doors::text_tls::TlsFiles>,
     /// Let `clock advance <seconds>` move the server's clock (tests of deadlines).
     pub test_clock: bool,
     pub rate_limits: RateLimits,
@@ -82,6 +84,7 @@ impl Default for Config {
             http: Some(SocketAddr::from(([127, 0, 0, 1], 8080))),
             http_options: http::Options::default(),
             text: Some(SocketAddr::from(([127, 0, 0, 1], 7070))),
+            text_tls: None,
             test_clock: false,
             rate_limits: RateLimits::DEFAULT,
             sweep_interval: Duration::from_secs(1),
@@ -233,6 +236,7 @@ impl Server {
             http_addr = Some(listener.local_addr().map_err(io_error)?);
             let mut options = config.http_options.clone();
             options.limits.per_address = config.rate_limits.http_connections_per_address as usize;
+            options.limit_reads = config.rate_limits.public_reads;
             tasks.push(tokio::spawn(http::serve(
                 app.clone(),
                 listener,
@@ -241,6 +245,11 @@ impl Server {
             )));
         }
         if let Some(addr) = config.text {
+            let tls = config
+                .text_tls
+                .as_ref()
+                .map(|files| files.acceptor())
+                .transpose()?;
             let listener = bind(addr).await?;
             text_addr = Some(listener.local_addr().map_err(io_error)?);
             let limits = text::Limits {
@@ -252,6 +261,7 @@ impl Server {
                 listener,
                 stopped.clone(),
                 limits,
+                tls,
             )));
         }
         let mut smtp_addr = None;

@@ -33,6 +33,10 @@ pub struct Args {
     /// Address of the line-based text door, or `off`.
     #[arg(long, default_value = "127.0.0.1:7070")]
     text: String,
+    /// Serve the text door over TLS with this certificate chain and private key (PEM files).
+    /// Its commands carry passwords: without TLS keep it on loopback behind a TLS tunnel.
+    #[arg(long, num_args = 2, value_names = ["CERT", "KEY"])]
+    text_tls: Option<Vec<std::path::PathBuf>>,
     /// Durability of each commit before the server answers (SQLite): `full` = on disk (the WAL
     /// flushed, one flush shared by all commits waiting), `normal` = survives a crash of the
     /// server process but not of the machine.
@@ -52,7 +56,7 @@ pub struct Args {
     /// Testing only: allow the command `clock advance <seconds>` to move the server's clock.
     #[arg(long, hide = true)]
     test_clock: bool,
-    /// Testing only: no signup or login rate limits (load tests).
+    /// Testing only: no rate limits at all (load tests, the API and browser test runs).
     #[arg(long, hide = true)]
     no_rate_limits: bool,
     /// How often deadlines are checked, in milliseconds.
@@ -164,8 +168,16 @@ pub fn run(args: Args) -> anyhow::Result<()> {
                 None => http::Site::default(),
             },
             trusted_proxies: http::TrustedProxies::new(args.trusted_proxies),
+            // Set from the rate limits when the server starts.
+            limit_reads: false,
         },
         text: address("text", &args.text)?,
+        text_tls: args
+            .text_tls
+            .map(|files| ataxx_server::doors::text_tls::TlsFiles {
+                cert: files[0].clone(),
+                key: files[1].clone(),
+            }),
         test_clock: args.test_clock,
         rate_limits: if args.no_rate_limits {
             RateLimits::OFF

@@ -62,6 +62,9 @@ pub struct RateLimits {
     pub text_connections_per_address: u32,
     /// Open HTTP connections (WebSockets included) per client address, counted by each node.
     pub http_connections_per_address: u32,
+    /// Whether the expensive public HTTP reads (PGN exports, the explorer, game search, the
+    /// leaderboards) are rate limited per client address, by each node.
+    pub public_reads: bool,
 }
 
 impl RateLimits {
@@ -72,6 +75,7 @@ impl RateLimits {
         failures_per_account: 100,
         text_connections_per_address: 20,
         http_connections_per_address: 100,
+        public_reads: true,
     };
     /// No limits (load tests).
     pub const OFF: RateLimits = RateLimits {
@@ -81,6 +85,7 @@ impl RateLimits {
         failures_per_account: u32::MAX,
         text_connections_per_address: u32::MAX,
         http_connections_per_address: u32::MAX,
+        public_reads: false,
     };
 }
 

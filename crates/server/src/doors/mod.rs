@@ -11,4 +11,5 @@ pub mod render;
 pub mod request_id;
 pub mod session_cookie;
 pub mod text;
+pub mod text_tls;
 mod web;

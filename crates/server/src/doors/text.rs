@@ -2,14 +2,16 @@
 //! pbmserv language; each reply is the reply's text (or its JSON with `--json`) followed by a
 //! line holding a single `.`. Reply lines that begin with `.` get one more (as SMTP does).
 //! Lines longer than [`MAX_LINE`] are refused and skipped; the connection stays usable.
+//! With `--text-tls` every connection is a TLS session (text_tls.rs).
 
 use std::net::SocketAddr;
 use std::time::Duration;
 
-use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
+use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt, BufReader};
 use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::watch;
 use tokio::task::JoinSet;
+use tokio_rustls::TlsAcceptor;
 
 use crate::doors::accept::{Acceptor, Open, Slot, Warnings};
 use crate::doors::command::{self, Reply, Request, MAX_LINE};
@@ -67,15 +69,16 @@ impl Default for Limits {
 }
 
 pub async fn serve(app: App, listener: TcpListener, stopped: watch::Receiver<bool>) {
-    serve_with(app, listener, stopped, Limits::default()).await
+    serve_with(app, listener, stopped, Limits::default(), None).await
 }
 
-/// Serves the text door with these limits.
+/// Serves the text door with these limits, over TLS when given an acceptor.
 pub async fn serve_with(
     app: App,
     listener: TcpListener,
     mut stopped: watch::Receiver<bool>,
     limits: Limits,
+    tls: Option<TlsAcceptor>,
 ) {
     let mut connections = JoinSet::new();
     let open = Open::default();
@@ -85,13 +88,23 @@ pub async fn serve_with(
         tokio::select! {
             (stream, peer) = acceptor.accept() => match open.take(peer.ip(), limits.per_address) {
                 Some(slot) => {
-                    connections.spawn(connection(app.clone(), stream, peer, stopped.clone(), limits.idle, slot));
+                    let (app, stopped, tls) = (app.clone(), stopped.clone(), tls.clone());
+                    connections.spawn(async move {
+                        if let Some(stream) = handshake(stream, peer, tls.as_ref()).await {
+                            connection(app, stream, peer, stopped, limits.idle, slot).await;
+                        }
+                    });
                 }
                 None => {
                     if let Some(held_back) = refusals.may_log() {
                         tracing::warn!(%peer, max = limits.per_address, held_back, "text port: too many connections from one address");
                     }
-                    connections.spawn(refuse(stream, peer, limits.per_address));
+                    let tls = tls.clone();
+                    connections.spawn(async move {
+                        if let Some(stream) = handshake(stream, peer, tls.as_ref()).await {
+                            refuse(stream, peer, limits.per_address).await;
+                        }
+                    });
                 }
             },
             _ = stopped.changed() => break,
@@ -142,34 +155,63 @@ async fn read_line<R: tokio::io::AsyncBufRead + Unpin>(
     }))
 }
 
+/// A text connection's byte stream: the TCP socket itself, or the TLS session over it.
+trait Duplex: AsyncRead + AsyncWrite + Unpin + Send {}
+impl<T: AsyncRead + AsyncWrite + Unpin + Send> Duplex for T {}
+
+/// The stream a new connection talks over: with TLS, once its handshake is done (None when it
+/// fails or takes longer than [`crate::doors::text_tls::HANDSHAKE`]).
+async fn handshake(
+    stream: TcpStream,
+    peer: SocketAddr,
+    tls: Option<&TlsAcceptor>,
+) -> Option<Box<dyn Duplex>> {
+    let _ = stream.set_nodelay(true);
+    let Some(acceptor) = tls else {
+        return Some(Box::new(stream));
+    };
+    match tokio::time::timeout(crate::doors::text_tls::HANDSHAKE, acceptor.accept(stream)).await {
+        Ok(Ok(session)) => Some(Box::new(session)),
+        Ok(Err(err)) => {
+            tracing::debug!(%peer, %err, "text port: TLS handshake failed");
+            None
+        }
+        Err(_) => {
+            tracing::debug!(%peer, "text port: TLS handshake timed out");
+            None
+        }
+    }
+}
+
+/// Writes a framed reply and flushes it (a TLS session holds what it is given until then).
+async fn send<W: AsyncWrite + Unpin>(write: &mut W, text: &str) -> std::io::Result<()> {
+    write.write_all(frame(text).as_bytes()).await?;
+    write.flush().await
+}
+
 /// Tells a client over the per-address cap why it is turned away, then closes.
-async fn refuse(mut stream: TcpStream, peer: SocketAddr, max: usize) {
+async fn refuse(mut stream: Box<dyn Duplex>, peer: SocketAddr, max: usize) {
     crate::metrics::refused("text");
     let text = format!(
         "error: too many connections from {} (at most {max} at once); close one and try again",
         peer.ip()
     );
-    let _ = tokio::time::timeout(
-        Duration::from_secs(5),
-        stream.write_all(frame(&text).as_bytes()),
-    )
-    .await;
+    let _ = tokio::time::timeout(Duration::from_secs(5), send(&mut stream, &text)).await;
     let _ = stream.shutdown().await;
 }
 
 async fn connection(
     app: App,
-    stream: TcpStream,
+    stream: Box<dyn Duplex>,
     peer: SocketAddr,
     mut stopped: watch::Receiver<bool>,
     idle: Duration,
     _slot: Slot,
 ) {
     let _connected = crate::metrics::Connected::to("text");
-    let _ = stream.set_nodelay(true);
-    let (read, mut write) = stream.into_split();
+    let (read, mut write) = tokio::io::split(stream);
     let mut reader = BufReader::new(read);
-    if write.write_all(frame(GREETING).as_bytes()).await.is_err() {
+    if send(&mut write, GREETING).await.is_err() {
         return;
     }
     let mut buf = Vec::new();
@@ -182,7 +224,7 @@ async fn connection(
                         "closing the connection: no command for {} s (reconnect to go on)",
                         idle.as_secs()
                     );
-                    let _ = write.write_all(frame(&text).as_bytes()).await;
+                    let _ = send(&mut write, &text).await;
                     return;
                 }
             },
@@ -192,7 +234,7 @@ async fn connection(
             Ok(None) | Err(_) => return,
             Ok(Some(Ok(line))) if line.is_empty() => continue,
             Ok(Some(Ok(line))) if line.eq_ignore_ascii_case("quit") => {
-                let _ = write.write_all(frame("bye").as_bytes()).await;
+                let _ = send(&mut write, "bye").await;
                 return;
             }
             Ok(Some(Ok(line))) => {
@@ -212,7 +254,7 @@ async fn connection(
             }
             Ok(Some(Err(err))) => Reply::error(&err, None).text,
         };
-        if write.write_all(frame(&reply).as_bytes()).await.is_err() {
+        if send(&mut write, &reply).await.is_err() {
             return;
         }
     }

@@ -48,6 +48,7 @@ mod subscriptions;
 pub mod tournaments;
 mod tx;
 mod users;
+mod vacations;
 
 // The tables' queries, one file per table family, called as `store::game(…)`.
 pub use admin::*;
@@ -69,6 +70,7 @@ pub use subscriptions::*;
 pub use tx::WriteTx;
 use tx::{checkpoints, sqlite_session, Flusher, Writer};
 pub use users::*;
+pub use vacations::*;
 
 /// A database connection, as the store's queries take it.
 pub type Conn = sqlx::AnyConnection;

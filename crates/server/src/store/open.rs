@@ -168,6 +168,11 @@ fn migrations_up_to(last: i64) -> Migrator {
             "api tokens",
             include_str!("../../migrations/0016_api_tokens.sql"),
         ),
+        (
+            18,
+            "vacation",
+            include_str!("../../migrations/0018_vacation.sql"),
+        ),
     ];
     Migrator {
         migrations: Cow::Owned(

@@ -21,8 +21,9 @@ pub(super) enum Due {
 
 impl GameRow {
     /// The deadline that has passed at `now`, if any: a live game's first move, a live flag,
-    /// the total time, the correspondence forfeit time, or (when `remind`) the nag time.
-    pub(super) fn due(&self, now: i64, remind: bool) -> Option<Due> {
+    /// the total time, the correspondence forfeit time, or (when `remind`) the nag time. None in
+    /// a correspondence game whose player to move is `away` (on vacation: vacation.rs).
+    pub(super) fn due(&self, now: i64, remind: bool, away: impl Fn(&str) -> bool) -> Option<Due> {
         if self.status != Status::Active {
             return None;
         }
@@ -31,13 +32,16 @@ impl GameRow {
             return (idle >= FIRST_MOVE_MS).then_some(Due::Abort);
         }
         let turn = self.position().turn();
+        let correspondence = self.clock_base_ms.is_none();
+        if correspondence && away(self.name_of(turn)) {
+            return None;
+        }
         let seat = &self.seats[turn.index()];
         let (remaining, used) = (seat.remaining_ms, seat.used_ms);
         let flag_fell = remaining.is_some_and(|remaining| remaining - idle <= 0);
         let total_spent = self
             .total_days
             .is_some_and(|days| used + idle > days * DAY_MS);
-        let correspondence = self.clock_base_ms.is_none();
         let forfeit = correspondence && idle >= self.forfeit_days * DAY_MS;
         if flag_fell || total_spent || forfeit {
             return Some(Due::Forfeit {
@@ -111,19 +115,26 @@ impl Games {
         self.sweep().await
     }
 
-    /// Applies every deadline that has passed (the background sweeper calls this).
+    /// Ends the vacations whose time is up, then applies every deadline that has passed (the
+    /// background sweeper calls this).
     pub async fn sweep(&self) -> Result<usize> {
-        let boards = {
+        let mut changed = self.end_vacations_due().await?;
+        let (boards, away) = {
             let mut conn = self.storage.read().await?;
-            store::open_boards(&mut conn).await?
+            (
+                store::open_boards(&mut conn).await?,
+                store::vacations(&mut conn).await?,
+            )
         };
-        let mut changed = 0;
+        let away = |name: &str| away.iter().any(|vacation| vacation.name == name);
         let now = self.now_ms();
         // Only boards found due take the write lock, and are checked again under it.
-        for candidate in boards.iter().filter(|g| g.due(now, true).is_some()) {
+        for candidate in boards.iter().filter(|g| g.due(now, true, away).is_some()) {
             let now = self.now_ms();
             let (mut tx, mut game) = self.write_board(candidate.board).await?;
-            if let Some(due) = game.due(now, true) {
+            let to_move = game.name_of(game.position().turn()).to_string();
+            let paused = store::vacation(&mut tx, &to_move).await?.is_some();
+            if let Some(due) = game.due(now, true, |_| paused) {
                 let change = Self::apply_deadline(&mut tx, &mut game, due, now).await?;
                 self.commit(tx, vec![change]).await?;
                 changed += 1;

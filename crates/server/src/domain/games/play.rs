@@ -56,7 +56,9 @@ impl Games {
             }
         }
         // A flag that fell before this command ends the game first.
-        if let Some(due) = game.due(now, false) {
+        let to_move = game.name_of(game.position().turn()).to_string();
+        let paused = store::vacation(&mut tx, &to_move).await?.is_some();
+        if let Some(due) = game.due(now, false, |_| paused) {
             let change = Self::apply_deadline(&mut tx, &mut game, due, now).await?;
             self.commit(tx, vec![change]).await?;
             return Err(Error::NotInPlay {

@@ -96,6 +96,35 @@ pub(super) async fn run(app: &App, request: &Request, command: &Command) -> Resu
                 json!({"userid": user, "limit": limit}),
             )
         }
+        Command::Vacation {
+            userid,
+            password,
+            days,
+        } => {
+            let user = accounts.verify(userid, password).await?;
+            let vacation = match days {
+                Some(days) => app.games.start_vacation(&user, *days).await?,
+                None => app.games.end_vacation(&user).await?,
+            };
+            let text = match vacation.away_until_ms {
+                Some(_) => format!(
+                    "{user} is on vacation for {} days: the clocks of their correspondence games \
+                     are paused. {} days left this year.\n",
+                    days.unwrap_or_default(),
+                    vacation.days_left
+                ),
+                None => format!(
+                    "{user} is back: the clocks of their correspondence games run again. {} \
+                     vacation days left this year.\n",
+                    vacation.days_left
+                ),
+            };
+            let summary = match vacation.away_until_ms {
+                Some(_) => format!("{user} on vacation"),
+                None => format!("{user} back from vacation"),
+            };
+            Reply::ok(summary, text, json!(vacation))
+        }
         Command::ClockAdvance { seconds } => clock_advance(app, *seconds).await?,
         _ => mail_command(app, request, command).await?,
     })

@@ -56,6 +56,8 @@ Commands (one per line; words separated by spaces):
   message <userid> <password> <to>...   (mails the body to at most 10 users; broadcast
         <userid> <password>: to all)
   signoff <userid> <password>          (or delete)
+  vacation <userid> <password> <days>|off   (away: the clocks of your correspondence games
+        pause on your turn, 30 days a calendar year; off: back early, unbegun days returned)
   admin ban|unban|close|cheater|uncheater <userid> <password> <user> [<reason>...]
   admin abort <userid> <password> <board> [<reason>...]
   admin log <userid> <password>        (the server's admins only: see docs/admin.md)

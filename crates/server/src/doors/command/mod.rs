@@ -162,6 +162,13 @@ pub enum Command {
         password: String,
         limit: i64,
     },
+    /// `vacation <userid> <password> <days>|off`: away for some days (correspondence clocks
+    /// paused), or back (None).
+    Vacation {
+        userid: String,
+        password: String,
+        days: Option<i64>,
+    },
     /// `seek <userid> <password> <n>`: take n open seeks that match, posting seeks for the
     /// rest; `0` withdraws the user's seeks of the game.
     Seek {
@@ -265,6 +272,7 @@ impl Command {
             | Command::Answer { userid, .. }
             | Command::Policy { userid, .. }
             | Command::Limit { userid, .. }
+            | Command::Vacation { userid, .. }
             | Command::Chat { userid, .. } => Some(userid),
             Command::Tournament(
                 TournamentCommand::Create { userid, .. } | TournamentCommand::Act { userid, .. },

@@ -105,6 +105,17 @@ pub fn parse(line: &str) -> Result<Command> {
             password: s(2),
         },
         "signoff" | "delete" => return Err(usage(&format!("{first} <userid> <password>"))),
+        "vacation" if w.len() == 4 => Command::Vacation {
+            userid: s(1),
+            password: s(2),
+            days: match w[3].to_ascii_lowercase().as_str() {
+                "off" => None,
+                days => Some(days.parse().map_err(|_| {
+                    usage("vacation <userid> <password> <days>|off (days: a whole number)")
+                })?),
+            },
+        },
+        "vacation" => return Err(usage("vacation <userid> <password> <days>|off")),
         "help" => Command::Help {
             subjects: rest(1).into_iter().map(|s: String| s.to_ascii_lowercase()).collect(),
         },
@@ -124,7 +135,7 @@ pub fn parse(line: &str) -> Result<Command> {
         _ => {
             return Err(Error::Command(format!(
                 "unknown command {first:?}; commands: signup, change, signoff, delete, help, list, \
-                 tournament, admin, \
+                 vacation, tournament, admin, \
                  <game> <command> with a game of {} (try: help commands)",
                 GameKind::names()
             )))

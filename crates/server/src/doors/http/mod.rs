@@ -34,6 +34,7 @@ pub mod metrics;
 mod moderation;
 mod origin;
 mod scopes;
+mod read_limits;
 mod search;
 mod seeks;
 mod socket;
@@ -42,6 +43,7 @@ mod tokens;
 mod tournaments;
 mod tv;
 mod users;
+mod vacation;
 
 use api_error::{bad, ApiError, ApiResult, Body};
 use auth::{authenticated, token};
@@ -68,6 +70,8 @@ pub struct Options {
     pub site: Site,
     /// The reverse proxies whose `X-Forwarded-For` names the client (`--trusted-proxy`).
     pub trusted_proxies: TrustedProxies,
+    /// Whether the expensive public reads are rate limited per client address (read_limits.rs).
+    pub limit_reads: bool,
 }
 
 pub async fn serve(
@@ -82,10 +86,15 @@ pub async fn serve(
         site: options.site,
     };
     let proxies = options.trusted_proxies;
-    listen::serve(router(state), listener, stopped, options.limits, proxies).await;
+    let router = router(state, options.limit_reads);
+    listen::serve(router, listener, stopped, options.limits, proxies).await;
 }
 
-fn router(state: HttpState) -> Router {
+fn router(state: HttpState, limit_reads: bool) -> Router {
+    use read_limits::{limited, ReadLimit, Reads};
+    let [export, explorer, search] = [Reads::Export, Reads::Explorer, Reads::Search]
+        .map(|reads| ReadLimit::new(reads, limit_reads));
+    let quota = |limit: &ReadLimit| axum::middleware::from_fn_with_state(limit.clone(), limited);
     Router::new()
         .route("/api/openapi.json", get(openapi))
         .route("/healthz", get(health::healthz))
@@ -96,12 +105,27 @@ fn router(state: HttpState) -> Router {
         .route("/api/logout", post(accounts::logout))
         .route("/api/me", get(users::me))
         .route("/api/password", post(accounts::change_password))
+        .route(
+            "/api/account/vacation",
+            get(vacation::get)
+                .post(vacation::start)
+                .delete(vacation::end),
+        )
         .route("/api/users/{name}", get(users::user))
-        .route("/api/standings", get(users::standings))
+        .route(
+            "/api/standings",
+            get(users::standings).route_layer(quota(&search)),
+        )
         .route("/api/bots", get(users::bots))
         .route("/api/games", get(games::list).post(games::challenge))
-        .route("/api/games/search", get(search::search))
-        .route("/api/games/search/pgn", get(search::pgn))
+        .route(
+            "/api/games/search",
+            get(search::search).route_layer(quota(&search)),
+        )
+        .route(
+            "/api/games/search/pgn",
+            get(search::pgn).route_layer(quota(&export)),
+        )
         .route("/api/games/{board}", get(games::game))
         .route("/api/games/{board}/text", get(games::game_text))
         .route("/api/games/{board}/pgn", get(games::game_pgn))
@@ -138,7 +162,10 @@ fn router(state: HttpState) -> Router {
             get(tournaments::list).post(tournaments::create),
         )
         .route("/api/tournaments/{id}", get(tournaments::show))
-        .route("/api/tournaments/{id}/pgn", get(tournaments::pgn))
+        .route(
+            "/api/tournaments/{id}/pgn",
+            get(tournaments::pgn).route_layer(quota(&export)),
+        )
         .route("/api/tournaments/{id}/ws", get(tournaments::socket))
         .route(
             "/api/tournaments/{id}/join",
@@ -157,8 +184,14 @@ fn router(state: HttpState) -> Router {
             tournaments::acting(crate::doors::command::TournamentAct::Stop),
         )
         .route("/api/kinds", get(kinds::get))
-        .route("/api/leaderboard", get(leaderboard::get))
-        .route("/api/explorer", get(explorer::get))
+        .route(
+            "/api/leaderboard",
+            get(leaderboard::get).route_layer(quota(&search)),
+        )
+        .route(
+            "/api/explorer",
+            get(explorer::get).route_layer(quota(&explorer)),
+        )
         .route("/api/tv", get(tv::get))
         .route("/api/bot/upgrade", post(leaderboard::upgrade_to_bot))
         .route(
