@@ -67,7 +67,7 @@ export function mountTokens(root, ctx) {
       root.querySelector('#token-secret-text').textContent = made.token;
       secret.hidden = false;
       form.reset();
-      ctx.toast(`Token ${made.label} made`);
+      ctx.toast(`Made the token “${made.label}”`);
     } catch (err) {
       error.textContent = err.message;
     }
