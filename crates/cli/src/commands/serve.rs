@@ -174,7 +174,11 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         text_idle: Duration::from_secs(args.text_idle_secs.max(1)),
         smtp: address("smtp", &args.mail.smtp)?,
         admins: args.mail.admins(),
-        mail: args.mail.config()?,
+        // Password reset mails link to the site's own page.
+        mail: args.mail.config()?.map(|mail| ataxx_server::doors::mail::MailConfig {
+            site_url: args.public_url.clone(),
+            ..mail
+        }),
         metrics: match &args.metrics {
             Some(text) => address("metrics", text)?,
             None => None,

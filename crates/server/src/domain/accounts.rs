@@ -25,6 +25,9 @@ pub use crate::model::Revocation;
 use crate::model::UserRow;
 use crate::store::{self, Storage, WriteTx};
 
+mod reset;
+pub use reset::{ResetMail, ResetMailed};
+
 /// Sessions last 30 days.
 const SESSION_MS: i64 = 30 * 24 * 3600 * 1000;
 /// The longest userid and password.
@@ -59,6 +62,8 @@ pub struct RateLimits {
     pub text_connections_per_address: u32,
     /// Open HTTP connections (WebSockets included) per client address, counted by each node.
     pub http_connections_per_address: u32,
+    /// Password reset requests per client address per minute, whatever the accounts named.
+    pub resets_per_minute: u32,
 }
 
 impl RateLimits {
@@ -69,6 +74,7 @@ impl RateLimits {
         failures_per_account: 100,
         text_connections_per_address: 20,
         http_connections_per_address: 100,
+        resets_per_minute: 5,
     };
     /// No limits (load tests).
     pub const OFF: RateLimits = RateLimits {
@@ -78,6 +84,7 @@ impl RateLimits {
         failures_per_account: u32::MAX,
         text_connections_per_address: u32::MAX,
         http_connections_per_address: u32::MAX,
+        resets_per_minute: u32::MAX,
     };
 }
 

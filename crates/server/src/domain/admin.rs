@@ -13,10 +13,13 @@
 //! - `cheater`: the user's games from now on are unrated, and the leaderboards leave them out.
 //!   Past results and ratings stay as they were (no refunds to their opponents).
 //! - `abort`: an open board ends with no result, unrated (a stuck game, a bad challenge).
+//! - `reset`: mails the user a password reset token, as their own request would (issue #49):
+//!   the admin never sets or learns a password.
 
 use std::sync::Arc;
 
-use crate::domain::accounts::{existing_user, Accounts};
+use crate::domain::accounts::{existing_user, Accounts, ResetMail, ResetMailed};
+use crate::domain::messages::Sender;
 use crate::domain::clock::Clock;
 use crate::domain::games::{Games, Leaving, LeftBoards};
 use crate::domain::moderation::MAX_REASON;
@@ -207,6 +210,22 @@ impl Admin {
             reason => format!("aborted by {admin}: {reason}"),
         };
         self.games.abort(tx, board, &why).await
+    }
+
+    /// Mails `name` a password reset token (to their confirmed addresses, within the throttles
+    /// of [`Accounts::mail_reset_in`]); the act is logged whether or not a mail could go.
+    pub async fn send_reset(
+        &self,
+        admin: &str,
+        name: &str,
+        reason: &str,
+        sender: &Sender<'_>,
+        compose: ResetMail<'_>,
+    ) -> Result<ResetMailed> {
+        self.require_admin(admin)?;
+        let name = existing_user(&self.storage, name).await?;
+        let tx = self.begin(admin, "reset", &name, reason).await?;
+        self.accounts.mail_reset_in(tx, &name, sender, compose).await
     }
 
     /// The admin log, newest first.

@@ -33,6 +33,7 @@ mod listen;
 pub mod metrics;
 mod moderation;
 mod origin;
+mod password_reset;
 mod search;
 mod seeks;
 mod socket;
@@ -94,6 +95,8 @@ fn router(state: HttpState) -> Router {
         .route("/api/logout", post(accounts::logout))
         .route("/api/me", get(users::me))
         .route("/api/password", post(accounts::change_password))
+        .route("/api/password-reset", post(password_reset::request))
+        .route("/api/password-reset/confirm", post(password_reset::confirm))
         .route("/api/users/{name}", get(users::user))
         .route("/api/standings", get(users::standings))
         .route("/api/bots", get(users::bots))
@@ -177,6 +180,7 @@ fn router(state: HttpState) -> Router {
         .route("/api/admin/users/{name}/ban", post(admin::ban))
         .route("/api/admin/users/{name}/unban", post(admin::unban))
         .route("/api/admin/users/{name}/close", post(admin::close))
+        .route("/api/admin/users/{name}/reset", post(admin::reset))
         .route("/api/admin/users/{name}/cheater", post(admin::cheater))
         .route("/api/admin/users/{name}/uncheater", post(admin::uncheater))
         .route("/api/admin/games/{board}/abort", post(admin::abort))
