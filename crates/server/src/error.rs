@@ -98,6 +98,9 @@ pub enum Error {
         "{0} is banned by the server's admins: they may not sign in, play, chat, seek or mail"
     )]
     Banned(String),
+    /// The right password of a user with a second factor on, without its code.
+    #[error("{0} has a second factor on: give the code of the authenticator app (or a recovery code) too; in a command, after the password and a colon: PASSWORD:CODE")]
+    SecondFactor(String),
     #[error("{what} is too long (at most {max} bytes)")]
     TooLong { what: &'static str, max: usize },
     #[error("configuration: {0}")]
@@ -161,6 +164,7 @@ impl Error {
             Error::NotAModerator(_) => "not_a_moderator",
             Error::NotAnAdmin(_) => "not_an_admin",
             Error::Banned(_) => "banned",
+            Error::SecondFactor(_) => "second_factor",
             Error::TooLong { .. } => "too_long",
             Error::Config(_) => "config",
             Error::Database(_) => "internal",

@@ -26,7 +26,9 @@ use crate::model::UserRow;
 use crate::store::{self, Storage, WriteTx};
 
 mod reset;
+mod totp;
 pub use reset::{ResetMail, ResetMailed};
+pub use totp::{code as totp_code, split_code, TotpSetup};
 
 /// Sessions last 30 days.
 const SESSION_MS: i64 = 30 * 24 * 3600 * 1000;
@@ -355,22 +357,41 @@ impl Accounts {
     ///
     /// A banned user's right password is refused with [`Error::Banned`] (every door signs in
     /// here, so a ban shuts them all); a wrong one with [`Error::Auth`], as for anyone.
+    ///
+    /// A user with a second factor on gives its code after the password and a colon
+    /// (`PASSWORD:CODE`), the command language's one word for both (see `accounts/totp.rs`).
     pub async fn verify(&self, userid: &str, password: &str) -> Result<String> {
+        let (password, code) = split_code(password);
+        self.verify_with_code(userid, password, code).await
+    }
+
+    /// [`Accounts::verify`] with the second factor's code apart (the HTTP login).
+    pub async fn verify_with_code(
+        &self,
+        userid: &str,
+        password: &str,
+        code: Option<&str>,
+    ) -> Result<String> {
         let (name, banned) = self.verify_password(userid, password).await?;
-        match banned {
-            true => Err(Error::Banned(name)),
-            false => Ok(name),
+        if banned {
+            return Err(Error::Banned(name));
+        }
+        self.second_factor(&name, code).await?;
+        Ok(name)
+    }
+
+    fn login_limits(&self) -> LoginLimits {
+        LoginLimits {
+            per_account: self.limits.failures_per_minute,
+            per_address: self.limits.failures_per_address,
+            per_account_from_all: self.limits.failures_per_account,
         }
     }
 
     /// Checks the password; returns the stored userid and whether that user is banned.
     async fn verify_password(&self, userid: &str, password: &str) -> Result<(String, bool)> {
         let name = normalize_userid(userid).map_err(|_| Error::Auth)?;
-        let limit = LoginLimits {
-            per_account: self.limits.failures_per_minute,
-            per_address: self.limits.failures_per_address,
-            per_account_from_all: self.limits.failures_per_account,
-        };
+        let limit = self.login_limits();
         let failed_before = self.logins.check(self.peer, &name, limit).await?;
         let digest = self.digest(password);
         let (stored, banned) = {
@@ -475,8 +496,14 @@ impl Accounts {
     }
 
     /// Opens a session: returns the bearer token (also the browser cookie's value).
-    pub async fn login(&self, userid: &str, password: &str) -> Result<(String, String)> {
-        let name = self.verify(userid, password).await?;
+    /// `code`: the second factor's, for a user who has one on.
+    pub async fn login(
+        &self,
+        userid: &str,
+        password: &str,
+        code: Option<&str>,
+    ) -> Result<(String, String)> {
+        let name = self.verify_with_code(userid, password, code).await?;
         let bytes: [u8; 32] = rand::rng().random();
         let token = hex(&bytes);
         let now = self.clock.now_ms();

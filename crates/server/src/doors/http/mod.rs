@@ -37,6 +37,7 @@ mod password_reset;
 mod search;
 mod seeks;
 mod socket;
+mod totp;
 pub mod socket_messages;
 mod tournaments;
 mod tv;
@@ -97,6 +98,9 @@ fn router(state: HttpState) -> Router {
         .route("/api/password", post(accounts::change_password))
         .route("/api/password-reset", post(password_reset::request))
         .route("/api/password-reset/confirm", post(password_reset::confirm))
+        .route("/api/totp", post(totp::begin))
+        .route("/api/totp/confirm", post(totp::confirm))
+        .route("/api/totp/disable", post(totp::disable))
         .route("/api/users/{name}", get(users::user))
         .route("/api/standings", get(users::standings))
         .route("/api/bots", get(users::bots))
