@@ -943,7 +943,10 @@ async fn a_password_reset_on_one_node_ends_the_sessions_on_the_other() {
     );
     let mut door_a = a.text();
     door_a.ok("signup alice secret-1 alice@a.test");
-    let confirm = psql_at(&db, "SELECT subject FROM mail_outbox WHERE kind = 'confirm'");
+    let confirm = psql_at(
+        &db,
+        "SELECT subject FROM mail_outbox WHERE kind = 'confirm'",
+    );
     door_a.ok(confirm.trim());
     let session = login(&b, "alice", "secret-1");
     let mut alice_user = socket(&b.ws(&format!("/api/ws?token={session}"))).await;
@@ -958,7 +961,10 @@ async fn a_password_reset_on_one_node_ends_the_sessions_on_the_other() {
     door_a.ok(&format!("reset {token} secret-2"));
     assert_eq!(close_code(&mut alice_user).await, Some(CloseCode::Policy));
     let (status, _) = api("GET", &b.url("/api/me"), Some(&session), None);
-    assert_eq!(status, 401, "node B still takes the session from before the reset");
+    assert_eq!(
+        status, 401,
+        "node B still takes the session from before the reset"
+    );
     login(&b, "alice", "secret-2");
 }
 

@@ -127,7 +127,10 @@ fn a_forgotten_password_is_reset_once_by_a_mailed_token_and_every_session_ends()
     );
 
     // The token sets the password once; the old password and the old session are refused.
-    assert_eq!(confirm(&server, &token, NEW), (200, json!({"userid": "alice"})));
+    assert_eq!(
+        confirm(&server, &token, NEW),
+        (200, json!({"userid": "alice"}))
+    );
     let (status, _) = api("GET", &server.url("/api/me"), Some(&old_session), None);
     assert_eq!(status, 401, "the session from before the reset still works");
     assert_eq!(login(&server, "alice", "password1").0, 401);
@@ -161,7 +164,12 @@ fn a_forgotten_password_is_reset_once_by_a_mailed_token_and_every_session_ends()
         .as_str()
         .unwrap()
         .to_string();
-    let (status, refused) = post(&server, "/api/admin/users/root/reset", Some(&alice), json!({}));
+    let (status, refused) = post(
+        &server,
+        "/api/admin/users/root/reset",
+        Some(&alice),
+        json!({}),
+    );
     assert_eq!(
         (status, refused["error"]["code"].as_str()),
         (403, Some("not_an_admin"))
@@ -178,15 +186,27 @@ fn a_forgotten_password_is_reset_once_by_a_mailed_token_and_every_session_ends()
     let (status, log) = api("GET", &server.url("/api/admin/log"), Some(&root), None);
     assert_eq!(status, 200);
     assert_eq!(
-        (&log["acts"][0]["act"], &log["acts"][0]["target"], &log["acts"][0]["reason"]),
+        (
+            &log["acts"][0]["act"],
+            &log["acts"][0]["target"],
+            &log["acts"][0]["reason"]
+        ),
         (&json!("reset"), &json!("alice"), &json!("asked by phone")),
         "{log}"
     );
 
     // By mail: `reset <token> <password>` from any address sets it too.
-    server.mail("someone@s.test", &format!("reset {by_admin} mailed-password-3"), "");
+    server.mail(
+        "someone@s.test",
+        &format!("reset {by_admin} mailed-password-3"),
+        "",
+    );
     let answer = wait_for(&test.caught, "someone@s.test", "password set");
-    assert!(answer.body.contains("every session of alice has ended"), "{}", answer.body);
+    assert!(
+        answer.body.contains("every session of alice has ended"),
+        "{}",
+        answer.body
+    );
     assert_eq!(login(&server, "alice", "mailed-password-3").0, 200);
 
     // Three resets an hour per account: two more (one asked by address), then no mail, and
@@ -197,7 +217,11 @@ fn a_forgotten_password_is_reset_once_by_a_mailed_token_and_every_session_ends()
     next_reset(&test, 4);
     assert_eq!(ask_reset(&server, "alice"), (202, answer_of(&server)));
     std::thread::sleep(Duration::from_secs(2));
-    assert_eq!(resets(&test), 5, "a fourth reset mail went out within the hour");
+    assert_eq!(
+        resets(&test),
+        5,
+        "a fourth reset mail went out within the hour"
+    );
 }
 
 /// The answer every reset request gets (asked for a name no account has).
@@ -295,7 +319,11 @@ fn a_second_factor_guards_sign_in_on_every_door_and_admin_powers_with_admin_2fa(
             .starts_with(&format!("otpauth://totp/ataxx:root?secret={secret}&")),
         "{setup}"
     );
-    assert_eq!(login_code(&server, "root", password, None).0, 200, "on before confirmed");
+    assert_eq!(
+        login_code(&server, "root", password, None).0,
+        200,
+        "on before confirmed"
+    );
     let now = step_now();
     let valid: Vec<String> = (now - 1..=now + 2).map(|s| totp(&secret, s)).collect();
     let wrong = (0..10)
@@ -317,7 +345,11 @@ fn a_second_factor_guards_sign_in_on_every_door_and_admin_powers_with_admin_2fa(
         .map(|c| c.as_str().unwrap().to_string())
         .collect();
     assert_eq!(recovery.len(), 10);
-    assert_eq!(log().0, 200, "the admin with a second factor is still refused");
+    assert_eq!(
+        log().0,
+        200,
+        "the admin with a second factor is still refused"
+    );
 
     // Sign-in: the password alone is refused; a code works once; a recovery code works once.
     let (status, refused) = login_code(&server, "root", password, None);
@@ -327,11 +359,17 @@ fn a_second_factor_guards_sign_in_on_every_door_and_admin_powers_with_admin_2fa(
         "{refused}"
     );
     let next = totp(&secret, step_now() + 1);
-    assert_eq!(login_code(&server, "root", "wrong-password", Some(&next)).0, 401);
+    assert_eq!(
+        login_code(&server, "root", "wrong-password", Some(&next)).0,
+        401
+    );
     assert_eq!(login_code(&server, "root", password, Some(&next)).0, 200);
     let (status, refused) = login_code(&server, "root", password, Some(&next));
     assert_eq!(status, 400, "a used code signed in again: {refused}");
-    assert_eq!(login_code(&server, "root", password, Some(&recovery[0])).0, 200);
+    assert_eq!(
+        login_code(&server, "root", password, Some(&recovery[0])).0,
+        200
+    );
     assert_eq!(
         login_code(&server, "root", password, Some(&recovery[0])).0,
         400,

@@ -183,10 +183,13 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         admins: args.mail.admins(),
         admin_2fa: args.admin_2fa,
         // Password reset mails link to the site's own page.
-        mail: args.mail.config()?.map(|mail| ataxx_server::doors::mail::MailConfig {
-            site_url: args.public_url.clone(),
-            ..mail
-        }),
+        mail: args
+            .mail
+            .config()?
+            .map(|mail| ataxx_server::doors::mail::MailConfig {
+                site_url: args.public_url.clone(),
+                ..mail
+            }),
         metrics: match &args.metrics {
             Some(text) => address("metrics", text)?,
             None => None,

@@ -95,6 +95,13 @@ type Verified = (String, [u8; 32]);
 /// A user and the client address a password was verified from.
 type VerifiedFrom = (String, Option<IpAddr>);
 
+/// A right password: whose, and what the sign-in checks next.
+struct PasswordChecked {
+    name: String,
+    banned: bool,
+    second_factor: bool,
+}
+
 /// The account service.
 #[derive(Clone)]
 pub struct Accounts {
@@ -372,12 +379,14 @@ impl Accounts {
         password: &str,
         code: Option<&str>,
     ) -> Result<String> {
-        let (name, banned) = self.verify_password(userid, password).await?;
-        if banned {
-            return Err(Error::Banned(name));
+        let checked = self.verify_password(userid, password).await?;
+        if checked.banned {
+            return Err(Error::Banned(checked.name));
         }
-        self.second_factor(&name, code).await?;
-        Ok(name)
+        if checked.second_factor {
+            self.second_factor(&checked.name, code).await?;
+        }
+        Ok(checked.name)
     }
 
     fn login_limits(&self) -> LoginLimits {
@@ -388,18 +397,28 @@ impl Accounts {
         }
     }
 
-    /// Checks the password; returns the stored userid and whether that user is banned.
-    async fn verify_password(&self, userid: &str, password: &str) -> Result<(String, bool)> {
+    /// Checks the password; returns the stored userid, whether that user is banned and whether
+    /// a second factor is on.
+    async fn verify_password(&self, userid: &str, password: &str) -> Result<PasswordChecked> {
         let name = normalize_userid(userid).map_err(|_| Error::Auth)?;
         let limit = self.login_limits();
         let failed_before = self.logins.check(self.peer, &name, limit).await?;
         let digest = self.digest(password);
-        let (stored, banned) = {
+        let (stored, banned, second_factor) = {
             let mut conn = self.storage.read().await?;
             match store::sign_in_record(&mut conn, &name).await? {
-                Some((hash, banned)) => (Some(hash), banned),
-                None => (None, false),
+                Some(record) => (
+                    Some(record.password_hash),
+                    record.banned,
+                    record.second_factor,
+                ),
+                None => (None, false, false),
             }
+        };
+        let passed = |name| PasswordChecked {
+            name,
+            banned,
+            second_factor,
         };
         let cached = stored.as_ref().is_some_and(|hash| {
             self.verified
@@ -412,7 +431,7 @@ impl Accounts {
             if failed_before {
                 self.logins.succeeded(self.peer, &name).await?;
             }
-            return Ok((name, banned));
+            return Ok(passed(name));
         }
         let password = password.to_string();
         let checked = stored.clone();
@@ -435,7 +454,7 @@ impl Accounts {
                 .expect("credential cache")
                 .insert((name.clone(), self.peer), (hash, digest));
         }
-        Ok((name, banned))
+        Ok(passed(name))
     }
 
     fn forget(&self, name: &str) {

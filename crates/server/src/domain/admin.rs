@@ -19,9 +19,9 @@
 use std::sync::Arc;
 
 use crate::domain::accounts::{existing_user, Accounts, ResetMail, ResetMailed};
-use crate::domain::messages::Sender;
 use crate::domain::clock::Clock;
 use crate::domain::games::{Games, Leaving, LeftBoards};
+use crate::domain::messages::Sender;
 use crate::domain::moderation::MAX_REASON;
 use crate::domain::seeks::Seeks;
 use crate::error::{Error, Result};
@@ -236,7 +236,9 @@ impl Admin {
         self.require_admin(admin).await?;
         let name = existing_user(&self.storage, name).await?;
         let tx = self.begin(admin, "reset", &name, reason).await?;
-        self.accounts.mail_reset_in(tx, &name, sender, compose).await
+        self.accounts
+            .mail_reset_in(tx, &name, sender, compose)
+            .await
     }
 
     /// The admin log, newest first.

@@ -227,10 +227,10 @@ pub async fn mark_sent(conn: &mut AnyConnection, id: i64, now_ms: i64) -> Result
         "UPDATE mail_outbox SET status = 'sent', sent_ms = $1, \
          body = CASE WHEN kind = 'reset' THEN '' ELSE body END WHERE id = $2",
     )
-        .bind(now_ms)
-        .bind(id)
-        .execute(&mut *conn)
-        .await?;
+    .bind(now_ms)
+    .bind(id)
+    .execute(&mut *conn)
+    .await?;
     Ok(())
 }
 

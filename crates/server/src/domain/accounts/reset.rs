@@ -100,7 +100,10 @@ impl Accounts {
         let now = self.clock.now_ms();
         let mailed = self.reset_recipients(&mut tx, name, now).await?;
         if !mailed.addresses.is_empty() {
-            let user = mailed.user.as_deref().expect("an account has the addresses");
+            let user = mailed
+                .user
+                .as_deref()
+                .expect("an account has the addresses");
             let token = hex(&rand::rng().random::<[u8; 32]>());
             store::forget_resets(&mut tx, now - KEEP_MS).await?;
             store::insert_reset(&mut tx, &token_hash(&token), user, now, now + RESET_MS).await?;
@@ -116,7 +119,12 @@ impl Accounts {
     }
 
     /// The account `name` and the addresses a reset token of it may go to now.
-    async fn reset_recipients(&self, tx: &mut WriteTx, name: &str, now: i64) -> Result<ResetMailed> {
+    async fn reset_recipients(
+        &self,
+        tx: &mut WriteTx,
+        name: &str,
+        now: i64,
+    ) -> Result<ResetMailed> {
         let since = now - HOUR_MS;
         let Some(user) = store::user(tx, name).await? else {
             tracing::info!(peer = ?self.peer, "password reset asked for no account");
@@ -168,7 +176,10 @@ impl Accounts {
         let name = store::take_reset(&mut tx, &digest, now)
             .await?
             .ok_or_else(no_such_token)?;
-        if store::user(&mut tx, &name).await?.is_none_or(|user| is_closed(&user)) {
+        if store::user(&mut tx, &name)
+            .await?
+            .is_none_or(|user| is_closed(&user))
+        {
             return Err(Error::Command(format!(
                 "the account {name} is closed: its password cannot be reset"
             )));

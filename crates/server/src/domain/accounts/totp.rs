@@ -109,7 +109,9 @@ impl Accounts {
             )));
         };
         if totp.enabled {
-            return Err(Error::Command(format!("{name} has a second factor on already")));
+            return Err(Error::Command(format!(
+                "{name} has a second factor on already"
+            )));
         }
         let step = matching_step(&totp, code).ok_or_else(wrong_code)?;
         if !store::accept_totp_step(&mut tx, name, step).await? {
@@ -173,7 +175,11 @@ impl Accounts {
 /// `code` is.
 fn matching_step(totp: &store::TotpRow, code: &str) -> Option<i64> {
     let secret = BASE32_NOPAD.decode(totp.secret.as_bytes()).ok()?;
-    let given: u32 = code.trim().parse().ok().filter(|_| code.trim().len() == 6)?;
+    let given: u32 = code
+        .trim()
+        .parse()
+        .ok()
+        .filter(|_| code.trim().len() == 6)?;
     let now = Accounts::step_now();
     (now - 1..=now + 1)
         .filter(|step| *step > totp.last_step)

@@ -15,13 +15,26 @@ const USAGE: &str = "admin ban|unban|close|cheater|uncheater|reset <userid> <pas
 /// What an `admin` command does.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum AdminCommand {
-    Ban { user: String },
-    Unban { user: String },
-    Close { user: String },
-    Cheater { user: String, on: bool },
-    Abort { board: i64 },
+    Ban {
+        user: String,
+    },
+    Unban {
+        user: String,
+    },
+    Close {
+        user: String,
+    },
+    Cheater {
+        user: String,
+        on: bool,
+    },
+    Abort {
+        board: i64,
+    },
     /// Mails the user a password reset token.
-    Reset { user: String },
+    Reset {
+        user: String,
+    },
     Log,
 }
 
@@ -130,11 +143,7 @@ pub(super) async fn run(
         AdminCommand::Reset { user } => {
             let mailed = crate::doors::mail::reset::admin_send(app, &me, user, reason).await?;
             let text = crate::doors::mail::reset::describe(&mailed);
-            Reply::ok(
-                text.trim_end().to_string(),
-                text,
-                json!(mailed),
-            )
+            Reply::ok(text.trim_end().to_string(), text, json!(mailed))
         }
         AdminCommand::Log => {
             let acts = admin.log(&me).await?;
