@@ -163,6 +163,11 @@ fn migrations_up_to(last: i64) -> Migrator {
             include_str!("../../migrations/0014_moderation.sql"),
         ),
         (15, "admin", include_str!("../../migrations/0015_admin.sql")),
+        (
+            17,
+            "reset and totp",
+            include_str!("../../migrations/0017_reset_and_totp.sql"),
+        ),
     ];
     Migrator {
         migrations: Cow::Owned(
