@@ -1,5 +1,6 @@
 // The admin page (#/admin, the server's admins only: serve --admin): forms for the acts (ban,
-// unban, close an account, mark or clear a cheater, abort a game) and the admin log
+// unban, close an account, mark or clear a cheater, mail a password reset, abort a game) and
+// the admin log
 // (GET /api/admin/log), newest first. The server refuses anyone else; the page says so.
 
 import { api, esc } from './api.js';
@@ -10,6 +11,7 @@ const USER_ACTS = [
   ['cheater', 'Mark as cheater'],
   ['uncheater', 'Clear cheater mark'],
   ['close', 'Close account'],
+  ['reset', 'Mail a password reset'],
 ];
 
 export function mountAdmin(root, ctx) {

@@ -1,7 +1,7 @@
 // The page shell: who is signed in, the navigation bar, the piece style, and the routes
 // (#/ lobby, or the front page when signed out; #/tv, #/seeks, #/login, #/game/<board>,
 // #/user/<name>, #/leaderboard, #/games?<filters>, #/rules, #/rules/<game>, #/tournaments,
-// #/tournament/<id>, #/analysis?game=<id>&fen=<FEN>, #/admin).
+// #/tournament/<id>, #/analysis?game=<id>&fen=<FEN>, #/admin, #/forgot, #/reset?token=<token>).
 
 import { api, esc } from './api.js';
 import { mountLobby } from './lobby.js';
@@ -17,6 +17,7 @@ import { mountSeeks } from './seeks.js';
 import { mountTournament, mountTournaments } from './tournaments.js';
 import { mountAdmin } from './admin.js';
 import { mountTokens } from './tokens.js';
+import { mountForgot, mountReset } from './password-reset.js';
 import { notificationToggle, watchUser } from './notify.js';
 import { soundToggle } from './sound.js';
 import { loadGames } from './kinds.js';
@@ -135,11 +136,13 @@ function mountLogin(root) {
       <form id="auth-form">
         <label>User name <input name="userid" autocomplete="username" required maxlength="32"></label>
         <label>Password <input name="password" type="password" autocomplete="current-password" required></label>
+        <label id="code-field" hidden>Code from the authenticator app (or a recovery code) <input name="code" autocomplete="one-time-code" inputmode="numeric" maxlength="16"></label>
         <p class="hint signup-only" id="password-rule" hidden>A password has at least 8 characters, with no spaces, quotes or colons.</p>
         <label class="signup-only" hidden>E-mail (optional) <input name="email" type="email" autocomplete="email"></label>
         <p class="error" id="auth-error" role="alert"></p>
         <button type="submit" class="primary" id="auth-submit">Sign in</button>
       </form>
+      <p class="signin-only"><a href="#/forgot" id="forgot-link">Forgot password?</a></p>
     </section>`;
   let mode = 'signin';
   const form = root.querySelector('#auth-form');
@@ -147,6 +150,7 @@ function mountLogin(root) {
     mode = tab.dataset.mode;
     root.querySelectorAll('.tab').forEach((t) => t.classList.toggle('active', t === tab));
     form.querySelectorAll('.signup-only').forEach((el) => { el.hidden = mode !== 'signup'; });
+    root.querySelector('.signin-only').hidden = mode === 'signup';
     form.password.autocomplete = mode === 'signup' ? 'new-password' : 'current-password';
     // The rule holds for new passwords only: an older, shorter one still signs in.
     if (mode === 'signup') { form.password.minLength = 8; form.password.setAttribute('aria-describedby', 'password-rule'); } else { form.password.removeAttribute('minlength'); form.password.removeAttribute('aria-describedby'); }
@@ -163,13 +167,19 @@ function mountLogin(root) {
         const addresses = form.email.value.trim() ? [form.email.value.trim()] : [];
         await api('/api/signup', { method: 'POST', body: { userid, password, addresses } });
       }
-      const me = await api('/api/login', { method: 'POST', body: { userid, password } });
+      const code = form.code.value.trim() || undefined;
+      const me = await api('/api/login', { method: 'POST', body: { userid, password, code } });
       signedIn(me.userid, me.admin);
       // The sign-in form leaves the history: Back goes to the page before it.
       if (location.hash === '#/') route();
       else location.replace('#/');
     } catch (err) {
       error.textContent = err.message;
+      // A second factor is on: the form asks for its code.
+      if (err.code === 'second_factor') {
+        root.querySelector('#code-field').hidden = false;
+        form.code.focus();
+      }
     }
   });
   return () => {};
@@ -200,6 +210,8 @@ async function route() {
   else if (page === 'login') unmount = mountLogin(root);
   else if (page === 'admin') unmount = mountAdmin(root, ctx);
   else if (page === 'tokens') unmount = mountTokens(root, ctx);
+  else if (page === 'forgot') unmount = mountForgot(root);
+  else if (page === 'reset') unmount = mountReset(root, new URLSearchParams(query));
   else if (page) mountNoSuchPage(root, path);
   else if (!session.me) unmount = mountFront(root, ctx);
   else unmount = mountLobby(root, ctx);

@@ -31,6 +31,6 @@ done
 
 mkdir -p "$root/docs/screenshots"
 cd "$here"
-ATAXX_URL="http://$addr" SCREENSHOTS="$root/docs/screenshots" \
+ATAXX_URL="http://$addr" ATAXX_BIN="$bin" SCREENSHOTS="$root/docs/screenshots" \
   node --test --test-concurrency=1 --test-reporter=spec ./*.test.mjs || {
     echo "== server log" >&2; tail -n 50 "$tmp/stderr" >&2; exit 1; }

@@ -2,8 +2,8 @@
 //! different nodes, concurrent commands on one board, concurrent challenges, a leader killed
 //! with SIGKILL, rate limits and the lobby across nodes, a node whose event listener drops, a
 //! load test that kills a node, a PostgreSQL restart that leaves the listeners' connections
-//! silent, sessions ended on one node closing sockets on the other, and a Swiss whose leader is
-//! killed mid-round. Needs `ATAXX_TEST_POSTGRES` (scripts/test.sh starts a cluster
+//! silent, sessions ended on one node closing sockets on the other (by a password reset too),
+//! and a Swiss whose leader is killed mid-round. Needs `ATAXX_TEST_POSTGRES` (scripts/test.sh starts a cluster
 //! and sets it); without it each test prints a notice and returns.
 
 #[path = "common/served.rs"]
@@ -42,8 +42,13 @@ fn node(db: &str) -> Served {
 /// `db` itself can be closed to new connections), through `psql`.
 fn psql(db: &str, sql: &str) -> String {
     let (server, _) = db.rsplit_once('/').expect("a database URL");
+    psql_at(&format!("{server}/postgres"), sql)
+}
+
+/// Runs SQL on the database at `url`, through `psql`.
+fn psql_at(url: &str, sql: &str) -> String {
     let out = Command::new("psql")
-        .args([&format!("{server}/postgres"), "-XAtq", "-c", sql])
+        .args([url, "-XAtq", "-c", sql])
         .output()
         .expect("psql runs (scripts/postgres.sh installs PostgreSQL)");
     assert!(
@@ -921,6 +926,46 @@ async fn a_logout_password_change_or_signoff_on_one_node_closes_the_sockets_on_t
     door_a.ok("signoff alice secret-1");
     assert_eq!(close_code(&mut alice2_user).await, Some(CloseCode::Policy));
     assert!(answers_ping(&mut carol_user).await, "carol's session");
+}
+
+/// Issue #49: a password reset made on node A ends the sessions of the account on node B, its
+/// socket there closed and its token refused.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_password_reset_on_one_node_ends_the_sessions_on_the_other() {
+    let dir = tempfile::tempdir().unwrap();
+    let Some(db) = cluster_database(dir.path(), "password_reset") else {
+        return;
+    };
+    // A mail door without a transport: the mails wait in the outbox, where the test reads them.
+    let (a, b) = (
+        Served::on_database(&db, &["--mail"]),
+        Served::on_database(&db, &["--mail"]),
+    );
+    let mut door_a = a.text();
+    door_a.ok("signup alice secret-1 alice@a.test");
+    let confirm = psql_at(
+        &db,
+        "SELECT subject FROM mail_outbox WHERE kind = 'confirm'",
+    );
+    door_a.ok(confirm.trim());
+    let session = login(&b, "alice", "secret-1");
+    let mut alice_user = socket(&b.ws(&format!("/api/ws?token={session}"))).await;
+
+    door_a.ok("reset alice");
+    let mail = psql_at(&db, "SELECT body FROM mail_outbox WHERE kind = 'reset'");
+    let token = mail
+        .lines()
+        .find_map(|line| line.trim().strip_prefix("reset "))
+        .and_then(|rest| rest.split_whitespace().next())
+        .unwrap_or_else(|| panic!("no reset command in {mail}"));
+    door_a.ok(&format!("reset {token} secret-2"));
+    assert_eq!(close_code(&mut alice_user).await, Some(CloseCode::Policy));
+    let (status, _) = api("GET", &b.url("/api/me"), Some(&session), None);
+    assert_eq!(
+        status, 401,
+        "node B still takes the session from before the reset"
+    );
+    login(&b, "alice", "secret-2");
 }
 
 /// A socket message that arrives while the database is away is answered with an error, and the

@@ -106,6 +106,9 @@ pub enum Error {
     /// A request no API token may make (managing tokens, the password): a signed-in session may.
     #[error("{0} needs a signed-in session, not an API token")]
     SessionOnly(&'static str),
+    /// The right password of a user with a second factor on, without its code.
+    #[error("{0} has a second factor on: give the code of the authenticator app (or a recovery code) too; in a command, after the password and a colon: PASSWORD:CODE")]
+    SecondFactor(String),
     #[error("{what} is too long (at most {max} bytes)")]
     TooLong { what: &'static str, max: usize },
     #[error("configuration: {0}")]
@@ -172,6 +175,7 @@ impl Error {
             Error::UnknownToken(_) => "unknown_token",
             Error::MissingScope(_) => "missing_scope",
             Error::SessionOnly(_) => "session_only",
+            Error::SecondFactor(_) => "second_factor",
             Error::TooLong { .. } => "too_long",
             Error::Config(_) => "config",
             Error::Database(_) => "internal",

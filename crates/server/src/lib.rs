@@ -71,6 +71,8 @@ pub struct Config {
     pub metrics: Option<SocketAddr>,
     /// The server's admins (`serve --admin`): moderators, who may make others moderators.
     pub admins: Vec<String>,
+    /// `serve --admin-2fa`: admins must have a second factor on to use admin powers.
+    pub admin_2fa: bool,
     /// The computer analysis of finished games: workers, budget, lease.
     pub analysis: domain::analysis::Options,
     /// The analysis board's live searches: how many at once, how long each.
@@ -94,6 +96,7 @@ impl Default for Config {
             mail: None,
             metrics: None,
             admins: vec![],
+            admin_2fa: false,
             analysis: domain::analysis::Options::default(),
             live_analysis: domain::analysis::LiveOptions::default(),
         }
@@ -167,6 +170,7 @@ impl App {
             games.clone(),
             seeks.clone(),
             config.admins.clone(),
+            config.admin_2fa,
         );
         Ok(App {
             analyses,

@@ -77,6 +77,9 @@ pub struct Args {
     /// the last 90 days are let in.
     #[arg(long, default_value_t = 100)]
     login_failures_per_account: u32,
+    /// Password reset requests per client address per minute, whatever the accounts named.
+    #[arg(long, default_value_t = 5)]
+    password_resets_per_address: u32,
     /// A reverse proxy (IP address) whose `X-Forwarded-For` header names the client: limits and
     /// throttles then count that address. Repeatable. Without it the header is ignored.
     #[arg(long = "trusted-proxy", value_name = "IP")]
@@ -88,6 +91,9 @@ pub struct Args {
     /// opened, or since its last answer) is closed.
     #[arg(long, default_value_t = 30)]
     http_idle_secs: u64,
+    /// The admins (`--admin`) must have a second factor (TOTP) on to use admin powers.
+    #[arg(long = "admin-2fa")]
+    admin_2fa: bool,
     /// The URL browsers reach the server at (e.g. https://ataxx.example.org behind a TLS proxy):
     /// its origin may use the session cookie, and with https the cookie is `Secure`.
     #[arg(long)]
@@ -187,6 +193,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
                 http_connections_per_address: args.http_max_per_address.max(1),
                 failures_per_address: args.login_failures_per_address.max(1),
                 failures_per_account: args.login_failures_per_account.max(1),
+                resets_per_minute: args.password_resets_per_address.max(1),
                 ..RateLimits::DEFAULT
             }
         },
@@ -198,7 +205,15 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         text_idle: Duration::from_secs(args.text_idle_secs.max(1)),
         smtp: address("smtp", &args.mail.smtp)?,
         admins: args.mail.admins(),
-        mail: args.mail.config()?,
+        admin_2fa: args.admin_2fa,
+        // Password reset mails link to the site's own page.
+        mail: args
+            .mail
+            .config()?
+            .map(|mail| ataxx_server::doors::mail::MailConfig {
+                site_url: args.public_url.clone(),
+                ..mail
+            }),
         metrics: match &args.metrics {
             Some(text) => address("metrics", text)?,
             None => None,

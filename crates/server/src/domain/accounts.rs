@@ -27,6 +27,10 @@ use crate::store::{self, Storage, WriteTx};
 
 mod api_tokens;
 pub use api_tokens::{is_api_token, MAX_LABEL, MAX_TOKENS, TOKEN_PREFIX};
+mod reset;
+mod totp;
+pub use reset::{ResetMail, ResetMailed};
+pub use totp::{code as totp_code, split_code, TotpSetup};
 
 /// Sessions last 30 days.
 const SESSION_MS: i64 = 30 * 24 * 3600 * 1000;
@@ -65,6 +69,8 @@ pub struct RateLimits {
     /// Whether the expensive public HTTP reads (PGN exports, the explorer, game search, the
     /// leaderboards) are rate limited per client address, by each node.
     pub public_reads: bool,
+    /// Password reset requests per client address per minute, whatever the accounts named.
+    pub resets_per_minute: u32,
 }
 
 impl RateLimits {
@@ -76,6 +82,7 @@ impl RateLimits {
         text_connections_per_address: 20,
         http_connections_per_address: 100,
         public_reads: true,
+        resets_per_minute: 5,
     };
     /// No limits (load tests).
     pub const OFF: RateLimits = RateLimits {
@@ -86,6 +93,7 @@ impl RateLimits {
         text_connections_per_address: u32::MAX,
         http_connections_per_address: u32::MAX,
         public_reads: false,
+        resets_per_minute: u32::MAX,
     };
 }
 
@@ -93,6 +101,13 @@ impl RateLimits {
 type Verified = (String, [u8; 32]);
 /// A user and the client address a password was verified from.
 type VerifiedFrom = (String, Option<IpAddr>);
+
+/// A right password: whose, and what the sign-in checks next.
+struct PasswordChecked {
+    name: String,
+    banned: bool,
+    second_factor: bool,
+}
 
 /// The account service.
 #[derive(Clone)]
@@ -356,30 +371,61 @@ impl Accounts {
     ///
     /// A banned user's right password is refused with [`Error::Banned`] (every door signs in
     /// here, so a ban shuts them all); a wrong one with [`Error::Auth`], as for anyone.
+    ///
+    /// A user with a second factor on gives its code after the password and a colon
+    /// (`PASSWORD:CODE`), the command language's one word for both (see `accounts/totp.rs`).
     pub async fn verify(&self, userid: &str, password: &str) -> Result<String> {
-        let (name, banned) = self.verify_password(userid, password).await?;
-        match banned {
-            true => Err(Error::Banned(name)),
-            false => Ok(name),
-        }
+        let (password, code) = split_code(password);
+        self.verify_with_code(userid, password, code).await
     }
 
-    /// Checks the password; returns the stored userid and whether that user is banned.
-    async fn verify_password(&self, userid: &str, password: &str) -> Result<(String, bool)> {
-        let name = normalize_userid(userid).map_err(|_| Error::Auth)?;
-        let limit = LoginLimits {
+    /// [`Accounts::verify`] with the second factor's code apart (the HTTP login).
+    pub async fn verify_with_code(
+        &self,
+        userid: &str,
+        password: &str,
+        code: Option<&str>,
+    ) -> Result<String> {
+        let checked = self.verify_password(userid, password).await?;
+        if checked.banned {
+            return Err(Error::Banned(checked.name));
+        }
+        if checked.second_factor {
+            self.second_factor(&checked.name, code).await?;
+        }
+        Ok(checked.name)
+    }
+
+    fn login_limits(&self) -> LoginLimits {
+        LoginLimits {
             per_account: self.limits.failures_per_minute,
             per_address: self.limits.failures_per_address,
             per_account_from_all: self.limits.failures_per_account,
-        };
+        }
+    }
+
+    /// Checks the password; returns the stored userid, whether that user is banned and whether
+    /// a second factor is on.
+    async fn verify_password(&self, userid: &str, password: &str) -> Result<PasswordChecked> {
+        let name = normalize_userid(userid).map_err(|_| Error::Auth)?;
+        let limit = self.login_limits();
         let failed_before = self.logins.check(self.peer, &name, limit).await?;
         let digest = self.digest(password);
-        let (stored, banned) = {
+        let (stored, banned, second_factor) = {
             let mut conn = self.storage.read().await?;
             match store::sign_in_record(&mut conn, &name).await? {
-                Some((hash, banned)) => (Some(hash), banned),
-                None => (None, false),
+                Some(record) => (
+                    Some(record.password_hash),
+                    record.banned,
+                    record.second_factor,
+                ),
+                None => (None, false, false),
             }
+        };
+        let passed = |name| PasswordChecked {
+            name,
+            banned,
+            second_factor,
         };
         let cached = stored.as_ref().is_some_and(|hash| {
             self.verified
@@ -392,7 +438,7 @@ impl Accounts {
             if failed_before {
                 self.logins.succeeded(self.peer, &name).await?;
             }
-            return Ok((name, banned));
+            return Ok(passed(name));
         }
         let password = password.to_string();
         let checked = stored.clone();
@@ -415,7 +461,7 @@ impl Accounts {
                 .expect("credential cache")
                 .insert((name.clone(), self.peer), (hash, digest));
         }
-        Ok((name, banned))
+        Ok(passed(name))
     }
 
     fn forget(&self, name: &str) {
@@ -477,8 +523,14 @@ impl Accounts {
     }
 
     /// Opens a session: returns the bearer token (also the browser cookie's value).
-    pub async fn login(&self, userid: &str, password: &str) -> Result<(String, String)> {
-        let name = self.verify(userid, password).await?;
+    /// `code`: the second factor's, for a user who has one on.
+    pub async fn login(
+        &self,
+        userid: &str,
+        password: &str,
+        code: Option<&str>,
+    ) -> Result<(String, String)> {
+        let name = self.verify_with_code(userid, password, code).await?;
         let bytes: [u8; 32] = rand::rng().random();
         let token = hex(&bytes);
         let now = self.clock.now_ms();

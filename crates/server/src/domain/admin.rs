@@ -13,12 +13,15 @@
 //! - `cheater`: the user's games from now on are unrated, and the leaderboards leave them out.
 //!   Past results and ratings stay as they were (no refunds to their opponents).
 //! - `abort`: an open board ends with no result, unrated (a stuck game, a bad challenge).
+//! - `reset`: mails the user a password reset token, as their own request would (issue #49):
+//!   the admin never sets or learns a password.
 
 use std::sync::Arc;
 
-use crate::domain::accounts::{existing_user, Accounts};
+use crate::domain::accounts::{existing_user, Accounts, ResetMail, ResetMailed};
 use crate::domain::clock::Clock;
 use crate::domain::games::{Games, Leaving, LeftBoards};
+use crate::domain::messages::Sender;
 use crate::domain::moderation::MAX_REASON;
 use crate::domain::seeks::Seeks;
 use crate::error::{Error, Result};
@@ -47,6 +50,8 @@ pub struct Admin {
     seeks: Seeks,
     /// `serve --admin`, lower case.
     admins: Vec<String>,
+    /// `serve --admin-2fa`: an admin acts only with a second factor on.
+    second_factor_required: bool,
 }
 
 impl Admin {
@@ -57,6 +62,7 @@ impl Admin {
         games: Games,
         seeks: Seeks,
         admins: Vec<String>,
+        second_factor_required: bool,
     ) -> Admin {
         Admin {
             storage,
@@ -65,6 +71,7 @@ impl Admin {
             games,
             seeks,
             admins,
+            second_factor_required,
         }
     }
 
@@ -72,17 +79,24 @@ impl Admin {
         self.admins.iter().any(|admin| admin == user)
     }
 
-    fn require_admin(&self, user: &str) -> Result<()> {
-        match self.is_admin(user) {
-            true => Ok(()),
-            false => Err(Error::NotAnAdmin(user.to_string())),
+    /// Refuses a user who is not an admin, and with `--admin-2fa` an admin whose second factor
+    /// is off.
+    async fn require_admin(&self, user: &str) -> Result<()> {
+        if !self.is_admin(user) {
+            return Err(Error::NotAnAdmin(user.to_string()));
         }
+        if self.second_factor_required && !self.accounts.has_second_factor(user).await? {
+            return Err(Error::Command(format!(
+                "{user} must turn on a second factor (TOTP) before using admin powers on this                  server (serve --admin-2fa): POST /api/totp, then /api/totp/confirm with a code"
+            )));
+        }
+        Ok(())
     }
 
     /// Checks the admin and the reason, and opens the transaction that will hold the act and
     /// its log entry.
     async fn begin(&self, admin: &str, act: &str, target: &str, reason: &str) -> Result<WriteTx> {
-        self.require_admin(admin)?;
+        self.require_admin(admin).await?;
         let reason = reason.trim();
         if reason.len() > MAX_REASON {
             return Err(Error::TooLong {
@@ -107,7 +121,7 @@ impl Admin {
     /// The existing user `name` whom `admin` acts against, refused (`why` says why) when
     /// an admin. The admin is checked first: whether someone is an admin is told to admins only.
     async fn non_admin_target(&self, admin: &str, name: &str, why: &str) -> Result<String> {
-        self.require_admin(admin)?;
+        self.require_admin(admin).await?;
         let name = existing_user(&self.storage, name).await?;
         if self.is_admin(&name) {
             return Err(Error::Command(format!(
@@ -209,9 +223,27 @@ impl Admin {
         self.games.abort(tx, board, &why).await
     }
 
+    /// Mails `name` a password reset token (to their confirmed addresses, within the throttles
+    /// of [`Accounts::mail_reset_in`]); the act is logged whether or not a mail could go.
+    pub async fn send_reset(
+        &self,
+        admin: &str,
+        name: &str,
+        reason: &str,
+        sender: &Sender<'_>,
+        compose: ResetMail<'_>,
+    ) -> Result<ResetMailed> {
+        self.require_admin(admin).await?;
+        let name = existing_user(&self.storage, name).await?;
+        let tx = self.begin(admin, "reset", &name, reason).await?;
+        self.accounts
+            .mail_reset_in(tx, &name, sender, compose)
+            .await
+    }
+
     /// The admin log, newest first.
     pub async fn log(&self, admin: &str) -> Result<Vec<AdminAct>> {
-        self.require_admin(admin)?;
+        self.require_admin(admin).await?;
         let mut conn = self.storage.read().await?;
         store::admin_log(&mut conn, LOG_LIMIT).await
     }

@@ -29,7 +29,7 @@ pub struct Sender<'a> {
 }
 
 /// Queues `mail` to each address; returns how many were queued.
-async fn queue(
+pub(crate) async fn queue(
     tx: &mut WriteTx,
     sender: &Sender<'_>,
     addresses: &[String],

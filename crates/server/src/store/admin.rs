@@ -1,4 +1,4 @@
-//! Bans, cheater marks and the admin log (migration 0015).
+//! Bans, cheater marks and the admin log (migration 0015), and the record every sign-in reads.
 
 use sqlx::{AnyConnection, Row};
 
@@ -34,24 +34,31 @@ pub async fn is_marked(conn: &mut AnyConnection, mark: Mark, name: &str) -> Resu
     Ok(row.try_get::<i64, _>("n")? > 0)
 }
 
-/// A user's password hash and whether they are banned: one statement, which every sign-in
-/// reads (a move by the text door or mail pays for no second one).
-pub async fn sign_in_record(
-    conn: &mut AnyConnection,
-    name: &str,
-) -> Result<Option<(String, bool)>> {
+/// What a sign-in reads of a user, in one statement (a move by the text door or mail pays for
+/// no second one).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SignInRecord {
+    pub password_hash: String,
+    pub banned: bool,
+    /// A second factor (TOTP) is on: its code is checked next.
+    pub second_factor: bool,
+}
+
+pub async fn sign_in_record(conn: &mut AnyConnection, name: &str) -> Result<Option<SignInRecord>> {
     let row = sqlx::query(
-        "SELECT u.password_hash, (SELECT COUNT(*) FROM bans b WHERE b.name = u.name) AS banned \
+        "SELECT u.password_hash, (SELECT COUNT(*) FROM bans b WHERE b.name = u.name) AS banned, \
+         (SELECT COUNT(*) FROM totp t WHERE t.name = u.name AND t.enabled <> 0) AS totp \
          FROM users u WHERE u.name = $1",
     )
     .bind(name)
     .fetch_optional(conn)
     .await?;
     match row {
-        Some(row) => Ok(Some((
-            row.try_get("password_hash")?,
-            row.try_get::<i64, _>("banned")? > 0,
-        ))),
+        Some(row) => Ok(Some(SignInRecord {
+            password_hash: row.try_get("password_hash")?,
+            banned: row.try_get::<i64, _>("banned")? > 0,
+            second_factor: row.try_get::<i64, _>("totp")? > 0,
+        })),
         None => Ok(None),
     }
 }

@@ -220,13 +220,17 @@ pub async fn outbox(conn: &mut AnyConnection, limit: i64) -> Result<Vec<OutboxRo
     rows.iter().map(outbox_row).collect()
 }
 
-/// Records the relay's acceptance of a claimed mail.
+/// Records the relay's acceptance of a claimed mail. A password reset's body, which holds its
+/// token, is not kept past it.
 pub async fn mark_sent(conn: &mut AnyConnection, id: i64, now_ms: i64) -> Result<()> {
-    sqlx::query("UPDATE mail_outbox SET status = 'sent', sent_ms = $1 WHERE id = $2")
-        .bind(now_ms)
-        .bind(id)
-        .execute(&mut *conn)
-        .await?;
+    sqlx::query(
+        "UPDATE mail_outbox SET status = 'sent', sent_ms = $1, \
+         body = CASE WHEN kind = 'reset' THEN '' ELSE body END WHERE id = $2",
+    )
+    .bind(now_ms)
+    .bind(id)
+    .execute(&mut *conn)
+    .await?;
     Ok(())
 }
 

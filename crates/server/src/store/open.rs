@@ -169,6 +169,11 @@ fn migrations_up_to(last: i64) -> Migrator {
             include_str!("../../migrations/0016_api_tokens.sql"),
         ),
         (
+            17,
+            "reset and totp",
+            include_str!("../../migrations/0017_reset_and_totp.sql"),
+        ),
+        (
             18,
             "vacation",
             include_str!("../../migrations/0018_vacation.sql"),

@@ -7,6 +7,7 @@ use serde_json::json;
 use super::{Command, Reply, Request};
 use crate::domain::challenge_policy;
 use crate::doors::mail::commands as mail;
+use crate::doors::mail::reset;
 use crate::error::Result;
 use crate::App;
 
@@ -130,7 +131,8 @@ pub(super) async fn run(app: &App, request: &Request, command: &Command) -> Resu
     })
 }
 
-/// The commands that mail: messages, broadcasts, address confirmations, mail settings.
+/// The commands that mail: messages, broadcasts, address confirmations, mail settings,
+/// password resets.
 async fn mail_command(app: &App, request: &Request, command: &Command) -> Result<Reply> {
     let accounts = &app.accounts.from_peer(request.peer);
     let body = request.body.as_deref();
@@ -146,6 +148,8 @@ async fn mail_command(app: &App, request: &Request, command: &Command) -> Result
         Command::ConfirmAddress { userid, token } => {
             mail::confirm_address(app, userid, token).await
         }
+        Command::ResetRequest { who } => reset::request(app, accounts, who).await,
+        Command::Reset { token, password } => reset::confirm(accounts, token, password).await,
         Command::Broadcast { userid, password } => {
             let user = accounts.verify(userid, password).await?;
             mail::message(app, &user, None, body).await

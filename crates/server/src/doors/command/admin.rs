@@ -1,6 +1,6 @@
 //! `admin <act> <userid> <password> …`: the server admins' acts (`serve --admin`) in the command
 //! language, so that an admin can act from the text port, `POST /api/command` or by mail:
-//! `admin ban|unban|close|cheater|uncheater <userid> <password> <user> [<reason>...]`,
+//! `admin ban|unban|close|cheater|uncheater|reset <userid> <password> <user> [<reason>...]`,
 //! `admin abort <userid> <password> <board> [<reason>...]` and `admin log <userid> <password>`.
 
 use serde_json::json;
@@ -10,16 +10,31 @@ use super::{Command, Reply, Request};
 use crate::error::{Error, Result};
 use crate::App;
 
-const USAGE: &str = "admin ban|unban|close|cheater|uncheater <userid> <password> <user> [<reason>...] | admin abort <userid> <password> <board> [<reason>...] | admin log <userid> <password>";
+const USAGE: &str = "admin ban|unban|close|cheater|uncheater|reset <userid> <password> <user> [<reason>...] | admin abort <userid> <password> <board> [<reason>...] | admin log <userid> <password>";
 
 /// What an `admin` command does.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum AdminCommand {
-    Ban { user: String },
-    Unban { user: String },
-    Close { user: String },
-    Cheater { user: String, on: bool },
-    Abort { board: i64 },
+    Ban {
+        user: String,
+    },
+    Unban {
+        user: String,
+    },
+    Close {
+        user: String,
+    },
+    Cheater {
+        user: String,
+        on: bool,
+    },
+    Abort {
+        board: i64,
+    },
+    /// Mails the user a password reset token.
+    Reset {
+        user: String,
+    },
     Log,
 }
 
@@ -35,6 +50,7 @@ pub(super) fn parse_admin(w: &[&str]) -> Result<Command> {
         ("ban", Some(user)) => AdminCommand::Ban { user },
         ("unban", Some(user)) => AdminCommand::Unban { user },
         ("close", Some(user)) => AdminCommand::Close { user },
+        ("reset", Some(user)) => AdminCommand::Reset { user },
         ("cheater", Some(user)) => AdminCommand::Cheater { user, on: true },
         ("uncheater", Some(user)) => AdminCommand::Cheater { user, on: false },
         ("abort", Some(board)) => AdminCommand::Abort {
@@ -123,6 +139,11 @@ pub(super) async fn run(
                 format!("Board {board} is aborted: no result, unrated.\n"),
                 json!(summary),
             )
+        }
+        AdminCommand::Reset { user } => {
+            let mailed = crate::doors::mail::reset::admin_send(app, &me, user, reason).await?;
+            let text = crate::doors::mail::reset::describe(&mailed);
+            Reply::ok(text.trim_end().to_string(), text, json!(mailed))
         }
         AdminCommand::Log => {
             let acts = admin.log(&me).await?;

@@ -55,10 +55,15 @@ Commands (one per line; words separated by spaces):
         move, chat, nag, end, message)
   message <userid> <password> <to>...   (mails the body to at most 10 users; broadcast
         <userid> <password>: to all)
+  reset <userid>|<address>             (forgot the password: mails a reset token to the
+        account's confirmed addresses)
+  reset <token> <new password>         (sets it with the mailed token, within the hour; every
+        session of the account ends)
   signoff <userid> <password>          (or delete)
   vacation <userid> <password> <days>|off   (away: the clocks of your correspondence games
         pause on your turn, 30 days a calendar year; off: back early, unbegun days returned)
-  admin ban|unban|close|cheater|uncheater <userid> <password> <user> [<reason>...]
+  admin ban|unban|close|cheater|uncheater|reset <userid> <password> <user> [<reason>...]
+        (reset: mails the user a password reset token)
   admin abort <userid> <password> <board> [<reason>...]
   admin log <userid> <password>        (the server's admins only: see docs/admin.md)
   help [commands|tutorial|ataxx]

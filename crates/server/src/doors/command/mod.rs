@@ -88,6 +88,16 @@ pub enum Command {
         userid: String,
         token: String,
     },
+    /// `reset <userid|address>`: mails a password reset token to the account's confirmed
+    /// addresses (the same answer whatever the account).
+    ResetRequest {
+        who: String,
+    },
+    /// `reset <token> <new password>`: sets the password with the mailed token.
+    Reset {
+        token: String,
+        password: String,
+    },
     /// `broadcast <userid> <password>`: mails the body to everyone (admins only).
     Broadcast {
         userid: String,

@@ -95,6 +95,12 @@ pub fn parse(line: &str) -> Result<Command> {
             token: s(3),
         },
         "confirm" => return Err(usage("confirm address <userid> <token> (from the confirmation mail)")),
+        "reset" if w.len() == 2 => Command::ResetRequest { who: s(1) },
+        "reset" if w.len() == 3 => Command::Reset {
+            token: s(1),
+            password: s(2),
+        },
+        "reset" => return Err(usage("reset <userid>|<address> (mails a reset token) | reset <token> <new password>")),
         "broadcast" if w.len() == 3 => Command::Broadcast {
             userid: s(1),
             password: s(2),
@@ -134,8 +140,8 @@ pub fn parse(line: &str) -> Result<Command> {
         }
         _ => {
             return Err(Error::Command(format!(
-                "unknown command {first:?}; commands: signup, change, signoff, delete, help, list, \
-                 vacation, tournament, admin, \
+                "unknown command {first:?}; commands: signup, change, reset, signoff, delete, help, \
+                 list, vacation, tournament, admin, \
                  <game> <command> with a game of {} (try: help commands)",
                 GameKind::names()
             )))

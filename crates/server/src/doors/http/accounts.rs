@@ -46,6 +46,9 @@ pub(super) async fn signup(
 pub(super) struct LoginBody {
     userid: String,
     password: String,
+    /// The second factor's code, for a user who has one on.
+    #[serde(default)]
+    code: Option<String>,
 }
 
 pub(super) async fn login(
@@ -57,7 +60,7 @@ pub(super) async fn login(
         .app
         .accounts
         .from_peer(Some(peer.ip()))
-        .login(&body.userid, &body.password)
+        .login(&body.userid, &body.password, body.code.as_deref())
         .await?;
     let attributes = state.site.cookie_attributes();
     let cookie = format!("{SESSION_COOKIE}={token}; {attributes}; Max-Age=2592000");

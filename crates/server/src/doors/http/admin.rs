@@ -1,5 +1,6 @@
 //! The server admins' acts over HTTP (`serve --admin` only): `POST /api/admin/users/{name}/ban`,
-//! `/unban`, `/close`, `/cheater`, `/uncheater`, `POST /api/admin/games/{board}/abort` (each with
+//! `/unban`, `/close`, `/cheater`, `/uncheater`, `/reset` (mails a password reset token),
+//! `POST /api/admin/games/{board}/abort` (each with
 //! `{"reason": …}`) and `GET /api/admin/log`. Each is one call of [`crate::domain::admin`].
 
 use axum::extract::{Path, State};
@@ -79,6 +80,18 @@ pub(super) async fn uncheater(
     Body(body): Body<ReasonBody>,
 ) -> ApiResult {
     mark_cheater(state, headers, name, false, body.reason).await
+}
+
+pub(super) async fn reset(
+    State(state): State<HttpState>,
+    headers: HeaderMap,
+    Path(name): Path<String>,
+    Body(body): Body<ReasonBody>,
+) -> ApiResult {
+    let me = authenticated(&state, &headers, None).await?;
+    let mailed =
+        crate::doors::mail::reset::admin_send(&state.app, &me, &name, &body.reason).await?;
+    Ok(Json(json!(mailed)))
 }
 
 pub(super) async fn abort(

@@ -21,7 +21,7 @@ impl From<Error> for ApiError {
 
 fn status_of(err: &Error) -> StatusCode {
     match err {
-        Error::Auth => StatusCode::UNAUTHORIZED,
+        Error::Auth | Error::SecondFactor(_) => StatusCode::UNAUTHORIZED,
         Error::RateLimited { .. } => StatusCode::TOO_MANY_REQUESTS,
         Error::UnknownUser(_) | Error::UnknownBoard(_) => StatusCode::NOT_FOUND,
         Error::UnknownSeek(_) | Error::UnknownTournament(_) | Error::NoAnalysis(_) => {

@@ -35,11 +35,13 @@ mod moderation;
 mod origin;
 mod scopes;
 mod read_limits;
+mod password_reset;
 mod search;
 mod seeks;
 mod socket;
 pub mod socket_messages;
 mod tokens;
+mod totp;
 mod tournaments;
 mod tv;
 mod users;
@@ -111,6 +113,11 @@ fn router(state: HttpState, limit_reads: bool) -> Router {
                 .post(vacation::start)
                 .delete(vacation::end),
         )
+        .route("/api/password-reset", post(password_reset::request))
+        .route("/api/password-reset/confirm", post(password_reset::confirm))
+        .route("/api/totp", post(totp::begin))
+        .route("/api/totp/confirm", post(totp::confirm))
+        .route("/api/totp/disable", post(totp::disable))
         .route("/api/users/{name}", get(users::user))
         .route(
             "/api/standings",
@@ -212,6 +219,7 @@ fn router(state: HttpState, limit_reads: bool) -> Router {
         .route("/api/admin/users/{name}/ban", post(admin::ban))
         .route("/api/admin/users/{name}/unban", post(admin::unban))
         .route("/api/admin/users/{name}/close", post(admin::close))
+        .route("/api/admin/users/{name}/reset", post(admin::reset))
         .route("/api/admin/users/{name}/cheater", post(admin::cheater))
         .route("/api/admin/users/{name}/uncheater", post(admin::uncheater))
         .route("/api/admin/games/{board}/abort", post(admin::abort))

@@ -20,6 +20,7 @@ pub mod notify;
 pub mod outbox;
 pub mod parse;
 pub mod relay;
+pub mod reset;
 pub mod smtp;
 
 use std::sync::Arc;
@@ -50,6 +51,8 @@ pub struct MailConfig {
     pub retry: Duration,
     /// Testing only: store inbound mail but do not process it (crash tests).
     pub hold_inbound: bool,
+    /// The site's public URL (`serve --public-url`): password reset mails link to its page.
+    pub site_url: Option<String>,
 }
 
 impl Default for MailConfig {
@@ -64,6 +67,7 @@ impl Default for MailConfig {
             interval: Duration::from_millis(500),
             retry: relay::RETRY,
             hold_inbound: false,
+            site_url: None,
         }
     }
 }

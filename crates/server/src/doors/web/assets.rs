@@ -56,6 +56,7 @@ const ASSETS: &[Asset] = &[
     asset!("game-actions.js", JS),
     asset!("game-live.js", JS),
     asset!("profile.js", JS),
+    asset!("password-reset.js", JS),
     asset!("leaderboard.js", JS),
     asset!("games.js", JS),
     asset!("rules.js", JS),
