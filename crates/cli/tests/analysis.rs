@@ -111,7 +111,7 @@ fn a_thrown_away_win_is_a_blunder_and_costs_its_player_accuracy() {
     let blunder = &plies[BLUNDER_PLY - 1];
     assert_eq!(blunder["class"], "blunder", "{blunder}");
     assert_eq!(blunder["seat"], "x", "{blunder}");
-    let (x, o) = (&report["players"]["x"], &report["players"]["o"]);
+    let x = &report["players"]["x"];
     assert!(x["blunders"].as_u64() >= Some(1), "{report}");
     // x's accuracy is lichess's formula on each of x's moves, averaged (computed here from the
     // reported losses); the blunder alone takes more than two points off it.
