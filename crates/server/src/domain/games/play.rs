@@ -56,9 +56,17 @@ impl Games {
             }
         }
         // A flag that fell before this command ends the game first.
-        let to_move = game.name_of(game.position().turn()).to_string();
-        let paused = store::vacation(&mut tx, &to_move).await?.is_some();
-        if let Some(due) = game.due(now, false, |_| paused) {
+        // A vacation only ever lifts a deadline, so only one that has passed asks whether its
+        // player is away: the move path reads nothing more.
+        let due = match game.due(now, false, |_| false) {
+            Some(_) => {
+                let to_move = game.name_of(game.position().turn()).to_string();
+                let paused = store::vacation(&mut tx, &to_move).await?.is_some();
+                game.due(now, false, |_| paused)
+            }
+            None => None,
+        };
+        if let Some(due) = due {
             let change = Self::apply_deadline(&mut tx, &mut game, due, now).await?;
             self.commit(tx, vec![change]).await?;
             return Err(Error::NotInPlay {
