@@ -75,7 +75,7 @@ function renderNav() {
       <input type="checkbox" id="dark-toggle" ${isDark() ? 'checked' : ''}> Dark
     </label>
     ${session.me
-      ? `<a href="#/">Lobby</a><a href="#/seeks">Seeks</a><a href="#/tv">TV</a><a href="#/tournaments">Tournaments</a><a href="#/leaderboard">Leaderboard</a><a href="#/rules">Rules</a>${session.admin ? '<a href="#/admin" id="nav-admin">Admin</a>' : ''}<a href="#/user/${esc(session.me)}" id="nav-me">${esc(session.me)}</a><a href="#/tokens" id="nav-tokens">Tokens</a>
+      ? `<a href="#/">Lobby</a><a href="#/seeks">Seeks</a><a href="#/tv">TV</a><a href="#/tournaments">Tournaments</a><a href="#/leaderboard">Leaderboard</a><a href="#/rules">Rules</a>${session.admin ? '<a href="#/admin" id="nav-admin">Admin</a>' : ''}<a href="#/user/${esc(session.me)}" id="nav-me">${esc(session.me)}</a>
          <button type="button" class="link" id="signout">Sign out</button>`
       : '<a href="#/seeks">Seeks</a><a href="#/tv">TV</a><a href="#/tournaments">Tournaments</a><a href="#/leaderboard">Leaderboard</a><a href="#/games">Games</a><a href="#/rules">Rules</a><a href="#/login">Sign in</a>'}`;
   nav.prepend(...[soundToggle(), session.me && notificationToggle(toast)].filter(Boolean));

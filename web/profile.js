@@ -76,6 +76,7 @@ export function mountProfile(root, { me }, name) {
         <h2>Rating history</h2>
         ${history.length ? ratingPlot(history) : '<p class="muted" id="no-history">No rated games yet.</p>'}
         ${me && me !== user.userid && !user.bot ? `<p><a class="button" href="#/">Challenge ${esc(user.userid)} from the lobby</a></p>` : ''}
+        ${me && me === user.userid ? '<p><a href="#/tokens" id="nav-tokens">API tokens for bots and scripts</a></p>' : ''}
         <h2>Games</h2>
         <p class="profile-games"><a href="#/games?player=${encodeURIComponent(user.userid)}">Search ${esc(user.userid)}'s games</a>
           · <a href="/api/games/search/pgn?player=${encodeURIComponent(user.userid)}" download id="profile-pgn">Download all finished games (PGN)</a></p>

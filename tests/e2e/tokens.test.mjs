@@ -1,5 +1,5 @@
-// Browser tests of issue #49's API tokens page (#/tokens): a signed-in user reaches it from the
-// menu, makes a token with its scopes, sees the secret once (not after a reload, nor in the
+// Browser tests of issue #49's API tokens page (#/tokens): a signed-in user reaches it from their
+// own profile, makes a token with its scopes, sees the secret once (not after a reload, nor in the
 // list), the secret works as a bearer token within its scope, and revoking it from the page
 // stops it at once.
 
@@ -17,6 +17,7 @@ test('a user makes a token on the tokens page, sees its secret once, and revokes
   await page.reload();
   await waitText(page, '#nav-me', name);
 
+  await page.click('#nav-me');
   await page.click('#nav-tokens');
   await waitText(page, '#token-list', 'No tokens yet.');
   await page.fill('#token-new [name=label]', 'my script');
