@@ -325,6 +325,18 @@ fn a_bot_plays_with_a_scoped_api_token_a_read_token_cannot_move_and_revoked_toke
     );
     assert_eq!(status, 403, "{refused}");
     assert_eq!(refused["error"]["code"], "session_only", "{refused}");
+    // A name over 64 bytes is bad input (400), not an oversized body (413).
+    let (status, refused) = api(
+        "POST",
+        &server.url("/api/account/tokens"),
+        Some(&engine_session),
+        Some(json!({"label": "x".repeat(65), "scopes": ["read"]})),
+    );
+    assert_eq!(
+        (status, refused["error"]["code"].as_str()),
+        (400, Some("too_long")),
+        "{refused}"
+    );
 
     // The bot signs in with the token alone (ATAXX_TOKEN) and plays a game to its end.
     let bot = BotProcess::with_token(

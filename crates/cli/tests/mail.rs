@@ -164,6 +164,27 @@ fn two_players_play_by_mail_with_comments_a_nag_a_message_a_forfeit_and_a_resign
     );
     assert!(!forfeit.body.contains("Rating changes"), "{}", forfeit.body);
 
+    // Vacation by mail: bob goes away for two days, and alice reads it in a board mail; back
+    // the same day, bob gets the day not begun back.
+    let seen = mails_to(caught, ALICE).len();
+    server.mail(BOB, "vacation bob password2 2", "");
+    let away = wait_for(caught, BOB, "bob on vacation");
+    assert!(
+        away.body.contains("28 days left this year"),
+        "{}",
+        away.body
+    );
+    let told = next_mail(caught, ALICE, seen);
+    assert!(
+        told.subject.starts_with("ataxx Board 101"),
+        "{}",
+        told.subject
+    );
+    assert!(told.body.contains("bob is away until"), "{}", told.body);
+    server.mail(BOB, "vacation bob password2 off", "");
+    let back = wait_for(caught, BOB, "bob back from vacation");
+    assert!(back.body.contains("29 vacation days left"), "{}", back.body);
+
     // Board 101 ends by resignation: both get the result and the rating changes.
     server.mail(BOB, "ataxx resign 101 bob password2", "Well played.");
     let end = wait_for_subject(caught, ALICE, "ataxx Board 101 **");

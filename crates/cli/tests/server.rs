@@ -375,6 +375,13 @@ fn vacation_pauses_correspondence_deadlines_within_a_yearly_allowance() {
         (status, &body["days_left"], &body["away_until_ms"]),
         (200, &json!(30), &Value::Null)
     );
+    // Ending a vacation that is not on conflicts with the account's state.
+    let (status, body) = api("DELETE", &url, Some(&token), None);
+    assert_eq!(
+        (status, body["error"]["code"].as_str()),
+        (409, Some("not_on_vacation")),
+        "{body}"
+    );
 
     door.start(
         "ataxx challenge alice bob --nagtime=1 --forfeittime=3",

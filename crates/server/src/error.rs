@@ -109,8 +109,16 @@ pub enum Error {
     /// The right password of a user with a second factor on, without its code.
     #[error("{0} has a second factor on: give the code of the authenticator app (or a recovery code) too; in a command, after the password and a colon: PASSWORD:CODE")]
     SecondFactor(String),
+    /// A field of a request over its limit (a token's name, a report's text): bad input (400).
     #[error("{what} is too long (at most {max} bytes)")]
     TooLong { what: &'static str, max: usize },
+    /// A whole HTTP request body over the server's limit (413), refused before it is read.
+    #[error("a request body is too long (at most {max} bytes)")]
+    BodyTooLarge { max: usize },
+    /// Ending a vacation that is not on: a conflict with the account's state, as ending a game
+    /// that is over is.
+    #[error("{0} is not on vacation")]
+    NotOnVacation(String),
     #[error("configuration: {0}")]
     Config(String),
     #[error("internal database error")]
@@ -129,7 +137,6 @@ impl Error {
         }
     }
 
-    /// A short machine-readable name (JSON replies).
     /// How long a refused client should wait before trying again, when the refusal says.
     pub fn retry_after_s(&self) -> Option<u64> {
         match self {
@@ -140,6 +147,7 @@ impl Error {
         }
     }
 
+    /// A short machine-readable name (JSON replies).
     pub fn code(&self) -> &'static str {
         match self {
             Error::Auth => "auth",
@@ -176,7 +184,8 @@ impl Error {
             Error::MissingScope(_) => "missing_scope",
             Error::SessionOnly(_) => "session_only",
             Error::SecondFactor(_) => "second_factor",
-            Error::TooLong { .. } => "too_long",
+            Error::TooLong { .. } | Error::BodyTooLarge { .. } => "too_long",
+            Error::NotOnVacation(_) => "not_on_vacation",
             Error::Config(_) => "config",
             Error::Database(_) => "internal",
         }

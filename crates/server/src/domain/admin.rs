@@ -87,7 +87,8 @@ impl Admin {
         }
         if self.second_factor_required && !self.accounts.has_second_factor(user).await? {
             return Err(Error::Command(format!(
-                "{user} must turn on a second factor (TOTP) before using admin powers on this                  server (serve --admin-2fa): POST /api/totp, then /api/totp/confirm with a code"
+                "{user} must turn on a second factor (TOTP) before using admin powers on this \
+                 server (serve --admin-2fa): POST /api/totp, then /api/totp/confirm with a code"
             )));
         }
         Ok(())

@@ -104,7 +104,7 @@ impl Games {
         let now = self.now_ms();
         let mut tx = self.storage.write().await?;
         let Some(away) = store::vacation(&mut tx, user).await? else {
-            return Err(Error::Command(format!("{user} is not on vacation")));
+            return Err(Error::NotOnVacation(user.to_string()));
         };
         let year = year_of(away.started_ms);
         let begun = (now - away.started_ms + DAY_MS - 1)

@@ -41,8 +41,9 @@ fn status_of(err: &Error) -> StatusCode {
         | Error::NotInPlay { .. }
         | Error::NotAChallenge { .. }
         | Error::Guard { .. }
-        | Error::Proposal(_) => StatusCode::CONFLICT,
-        Error::TooLong { .. } => StatusCode::PAYLOAD_TOO_LARGE,
+        | Error::Proposal(_)
+        | Error::NotOnVacation(_) => StatusCode::CONFLICT,
+        Error::BodyTooLarge { .. } => StatusCode::PAYLOAD_TOO_LARGE,
         Error::Busy { .. } => StatusCode::SERVICE_UNAVAILABLE,
         Error::Config(_) | Error::Database(_) => StatusCode::INTERNAL_SERVER_ERROR,
         _ => StatusCode::BAD_REQUEST,
@@ -81,10 +82,7 @@ impl<S: Send + Sync, T: serde::de::DeserializeOwned> axum::extract::FromRequest<
         match Json::<T>::from_request(req, state).await {
             Ok(Json(value)) => Ok(Body(value)),
             Err(rejection) if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE => {
-                Err(ApiError(Error::TooLong {
-                    what: "a request body",
-                    max: MAX_BODY,
-                }))
+                Err(ApiError(Error::BodyTooLarge { max: MAX_BODY }))
             }
             Err(rejection) => Err(bad(format!("bad request body: {}", rejection.body_text()))),
         }
