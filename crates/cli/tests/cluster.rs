@@ -492,6 +492,45 @@ fn failed_logins_and_signups_on_one_node_count_on_the_other() {
     login(&b, "user1", "secret-1");
 }
 
+/// Issue #51: who is online is the same list on every node, and a user whose page stopped
+/// beating leaves it on every node after the window (90 s).
+#[test]
+fn presence_agrees_on_two_nodes() {
+    let dir = tempfile::tempdir().unwrap();
+    let Some(db) = cluster_database(dir.path(), "presence") else {
+        return;
+    };
+    let (a, b) = (
+        Served::on_database(&db, &["--test-clock"]),
+        Served::on_database(&db, &["--test-clock"]),
+    );
+    let (mut door_a, mut door_b) = (a.text(), b.text());
+    door_a.ok("signup ann secret-1");
+    door_b.ok("signup ben secret-2");
+    let ann = login(&a, "ann", "secret-1");
+    let ben = login(&b, "ben", "secret-2");
+    let beat = |node: &Served, session: Option<&str>| {
+        let (status, body) = post(&node.url("/api/presence"), session, json!({}));
+        assert_eq!(status, 200, "{body}");
+        body["online"].clone()
+    };
+    assert_eq!(beat(&a, Some(&ann)), json!(["ann"]));
+    assert_eq!(beat(&b, Some(&ben)), json!(["ann", "ben"]));
+    assert_eq!(
+        beat(&a, None),
+        json!(["ann", "ben"]),
+        "a visitor sees the list"
+    );
+    // A minute on, ann beats again; ben's page has stopped. At 91 s ben is gone on both nodes.
+    door_a.ok("clock advance 60");
+    door_b.ok("clock advance 60");
+    assert_eq!(beat(&b, Some(&ann)), json!(["ann", "ben"]));
+    door_a.ok("clock advance 31");
+    door_b.ok("clock advance 31");
+    assert_eq!(beat(&a, None), json!(["ann"]));
+    assert_eq!(beat(&b, Some(&ann)), json!(["ann"]));
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_seek_posted_on_one_node_reaches_the_lobby_on_the_other_and_back() {
     let dir = tempfile::tempdir().unwrap();

@@ -126,6 +126,8 @@ pub struct App {
     pub live: domain::analysis::LiveAnalyses,
     /// The opening explorer over the finished games.
     pub explorer: domain::explorer::Explorer,
+    /// Who is online, as every node sees it.
+    pub online: domain::online::Online,
 }
 
 impl App {
@@ -179,6 +181,7 @@ impl App {
                 config.live_analysis.clone(),
             ),
             explorer: domain::explorer::Explorer::new(storage.clone()),
+            online: domain::online::Online::new(storage.clone(), clock.clone()),
             admin,
             leader: match storage.is_shared() {
                 true => cluster::elect(&storage),

@@ -17,6 +17,7 @@ pub mod leader;
 pub mod listings;
 pub mod messages;
 pub mod moderation;
+pub mod online;
 pub mod profiles;
 mod publish;
 pub mod ratings;

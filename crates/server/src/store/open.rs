@@ -178,6 +178,11 @@ fn migrations_up_to(last: i64) -> Migrator {
             "vacation",
             include_str!("../../migrations/0018_vacation.sql"),
         ),
+        (
+            19,
+            "presence",
+            include_str!("../../migrations/0019_presence.sql"),
+        ),
     ];
     Migrator {
         migrations: Cow::Owned(

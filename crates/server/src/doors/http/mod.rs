@@ -34,6 +34,7 @@ pub mod metrics;
 mod moderation;
 mod origin;
 mod password_reset;
+mod presence;
 mod read_limits;
 mod scopes;
 mod search;
@@ -124,6 +125,7 @@ fn router(state: HttpState, limit_reads: bool) -> Router {
             get(users::standings).route_layer(quota(&search)),
         )
         .route("/api/bots", get(users::bots))
+        .route("/api/presence", post(presence::beat))
         .route("/api/games", get(games::list).post(games::challenge))
         .route(
             "/api/games/search",

@@ -1,16 +1,12 @@
 //! The browser door: the pages of `web/` ([`assets`]), board images for sharing positions
 //! (`/board/{game}.svg` and `.png`), the few JSON helpers the pages need beyond the game API (a
-//! blocked-layout preview, position analysis, the rules pages' positions, a game read from PGN
-//! or a 1995 record, and who is online), and a page in words for addresses that lead nowhere.
-
-use std::collections::HashMap;
-use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
+//! blocked-layout preview, position analysis, the rules pages' positions, and a game read from PGN
+//! or a 1995 record), and a page in words for addresses that lead nowhere.
 
 use ataxx::{Color, Layout, Position};
 use axum::extract::rejection::QueryRejection;
 use axum::extract::{Path, Query, State};
-use axum::http::{header, HeaderMap, StatusCode};
+use axum::http::{header, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
@@ -20,29 +16,20 @@ use serde::Deserialize;
 use serde_json::{json, Value};
 
 use crate::domain::analysis::{self, ANALYSIS_TIME};
-use crate::doors::session_cookie::session_token;
 use crate::error::Error;
 use crate::App;
 
 mod assets;
 mod rules;
 
-/// How long after its last heartbeat a browser's user still counts as online.
-const ONLINE_FOR: Duration = Duration::from_secs(90);
-
 #[derive(Clone)]
 struct WebState {
     app: App,
-    /// Users whose pages sent a heartbeat, and when.
-    seen: Arc<Mutex<HashMap<String, Instant>>>,
 }
 
 /// The browser door's routes, to merge into the HTTP router.
 pub fn routes<S: Clone + Send + Sync + 'static>(app: App) -> Router<S> {
-    let state = WebState {
-        app,
-        seen: Arc::default(),
-    };
+    let state = WebState { app };
     Router::new()
         .merge(assets::routes())
         .route("/board/{image}", get(board_image))
@@ -50,7 +37,6 @@ pub fn routes<S: Clone + Send + Sync + 'static>(app: App) -> Router<S> {
         .route("/api/analysis", get(analysis))
         .route("/api/rules/{game}", get(rules::position))
         .route("/api/rules/ataxx/import", post(rules::import))
-        .route("/api/presence", post(presence))
         .fallback(not_found)
         .with_state(state)
 }
@@ -288,25 +274,6 @@ async fn analysis(State(state): State<WebState>, Query(query): Query<AnalysisQue
         "analyser": format!("engine, {} ms, depth {}", ANALYSIS_TIME.as_millis(), report.depth),
     }))
     .into_response()
-}
-
-/// `POST /api/presence`: marks the signed-in user online and lists who is.
-async fn presence(State(state): State<WebState>, headers: HeaderMap) -> Response {
-    let user = match session_token(&headers) {
-        Some(token) => state.app.accounts.token_user(token).await.ok(),
-        None => None,
-    };
-    let now = Instant::now();
-    let mut online: Vec<String> = {
-        let mut seen = state.seen.lock().expect("presence table");
-        if let Some(user) = user {
-            seen.insert(user, now);
-        }
-        seen.retain(|_, at| now.duration_since(*at) < ONLINE_FOR);
-        seen.keys().cloned().collect()
-    };
-    online.sort();
-    Json(json!({"online": online})).into_response()
 }
 
 #[cfg(test)]

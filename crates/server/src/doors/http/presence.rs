@@ -1,0 +1,19 @@
+//! `POST /api/presence`: the lobby's heartbeat. Marks the signed-in user (if any) online and
+//! lists who is, one call of [`crate::domain::online::Online::beat`].
+
+use axum::extract::State;
+use axum::http::HeaderMap;
+use axum::Json;
+use serde_json::json;
+
+use super::{token, ApiResult, HttpState};
+
+pub(super) async fn beat(State(state): State<HttpState>, headers: HeaderMap) -> ApiResult {
+    // A visitor without a valid session still sees the list; only the signed-in are listed.
+    let user = match token(&headers, None) {
+        Some(token) => state.app.accounts.token_user(token).await.ok(),
+        None => None,
+    };
+    let online = state.app.online.beat(user.as_deref()).await?;
+    Ok(Json(json!({ "online": online })))
+}
