@@ -141,6 +141,12 @@ export function formatClock(ms) {
   return m >= 60 ? `${Math.floor(m / 60)}:${String(m % 60).padStart(2, '0')}:${rest}` : `${m}:${rest}`;
 }
 
+/** A moment as a `<time>`: the date and time where the reader is, exact for machines. */
+export function timeTag(ms) {
+  const at = new Date(ms);
+  return `<time datetime="${at.toISOString()}">${esc(at.toLocaleString([], { dateStyle: 'medium', timeStyle: 'short' }))}</time>`;
+}
+
 export function timeAgo(ms) {
   const s = Math.round((Date.now() - ms) / 1000);
   if (s < 60) return 'just now';

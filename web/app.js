@@ -1,7 +1,8 @@
 // The page shell: who is signed in, the navigation bar, the piece style, and the routes
 // (#/ lobby, or the front page when signed out; #/tv, #/seeks, #/login, #/game/<board>,
 // #/user/<name>, #/leaderboard, #/games?<filters>, #/rules, #/rules/<game>, #/tournaments,
-// #/tournament/<id>, #/analysis?game=<id>&fen=<FEN>, #/admin, #/forgot, #/reset?token=<token>).
+// #/tournament/<id>, #/analysis?game=<id>&fen=<FEN>, #/admin, #/tokens, #/security, #/forgot,
+// #/reset?token=<token>).
 
 import { api, esc } from './api.js';
 import { mountLobby } from './lobby.js';
@@ -17,6 +18,7 @@ import { mountSeeks } from './seeks.js';
 import { mountTournament, mountTournaments } from './tournaments.js';
 import { mountAdmin } from './admin.js';
 import { mountTokens } from './tokens.js';
+import { mountSecurity } from './security.js';
 import { mountForgot, mountReset } from './password-reset.js';
 import { notificationToggle, watchUser } from './notify.js';
 import { soundToggle } from './sound.js';
@@ -136,7 +138,7 @@ function mountLogin(root) {
       <form id="auth-form">
         <label>User name <input name="userid" autocomplete="username" required maxlength="32"></label>
         <label>Password <input name="password" type="password" autocomplete="current-password" required></label>
-        <label id="code-field" hidden>Code from the authenticator app (or a recovery code) <input name="code" autocomplete="one-time-code" inputmode="numeric" maxlength="16"></label>
+        <label id="code-field" hidden>Code from the authenticator app (or a recovery code) <input name="code" autocomplete="one-time-code" maxlength="16"></label>
         <p class="hint signup-only" id="password-rule" hidden>A password has at least 8 characters, with no spaces, quotes or colons.</p>
         <label class="signup-only" hidden>E-mail (optional) <input name="email" type="email" autocomplete="email"></label>
         <p class="error" id="auth-error" role="alert"></p>
@@ -175,8 +177,10 @@ function mountLogin(root) {
       else location.replace('#/');
     } catch (err) {
       error.textContent = err.message;
-      // A second factor is on: the form asks for its code.
+      // A second factor is on: the form asks for its code, in its own words (the server's also
+      // tell the command language's way, PASSWORD:CODE).
       if (err.code === 'second_factor') {
+        error.textContent = 'This account has a second factor on: type the code your authenticator app shows (or a recovery code), then sign in.';
         root.querySelector('#code-field').hidden = false;
         form.code.focus();
       }
@@ -210,6 +214,7 @@ async function route() {
   else if (page === 'login') unmount = mountLogin(root);
   else if (page === 'admin') unmount = mountAdmin(root, ctx);
   else if (page === 'tokens') unmount = mountTokens(root, ctx);
+  else if (page === 'security') unmount = mountSecurity(root, ctx);
   else if (page === 'forgot') unmount = mountForgot(root);
   else if (page === 'reset') unmount = mountReset(root, new URLSearchParams(query));
   else if (page) mountNoSuchPage(root, path);

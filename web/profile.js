@@ -1,6 +1,6 @@
 // A player's page: record, rating, the rating history plot, and their games.
 
-import { api, esc } from './api.js';
+import { api, esc, timeTag } from './api.js';
 import { gameLine } from './games.js';
 
 /** An SVG plot of rating points [{at_ms, rating, deviation}], with the deviation as a band. */
@@ -73,10 +73,11 @@ export function mountProfile(root, { me }, name) {
           <div><span class="big">${user.draws}</span><span class="muted">draws</span></div>
         </div>
         ${user.bot ? `<p>${esc(user.bot)} level computer player.</p>` : ''}
+        ${user.away_until_ms ? `<p id="away">On vacation until ${timeTag(user.away_until_ms)}: the deadlines of ${esc(user.userid)}'s correspondence games are paused on their turn.</p>` : ''}
         <h2>Rating history</h2>
         ${history.length ? ratingPlot(history) : '<p class="muted" id="no-history">No rated games yet.</p>'}
         ${me && me !== user.userid && !user.bot ? `<p><a class="button" href="#/">Challenge ${esc(user.userid)} from the lobby</a></p>` : ''}
-        ${me && me === user.userid ? '<p><a href="#/tokens" id="nav-tokens">API tokens for bots and scripts</a></p>' : ''}
+        ${me && me === user.userid ? '<p><a href="#/tokens" id="nav-tokens">API tokens for bots and scripts</a> · <a href="#/security" id="nav-security">Second factor and vacation</a></p>' : ''}
         <h2>Games</h2>
         <p class="profile-games"><a href="#/games?player=${encodeURIComponent(user.userid)}">Search ${esc(user.userid)}'s games</a>
           · <a href="/api/games/search/pgn?player=${encodeURIComponent(user.userid)}" download id="profile-pgn">Download all finished games (PGN)</a></p>

@@ -171,6 +171,8 @@ test('axe-core finds no serious or critical violation on any page, light or dark
     [signedOut, '#/tournaments'], [lee, '#/tournaments'], [signedOut, `#/tournament/${tour.id}`], [lee, `#/tournament/${tour.id}`],
     // Issue #33's analysis board.
     [signedOut, '#/analysis'], [lee, '#/analysis?game=hexxagon'],
+    // Issue #49's security page (its second-factor setup is checked by security.test.mjs).
+    [lee, '#/security'], [signedOut, '#/security'],
   ];
   const problems = [];
   for (const theme of ['light', 'dark']) {

@@ -65,9 +65,16 @@ test('with 32-letter names and a 300-letter chat line no page is wider than a ph
     await fits(guest, `#/game/${board}`, '.board .piece');
     await fits(guest, '#/login', '#auth-form');
     await fits(x, '#/tournaments', '#tour-form');
+    await fits(x, '#/security', '#vacation-form');
     await fits(guest, `#/tournament/${tour.id}`, `#tour-standings [data-player="${oName}"]`);
   }
   await x.setViewportSize({ width: 320, height: 740 });
+  // The second factor's setup, with its long otpauth link, fits too.
+  await x.goto(`${BASE}/#/security`);
+  await x.click('#totp-begin');
+  await x.waitForSelector('#totp-qr');
+  const setup = await layout(x);
+  assert.ok(setup.scrollWidth <= setup.width, `#/security's setup is ${setup.scrollWidth} px wide: ${setup.past.join(', ')}`);
   await x.goto(`${BASE}/#/game/${board}`);
   await x.waitForSelector('.board .piece');
   await shot(x, 'phone-game.png');

@@ -308,7 +308,10 @@ fn a_second_factor_guards_sign_in_on_every_door_and_admin_powers_with_admin_2fa(
         "{refused}"
     );
 
-    // Enabling: a secret and its otpauth:// URI; it is on only once a current code confirms it.
+    // Enabling: a secret and its otpauth:// URI (drawn as a QR code too, for the site's page);
+    // it is on only once a current code confirms it.
+    let me = || api("GET", &server.url("/api/me"), Some(&session), None).1;
+    assert_eq!(me()["second_factor"], false);
     let (status, setup) = post("/api/totp", Some(&session), json!({}));
     assert_eq!(status, 200, "{setup}");
     let secret = setup["secret"].as_str().unwrap().to_string();
@@ -319,6 +322,8 @@ fn a_second_factor_guards_sign_in_on_every_door_and_admin_powers_with_admin_2fa(
             .starts_with(&format!("otpauth://totp/ataxx:root?secret={secret}&")),
         "{setup}"
     );
+    let svg = setup["svg"].as_str().unwrap();
+    assert!(svg.contains("<svg ") && svg.ends_with("</svg>"), "{svg}");
     assert_eq!(
         login_code(&server, "root", password, None).0,
         200,
@@ -345,6 +350,7 @@ fn a_second_factor_guards_sign_in_on_every_door_and_admin_powers_with_admin_2fa(
         .map(|c| c.as_str().unwrap().to_string())
         .collect();
     assert_eq!(recovery.len(), 10);
+    assert_eq!(me()["second_factor"], true);
     assert_eq!(
         log().0,
         200,

@@ -401,6 +401,9 @@ fn vacation_pauses_correspondence_deadlines_within_a_yearly_allowance() {
     let away = door.json("vacation bob secret-2 5");
     assert_eq!(away["data"]["days_left"], 24, "{away}");
     assert!(away["data"]["away_until_ms"].is_i64(), "{away}");
+    // Bob's page says so to everyone.
+    let (_, bob) = api("GET", &server.url("/api/users/bob"), None, None);
+    assert_eq!(bob["away_until_ms"], away["data"]["away_until_ms"], "{bob}");
     let told = chat_lines(&server, 101);
     assert!(
         told.iter()

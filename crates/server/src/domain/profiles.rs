@@ -59,6 +59,8 @@ pub struct UserProfile {
     #[serde(flatten)]
     pub profile: Profile,
     pub rating_history: Vec<RatingPoint>,
+    /// When their vacation ends (their page says so to opponents); None when not away.
+    pub away_until_ms: Option<i64>,
 }
 
 /// A computer player the lobby offers.
@@ -105,9 +107,11 @@ pub async fn user(storage: &Storage, name: &str) -> Result<UserProfile> {
         .ok_or_else(|| Error::UnknownUser(name.to_string()))?;
     let rating_history = store::rating_history(&mut conn, name).await?;
     let profile = profile(&mut conn, &user, GameKind::Ataxx.name()).await?;
+    let away = store::vacation(&mut conn, name).await?;
     Ok(UserProfile {
         profile,
         rating_history,
+        away_until_ms: away.map(|vacation| vacation.until_ms),
     })
 }
 

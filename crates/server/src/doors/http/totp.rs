@@ -1,11 +1,13 @@
 //! The second factor over HTTP (issue #49), for the signed-in user: `POST /api/totp` makes a
-//! secret (`{secret, uri}`), `POST /api/totp/confirm` `{code}` turns it on and answers the ten
+//! secret (`{secret, uri, svg}`: the URI drawn as a QR code too), `POST /api/totp/confirm` `{code}` turns it on and answers the ten
 //! recovery codes, `POST /api/totp/disable` `{code}` turns it off. `POST /api/login` then takes
 //! `{"code"}` beside the password.
 
 use axum::extract::State;
 use axum::http::HeaderMap;
 use axum::Json;
+use qrcode::render::svg;
+use qrcode::QrCode;
 use serde::Deserialize;
 use serde_json::json;
 
@@ -13,7 +15,17 @@ use super::{authenticated, ApiResult, Body, HttpState};
 
 pub(super) async fn begin(State(state): State<HttpState>, headers: HeaderMap) -> ApiResult {
     let me = authenticated(&state, &headers, None).await?;
-    Ok(Json(json!(state.app.accounts.begin_totp(&me).await?)))
+    let setup = state.app.accounts.begin_totp(&me).await?;
+    let mut answer = json!(setup);
+    answer["svg"] = json!(qr_svg(&setup.uri));
+    Ok(Json(answer))
+}
+
+/// `uri` as a QR code, an SVG document for the page to show (None only for a text too long for
+/// any QR code, which an otpauth URI of a 32-letter name is far from).
+fn qr_svg(uri: &str) -> Option<String> {
+    let code = QrCode::new(uri.as_bytes()).ok()?;
+    Some(code.render::<svg::Color>().min_dimensions(200, 200).build())
 }
 
 #[derive(Deserialize)]

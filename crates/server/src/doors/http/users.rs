@@ -16,6 +16,8 @@ pub(super) async fn me(State(state): State<HttpState>, headers: HeaderMap) -> Ap
     let mut me = json!(profiles::user(&state.app.storage, &name).await?);
     // The browser shows its admin page to the server's admins.
     me["admin"] = json!(state.app.admin.is_admin(&name));
+    // Its security page offers to turn the second factor on or off.
+    me["second_factor"] = json!(state.app.accounts.has_second_factor(&name).await?);
     Ok(Json(me))
 }
 

@@ -73,6 +73,7 @@ const ASSETS: &[Asset] = &[
     asset!("tournaments.js", JS),
     asset!("admin.js", JS),
     asset!("tokens.js", JS),
+    asset!("security.js", JS),
     asset!("kinds.js", JS),
     asset!("kind-ataxx.js", JS),
     asset!("kind-hexxagon.js", JS),
