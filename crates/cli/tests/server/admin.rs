@@ -4,11 +4,9 @@
 //! restores; a cheater's next game is unrated, an aborted game ends unrated, a closed account
 //! resigns its games.
 
-#[path = "common/served.rs"]
-mod served;
-
 use serde_json::{json, Value};
-use served::{api, login, signup_and_login, Served};
+
+use crate::common::served::{api, login, signup_and_login, Served};
 
 struct Site {
     server: Served,

@@ -6,13 +6,12 @@
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
-#[path = "common/served.rs"]
-mod served;
-
 use games::GameKind;
 use serde_json::Value;
-use served::text_setup::{ALICE, BOB};
-use served::{api, command, database, login, poll, socket, Served, Socket};
+
+use crate::common::database;
+use crate::common::served::{api, command, login, poll, socket, Served, Socket};
+use crate::common::text_setup::{ALICE, BOB};
 
 /// A square Ataxx game both sides played with the engine and its embedded net6 (20,000 nodes a
 /// move, `go nodes`) until x, at ply 87, stood more than 8.64 pieces up (+10.00) and then played

@@ -2,20 +2,15 @@
 //! or the tests' random mover in Python, tests/python/random_mover.py, that shares no code with
 //! the project), with a person's moves made by the test over HTTP.
 
-#[path = "common/persons_move.rs"]
-mod persons_move;
-#[path = "common/python.rs"]
-mod python;
-#[path = "common/served.rs"]
-mod served;
-
 use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use persons_move::persons_move;
 use serde_json::{json, Value};
-use served::{api, next_where, poll, send, signup_and_login, socket, Served};
+
+use crate::common::persons_move::persons_move;
+use crate::common::python;
+use crate::common::served::{api, next_where, poll, send, signup_and_login, socket, Served};
 
 /// A running `ataxx bot`, killed when dropped; its log goes to `log`.
 struct BotProcess {

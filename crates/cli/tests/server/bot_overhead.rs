@@ -13,18 +13,15 @@
 //!     BOT_BENCH_BINARY=$PWD/target/release/ataxx BOT_BENCH_MOVES=400 \
 //!         cargo test -p ataxx-cli --test bot_overhead -- --ignored --nocapture
 
-#[path = "common/persons_move.rs"]
-mod persons_move;
-#[path = "common/served.rs"]
-mod served;
-
 use std::path::PathBuf;
 use std::process::{Command, Stdio};
 use std::time::{SystemTime, UNIX_EPOCH};
 
-use persons_move::persons_move;
 use serde_json::json;
-use served::{api, next_where_within, signup_and_login, socket, Served};
+
+use crate::common::persons_move::persons_move;
+use crate::common::served;
+use crate::common::served::{api, next_where_within, signup_and_login, socket, Served};
 
 /// Forwards stdin to the engine and the engine's lines back, writing `<ns> <move>` to the stamp
 /// file for every `bestmove` just before forwarding it.

@@ -6,20 +6,19 @@
 //! and a Swiss whose leader is killed mid-round. Needs `ATAXX_TEST_POSTGRES` (scripts/test.sh starts a cluster
 //! and sets it); without it each test prints a notice and returns.
 
-#[path = "common/served.rs"]
-mod served;
-
 use std::collections::BTreeSet;
 use std::process::Command;
 
 use ataxx::Position;
 use futures_util::{SinkExt, StreamExt};
 use serde_json::{json, Value};
-use served::{
-    api, close_code, database, login, next_where_within, socket, wait_for, Served, Socket,
-};
 use tokio_tungstenite::tungstenite::protocol::frame::coding::CloseCode;
 use tokio_tungstenite::tungstenite::Message;
+
+use crate::common::served::{
+    api, close_code, login, next_where_within, socket, wait_for, Served, Socket,
+};
+use crate::common::{database, served};
 
 /// The database URL for this test, or None (and a notice) without PostgreSQL.
 fn cluster_database(dir: &std::path::Path, test: &str) -> Option<String> {

@@ -2,11 +2,10 @@
 //! beside the built-in levels, and the per-user stream that tells an open page it is that
 //! user's turn or that a challenge arrived (what the page's notifications are made from).
 
-#[path = "common/served.rs"]
-mod served;
-
 use serde_json::{json, Value};
-use served::{api, next_where, signup_and_login, socket, Served};
+
+use crate::common::served;
+use crate::common::served::{api, next_where, signup_and_login, socket, Served};
 
 #[test]
 fn an_engine_bot_is_listed_beside_the_levels_and_can_be_challenged() {

@@ -3,17 +3,13 @@
 //! mail door, a real SMTP relay catching its mail (aiosmtpd) and the HTTP API; the tokens are
 //! read from the mails the relay caught.
 
-mod common;
-#[path = "common/mail_kit.rs"]
-mod mail_kit;
-#[path = "common/served.rs"]
-mod served;
-
 use std::time::Duration;
 
-use mail_kit::{count, sign_up, wait_for, wait_for_nth, MailTest};
 use serde_json::{json, Value};
-use served::{api, http};
+
+use crate::common::mail_kit::{count, sign_up, wait_for, wait_for_nth, MailTest};
+use crate::common::served::{api, http};
+use crate::common::{mail_kit, served};
 
 const ALICE: &str = "alice@a.test";
 const NEW: &str = "new-password-1";

@@ -7,19 +7,16 @@
 //! Either way, every move answered 200 is in the board's record, on the live server and after a
 //! restart, and no failed write is answered 200.
 
-#[path = "common/persons_move.rs"]
-mod persons_move;
-#[path = "common/served.rs"]
-mod served;
-
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, Instant};
 
-use persons_move::persons_move;
 use serde_json::{json, Value};
-use served::{api, database, signup_and_login, Served};
+
+use crate::common::database;
+use crate::common::persons_move::persons_move;
+use crate::common::served::{api, signup_and_login, Served};
 
 /// Two players and the boards they play on, with every move the server answered 200.
 struct Table {

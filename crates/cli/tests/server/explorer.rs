@@ -4,13 +4,11 @@
 //! analysis board's import (`POST /api/rules/ataxx/import`): the seed's 1995 game, read from its
 //! record and from its PGN, is one game whose moves lead to the PGN's final position.
 
-#[path = "common/served.rs"]
-mod served;
-
 use games::GameKind;
 use serde_json::{json, Value};
-use served::text_setup::{ALICE, BOB};
-use served::{api, command, http, Served};
+
+use crate::common::served::{api, command, http, Served};
+use crate::common::text_setup::{ALICE, BOB};
 
 /// Plays `moves` on a new board between alice (x) and bob, then `resigner` resigns; returns
 /// the board.

@@ -12,10 +12,8 @@ use serde_json::{json, Value};
 use tokio_tungstenite::tungstenite::protocol::frame::coding::CloseCode;
 use tokio_tungstenite::tungstenite::Message;
 
-#[path = "common/served.rs"]
-mod served;
-use served::text_setup::{ALICE, BOB, CAROL};
-use served::{api, close_code, connect_from, http, login, socket, Served, TextDoor};
+use crate::common::served::{api, close_code, connect_from, http, login, socket, Served, TextDoor};
+use crate::common::text_setup::{ALICE, BOB, CAROL};
 
 /// `POST /api/login` from the source address `from`, by hand over a bound socket.
 fn login_from(server: &Served, from: &str, userid: &str, password: &str) -> (u16, Value) {

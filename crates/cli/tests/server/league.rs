@@ -5,18 +5,15 @@
 //! within each pair; its table is counted again here from the games' own results, and must
 //! order the engines as their strength does.
 
-#[path = "common/python.rs"]
-mod python;
-#[path = "common/served.rs"]
-mod served;
-
 use std::collections::{BTreeSet, HashMap};
 use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::time::Instant;
 
 use serde_json::{json, Value};
-use served::{api, command, poll, signup_and_login, Served};
+
+use crate::common::served::{api, command, poll, signup_and_login, Served};
+use crate::common::{python, served};
 
 const BOT_PASSWORD: &str = "botpass1";
 

@@ -6,15 +6,13 @@
 //! the node's cap refuses one search too many, and a closed socket's search ends and frees its
 //! place.
 
-#[path = "common/served.rs"]
-mod served;
-
 use std::time::{Duration, Instant};
 
 use games::GameKind;
 use serde_json::{json, Value};
-use served::text_setup::{ALICE, BOB};
-use served::{login, next_where, send, socket, Served, Socket};
+
+use crate::common::served::{login, next_where, send, socket, Served, Socket};
+use crate::common::text_setup::{ALICE, BOB};
 
 /// The answer to an `analyse` (its `analysis_started` or its `error`).
 async fn analyse(ws: &mut Socket, id: i64, game: &str, fen: &str) -> Value {

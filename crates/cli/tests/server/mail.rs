@@ -2,19 +2,16 @@
 //! `ataxx serve --smtp`, or piped into `ataxx mail-in`; the server's mail caught by a real SMTP
 //! server (aiosmtpd) standing in as the relay. No part of the mail path is mocked.
 
-mod common;
-mod database;
-#[path = "common/mail_kit.rs"]
-mod mail_kit;
-
 use std::time::Duration;
 
 use base64::Engine;
-use common::stdout_of;
-use mail_kit::{
+
+use crate::common::mail_kit::{
     count, mail_in, mailq, mails_to, next_mail, sign_up, wait_for, wait_for_nth, wait_for_queue,
     wait_for_subject, MailTest, Served,
 };
+use crate::common::stdout_of;
+use crate::common::{database, mail_kit};
 
 const ALICE: &str = "alice@a.test";
 const BOB: &str = "bob@b.test";

@@ -3,19 +3,14 @@
 //! can make the server mail to others, bounces and auto-responders, the database `mail-in`
 //! writes to, what is kept of a processed mail, and the mails' own shape.
 
-mod common;
-#[path = "common/mail_kit.rs"]
-mod mail_kit;
-#[path = "common/served.rs"]
-mod served;
-
 use std::time::{Duration, Instant};
 
-use common::stdout_of;
-use mail_kit::{
+use crate::common::mail_kit::{
     count, mail_in, mail_in_from, mails_to, next_mail, sign_up, wait_for, wait_for_subject,
     MailTest,
 };
+use crate::common::stdout_of;
+use crate::common::{mail_kit, served, text_setup};
 
 fn raw(from: &str, subject: &str, headers: &str, body: &str) -> Vec<u8> {
     format!("From: {from}\r\nTo: ataxx@games.test\r\nSubject: {subject}\r\n{headers}\r\n{body}")
@@ -289,7 +284,7 @@ fn computer_players_are_not_challenged_to_play_each_other() {
     let dir = tempfile::tempdir().unwrap();
     let server = served::Served::fresh(&dir, &[]);
     let mut door = server.text();
-    door.signup(&[served::text_setup::ALICE]);
+    door.signup(&[text_setup::ALICE]);
     let refused = door.send("ataxx challenge bot-master bot-very-hard");
     assert!(
         refused.starts_with("error: invalid challenge: computer players do not challenge"),

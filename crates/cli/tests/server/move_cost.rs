@@ -13,14 +13,11 @@ use std::io::{BufRead, BufReader};
 use std::process::{Child, Command, Stdio};
 use std::sync::{Arc, Mutex};
 
-#[path = "common/persons_move.rs"]
-mod persons_move;
-#[path = "common/served.rs"]
-mod served;
-
-use persons_move::persons_move;
 use serde_json::json;
-use served::{api, TextDoor};
+
+use crate::common::persons_move::persons_move;
+use crate::common::served;
+use crate::common::served::{api, TextDoor};
 
 /// `POST /api/games/{board}/move`, 3 requests:
 /// - the session of the bearer token (1);

@@ -12,9 +12,7 @@ use std::time::{Duration, Instant};
 use serde_json::{json, Value};
 use tokio_tungstenite::tungstenite::client::IntoClientRequest;
 
-#[path = "common/served.rs"]
-mod served;
-use served::{api, connect_from, login, signup_and_login, Served, TextDoor};
+use crate::common::served::{api, connect_from, login, signup_and_login, Served, TextDoor};
 
 /// An answer read off a socket: status, head (lower case), body.
 struct Answer {

@@ -3,15 +3,13 @@
 //! does, and JSON log lines that carry each request's id. (Readiness flipping with the database
 //! is in cluster.rs, which owns a PostgreSQL to stop.)
 
-#[path = "common/served.rs"]
-mod served;
-
 use std::process::{Command, Stdio};
 use std::time::Duration;
 
 use serde_json::Value;
-use served::text_setup::{ALICE, BOB};
-use served::Served;
+
+use crate::common::served::Served;
+use crate::common::text_setup::{ALICE, BOB};
 
 /// The addresses a starting `ataxx serve` prints (`http`, `text`, then `metrics`), and its
 /// standard output kept open (a server whose stdout is closed ends at its next line).

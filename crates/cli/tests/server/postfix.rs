@@ -10,17 +10,14 @@
 //! and the pipe changes user). `scripts/test.sh` installs Postfix from Debian's packages; where it
 //! is missing or we are not root, the test says so and passes, except under CI, where it fails.
 
-mod common;
-#[path = "common/mail_kit.rs"]
-mod mail_kit;
-
 use std::io::Write;
 use std::net::TcpListener;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use mail_kit::{mails_to, python, sign_up, wait_for, Served, Sink};
+use crate::common::mail_kit::{mails_to, sign_up, wait_for, Served, Sink};
+use crate::common::{mail_kit, python};
 
 const GAME_DOMAIN: &str = "games.test";
 const SERVER: &str = "ataxx@games.test";

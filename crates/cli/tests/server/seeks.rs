@@ -1,12 +1,10 @@
 //! Open seeks, quick pairing and the lobby stream, through a real `ataxx serve`.
 
-#[path = "common/served.rs"]
-mod served;
-
 use std::collections::BTreeMap;
 
 use serde_json::{json, Value};
-use served::{api, command, next_where, poll, signup_and_login, socket, Served};
+
+use crate::common::served::{api, command, next_where, poll, signup_and_login, socket, Served};
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_seek_is_listed_taken_once_and_the_lobby_hears_it_all() {

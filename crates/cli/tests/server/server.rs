@@ -10,16 +10,12 @@ use futures_util::{SinkExt, StreamExt};
 use serde_json::{json, Value};
 use tokio_tungstenite::tungstenite::Message;
 
-#[path = "common/served.rs"]
-mod served;
-use served::text_setup::{ALICE, BOB, CAROL, DAVE};
-use served::{
+use crate::common::seam::{expected_ratings, kind, pick, play_and_pass};
+use crate::common::served::{
     api, login, next_where, play_over_socket, send, signup_and_login, socket, wait_for, Served,
     TextDoor,
 };
-#[path = "common/seam.rs"]
-mod seam;
-use seam::{expected_ratings, kind, pick, play_and_pass};
+use crate::common::text_setup::{ALICE, BOB, CAROL, DAVE};
 
 /// The test's own choice of move: the first legal one, which fills the board quickly.
 fn first_move(pos: &Position) -> ataxx::Move {

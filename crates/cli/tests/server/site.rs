@@ -2,11 +2,10 @@
 //! clocks, games a side never moved in, illegal moves in words, rejected offers, results from
 //! the reader's side), through a real `ataxx serve`.
 
-#[path = "common/served.rs"]
-mod served;
-
 use serde_json::{json, Value};
-use served::{api, command, next_where, signup_and_login, socket, Served};
+
+use crate::common::served;
+use crate::common::served::{api, command, next_where, signup_and_login, socket, Served};
 
 /// Starts a game between `x` and `o` (tokens) and returns its board.
 fn start_game(server: &Served, x: &str, o: &str, o_name: &str, clock: Option<&str>) -> i64 {

@@ -3,13 +3,14 @@
 //! tournament's WebSocket; every number the server shows is counted again here from the games'
 //! own results.
 
-#[path = "common/served.rs"]
-mod served;
-
 use std::collections::{BTreeMap, HashMap, HashSet};
 
 use serde_json::{json, Value};
-use served::{api, command, next_where_within, poll, signup_and_login, socket, Served, TextDoor};
+
+use crate::common::served;
+use crate::common::served::{
+    api, command, next_where_within, poll, signup_and_login, socket, Served, TextDoor,
+};
 
 fn password(name: &str) -> String {
     format!("secret-{name}")

@@ -1,12 +1,8 @@
 //! A Swiss round played by mail (issue 34): players sign up, join, start and play a
 //! correspondence Swiss through real SMTP, and read the standings by mail.
 
-mod common;
-mod database;
-#[path = "common/mail_kit.rs"]
-mod mail_kit;
-
-use mail_kit::{sign_up, wait_for, MailTest};
+use crate::common::mail_kit;
+use crate::common::mail_kit::{sign_up, wait_for, MailTest};
 
 #[test]
 fn a_correspondence_swiss_round_is_joined_played_and_shown_by_mail() {

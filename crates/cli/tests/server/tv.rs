@@ -1,11 +1,9 @@
 //! `GET /api/tv`: the games in play ranked by their players' ratings (the front page's live
 //! boards and Ataxx TV), through a real `ataxx serve`, read without an account.
 
-#[path = "common/served.rs"]
-mod served;
-
 use serde_json::{json, Value};
-use served::{api, signup_and_login, Served};
+
+use crate::common::served::{api, signup_and_login, Served};
 
 /// A rated correspondence game through a seek: `x` posts it playing x, `o` takes it.
 fn seek_game(server: &Served, x: &str, o: &str) -> i64 {

@@ -9,12 +9,10 @@ use games::ankor::{Colour, Position as AnkorPosition};
 use games::{AnyPosition, Outcome, Seat};
 use serde_json::{json, Value};
 
-#[path = "common/served.rs"]
-mod served;
-use served::{api, next_where, play_over_socket, signup_and_login, socket, Served, TextDoor};
-#[path = "common/seam.rs"]
-mod seam;
-use seam::{expected_ratings, kind, pick, play_and_pass};
+use crate::common::seam::{expected_ratings, kind, pick, play_and_pass};
+use crate::common::served::{
+    api, next_where, play_over_socket, signup_and_login, socket, Served, TextDoor,
+};
 
 // ---------------------------------------------------------------------------------------------
 // Ankor

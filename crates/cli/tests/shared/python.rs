@@ -1,8 +1,8 @@
 //! The Python side of the interoperability and mail tests: the interpreter is `ATAXX_PYTHON` or
 //! the repository's `.venv` that `scripts/test.sh` creates, and the scripts live in
-//! `tests/python`. Test files include it with `#[path = "common/python.rs"] mod python;`.
+//! `tests/python`. Both test binaries include it in their `common` module.
 
-// Each test file uses its own part of it.
+// Each binary uses its own part of it.
 #![allow(dead_code)]
 
 use std::path::PathBuf;

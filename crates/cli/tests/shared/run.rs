@@ -1,4 +1,5 @@
-//! Running the built `ataxx` binary from the CLI's integration tests.
+//! Running the built `ataxx` binary from the CLI's integration tests (both binaries include it
+//! in their `common` module).
 
 use std::process::{Command, Output};
 

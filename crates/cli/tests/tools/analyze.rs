@@ -1,8 +1,6 @@
 //! `ataxx analyze`: the best line and score of one position, on one thread or several.
 
-mod common;
-
-use common::{ataxx, stdout_of};
+use crate::common::{ataxx, stdout_of};
 
 /// x wins in three plies (proved by exhaustive search in the engine's tests).
 const WIN_IN_THREE: &str = "1x111/11111/1111o/ox11o/x1111 x 0 1";

@@ -1,8 +1,6 @@
 //! `ataxx blocks` against seed 000's and seed 002's numbers.
 
-mod common;
-
-use common::{ataxx, stdout_of};
+use crate::common::{ataxx, stdout_of};
 
 #[test]
 fn canonical_lists_match_seed_000() {

@@ -1,13 +1,12 @@
 //! `ataxx datagen`: a small run writes whole files of replayable games into a corpus directory,
 //! and a second run resumes it.
 
-mod common;
-
 use std::path::Path;
 
 use ataxx::{Color, Position};
-use common::{ataxx, stdout_of};
 use engine::data::{self, Chunk, Ply};
+
+use crate::common::{ataxx, stdout_of};
 
 /// `ataxx datagen` with `args`, which must succeed.
 fn datagen(args: &[&str]) {

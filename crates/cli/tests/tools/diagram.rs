@@ -1,8 +1,6 @@
 //! `ataxx diagram`: Ankor's drawing of the help page's example, other games' diagrams, errors.
 
-mod common;
-
-use common::{ataxx, stdout_of};
+use crate::common::{ataxx, stdout_of};
 
 const EXAMPLE: &str =
     "ankor 6 1 ...x.oxooxooxoo..oo../...o.xxxxo..x../...x.x..../....../.../. o 17 17 30";
@@ -20,7 +18,7 @@ fn ankor_example_is_the_help_page_figure() {
     ]);
     assert_eq!(
         out,
-        include_str!("../../games/tests/data/ankor-figure-exact.txt")
+        include_str!("../../../games/tests/data/ankor-figure-exact.txt")
     );
     let plain = stdout_of(&["diagram", "--variant", "ankor", "--fen", EXAMPLE]);
     assert_eq!(plain, out.to_lowercase());

@@ -1,8 +1,6 @@
 //! `ataxx encode` / `ataxx decode` against the spec's 14-byte vectors.
 
-mod common;
-
-use common::{ataxx, stdout_of};
+use crate::common::{ataxx, stdout_of};
 
 const VECTORS: [(&str, &str); 4] = [
     (

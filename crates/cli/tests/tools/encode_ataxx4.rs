@@ -1,9 +1,7 @@
 //! `ataxx encode` / `ataxx decode` for four-player boards (the 19-byte board of spec
 //! `variants.md` 2.5).
 
-mod common;
-
-use common::{ataxx, stdout_of};
+use crate::common::{ataxx, stdout_of};
 
 const START_HEX: &str = "02000c00000000000000000000000040010004";
 

@@ -2,7 +2,7 @@
 //! `fuzz/regressions/<target>/`) through the same checks the fuzz targets run, on stable Rust:
 //! `cargo test` keeps each finding fixed without nightly or cargo-fuzz. docs/fuzzing.md.
 
-#[path = "../../../fuzz/checks.rs"]
+#[path = "../../../../fuzz/checks.rs"]
 mod checks;
 
 use std::path::Path;

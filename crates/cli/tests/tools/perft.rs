@@ -1,8 +1,6 @@
 //! `ataxx perft` for each variant through the games seam.
 
-mod common;
-
-use common::{ataxx, stdout_of};
+use crate::common::{ataxx, stdout_of};
 
 fn nodes_per_depth(out: &str) -> Vec<u64> {
     out.lines()

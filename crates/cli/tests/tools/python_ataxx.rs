@@ -7,9 +7,7 @@
 use std::ffi::OsStr;
 use std::path::PathBuf;
 
-mod common;
-#[path = "common/python.rs"]
-mod python;
+use crate::common::python;
 
 /// `python tests/python/<script> args...`, which must succeed; its standard output.
 fn run_python(script: &str, args: &[&OsStr]) -> String {
@@ -60,7 +58,7 @@ fn python_ataxx_replays_the_pgn_of_an_engine_match() {
     let exe = env!("CARGO_BIN_EXE_ataxx");
     let engine = format!("{exe} uai");
     let book = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../books/standard.txt");
-    common::stdout_of(&[
+    crate::common::stdout_of(&[
         "match",
         "-e",
         &engine,

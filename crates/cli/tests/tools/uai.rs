@@ -6,9 +6,7 @@ use std::time::{Duration, Instant};
 
 use ataxx::{Move, Position};
 
-#[path = "common/uai_pipe.rs"]
-mod uai_pipe;
-use uai_pipe::Engine;
+use crate::common::uai_pipe::Engine;
 
 const SECOND: Duration = Duration::from_secs(1);
 

@@ -1,8 +1,7 @@
 //! What the mail tests run against: a real `ataxx serve` with its mail door, a real SMTP server
 //! catching its outbound mail (aiosmtpd, `tests/python/smtp_sink.py`, from the `.venv` that
 //! `scripts/test.sh` makes, or `ATAXX_PYTHON`), a real SMTP client (lettre) writing to the
-//! server's `--smtp` port, and `ataxx mail-in` fed raw messages. The test file that includes it
-//! also declares `mod common;` (tests/common/mod.rs), which runs the `ataxx` binary.
+//! server's `--smtp` port, and `ataxx mail-in` fed raw messages.
 
 // Each test file uses its own part of the kit.
 #![allow(dead_code)]
@@ -16,8 +15,7 @@ use std::time::{Duration, Instant};
 use lettre::{Message, SmtpTransport, Transport};
 use mail_parser::MessageParser;
 
-#[path = "python.rs"]
-pub mod python;
+use super::python;
 
 /// A port nothing listens on right now.
 fn free_port() -> u16 {

@@ -1,6 +1,5 @@
 //! The move a test's person plays: a legal move of a game's full view (`GET /api/games/{board}`)
-//! picked by the ply number, never the pass (the server plays forced passes itself). Included
-//! with `#[path = "common/persons_move.rs"] mod persons_move;`.
+//! picked by the ply number, never the pass (the server plays forced passes itself).
 
 use serde_json::Value;
 

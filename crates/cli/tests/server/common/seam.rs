@@ -1,7 +1,6 @@
 //! What the server tests of every game share: the test's own copy of a game through the
 //! `games` seam, its seeded choice of moves, and the ratings it expects (computed with
-//! skillratings, independently of the server). Test files include it with
-//! `#[path = "common/seam.rs"] mod seam;`.
+//! skillratings, independently of the server).
 
 // Each test file uses its own part.
 #![allow(dead_code)]

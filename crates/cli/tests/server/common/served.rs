@@ -1,7 +1,6 @@
 //! The harness of the server's end-to-end tests: a real `ataxx serve` process with a SQLite file
-//! in a temporary directory (or a node on a given database URL, see crates/cli/tests/cluster.rs),
-//! its text door (optionally from a chosen source address), HTTP and WebSocket helpers. Test
-//! files include it with `#[path = "common/served.rs"] mod served;`.
+//! in a temporary directory (or a node on a given database URL, see cluster.rs), its text door
+//! (optionally from a chosen source address), HTTP and WebSocket helpers.
 
 // Each test file uses its own part of the harness.
 #![allow(dead_code)]
@@ -18,10 +17,7 @@ use serde_json::{json, Value};
 use tokio_tungstenite::tungstenite::protocol::frame::coding::CloseCode;
 use tokio_tungstenite::tungstenite::Message;
 
-#[path = "../database/mod.rs"]
-pub mod database;
-#[path = "text_setup.rs"]
-pub mod text_setup;
+use super::database;
 
 /// A running `ataxx serve`, killed when dropped.
 pub struct Served {

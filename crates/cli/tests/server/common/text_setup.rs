@@ -1,7 +1,6 @@
-//! Players and boards set up over the text door, as most server tests begin. Included by
-//! served.rs, so every test file with the harness has these.
+//! Players and boards set up over the text door, as most server tests begin.
 
-use super::TextDoor;
+use super::served::TextDoor;
 
 /// Test players with their passwords.
 pub const ALICE: (&str, &str) = ("alice", "secret-1");

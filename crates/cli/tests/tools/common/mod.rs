@@ -1,0 +1,9 @@
+//! What the tool tests share, compiled once for the binary.
+
+#[path = "../../shared/python.rs"]
+pub mod python;
+#[path = "../../shared/run.rs"]
+mod run;
+pub mod uai_pipe;
+
+pub use run::{ataxx, stdout_of};
