@@ -9,8 +9,10 @@ use std::time::{Duration, Instant};
 use serde_json::{json, Value};
 
 use crate::common::persons_move::persons_move;
-use crate::common::python;
-use crate::common::served::{api, next_where, poll, send, signup_and_login, socket, Served};
+use crate::common::random_mover;
+use crate::common::served::{
+    api, free_port, next_where, poll, send, signup_and_login, socket, Served,
+};
 
 /// A running `ataxx bot`, killed when dropped; its log goes to `log`.
 struct BotProcess {
@@ -218,30 +220,20 @@ fn a_bot_running_ataxx_uai_plays_a_live_and_a_correspondence_game_to_the_end() {
 #[test]
 fn a_bot_survives_an_engine_crash_an_illegal_answer_and_a_server_restart() {
     let dir = tempfile::tempdir().unwrap();
-    let script = python::script_path("random_mover.py");
     let marks = dir.path().join("marks");
     std::fs::create_dir(&marks).unwrap();
     // A fixed port, so that the restarted server is where the bot left it.
-    let port = std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port();
-    let address = format!("127.0.0.1:{port}");
+    let address = format!("127.0.0.1:{}", free_port());
     let db = dir.path().join("ataxx.db");
     let mut server = Served::start_on(&db, &address, &[]);
     signup_and_login(&server, "randombot", "botpass1");
     let alice = signup_and_login(&server, "alice", "secret-1");
-    let python = python::any_interpreter();
+    let [python, script] = random_mover();
     let bot = BotProcess::start(
         &server,
         "randombot",
         &[],
-        &[
-            python.to_str().unwrap(),
-            script.to_str().unwrap(),
-            marks.to_str().unwrap(),
-        ],
+        &[&python, &script, marks.to_str().unwrap()],
         dir.path().join("bot.log"),
     );
     wait_for_bot(&server, "randombot");

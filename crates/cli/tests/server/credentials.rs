@@ -8,8 +8,7 @@ use std::time::Duration;
 use serde_json::{json, Value};
 
 use crate::common::mail_kit::{count, sign_up, wait_for, wait_for_nth, MailTest};
-use crate::common::served::{api, http};
-use crate::common::{mail_kit, served};
+use crate::common::served::{api, http, signup_and_login, Served};
 
 const ALICE: &str = "alice@a.test";
 const NEW: &str = "new-password-1";
@@ -32,11 +31,11 @@ fn token_in(body: &str) -> String {
     token
 }
 
-fn post(server: &mail_kit::Served, path: &str, token: Option<&str>, body: Value) -> (u16, Value) {
+fn post(server: &Served, path: &str, token: Option<&str>, body: Value) -> (u16, Value) {
     api("POST", &server.url(path), token, Some(body))
 }
 
-fn login(server: &mail_kit::Served, userid: &str, password: &str) -> (u16, Value) {
+fn login(server: &Served, userid: &str, password: &str) -> (u16, Value) {
     post(
         server,
         "/api/login",
@@ -45,11 +44,11 @@ fn login(server: &mail_kit::Served, userid: &str, password: &str) -> (u16, Value
     )
 }
 
-fn ask_reset(server: &mail_kit::Served, who: &str) -> (u16, Value) {
+fn ask_reset(server: &Served, who: &str) -> (u16, Value) {
     post(server, "/api/password-reset", None, json!({"user": who}))
 }
 
-fn confirm(server: &mail_kit::Served, token: &str, password: &str) -> (u16, Value) {
+fn confirm(server: &Served, token: &str, password: &str) -> (u16, Value) {
     post(
         server,
         "/api/password-reset/confirm",
@@ -73,8 +72,6 @@ fn a_forgotten_password_is_reset_once_by_a_mailed_token_and_every_session_ends()
     let test = MailTest::new();
     let _sink = test.relay(&[]);
     let server = test.serve(&[
-        "--http",
-        "127.0.0.1:0",
         "--smtp",
         "127.0.0.1:0",
         "--test-clock",
@@ -221,19 +218,14 @@ fn a_forgotten_password_is_reset_once_by_a_mailed_token_and_every_session_ends()
 }
 
 /// The answer every reset request gets (asked for a name no account has).
-fn answer_of(server: &mail_kit::Served) -> Value {
+fn answer_of(server: &Served) -> Value {
     ask_reset(server, "nobody-at-all").1
 }
 
 #[test]
 fn reset_requests_are_throttled_per_client_address_whatever_the_account() {
     let test = MailTest::new();
-    let server = test.serve(&[
-        "--http",
-        "127.0.0.1:0",
-        "--password-resets-per-address",
-        "2",
-    ]);
+    let server = test.serve(&["--password-resets-per-address", "2"]);
     assert_eq!(ask_reset(&server, "nobody").0, 202);
     assert_eq!(ask_reset(&server, "somebody").0, 202);
     let (status, refused) = ask_reset(&server, "anybody");
@@ -282,12 +274,12 @@ fn the_tests_own_totp_gives_rfc_6238_s_code() {
 #[test]
 fn a_second_factor_guards_sign_in_on_every_door_and_admin_powers_with_admin_2fa() {
     let dir = tempfile::tempdir().unwrap();
-    let server = served::Served::start(
+    let server = Served::start(
         &dir.path().join("ataxx.db"),
         &["--admin", "root", "--admin-2fa"],
     );
     let password = "root-password-1";
-    let session = served::signup_and_login(&server, "root", password);
+    let session = signup_and_login(&server, "root", password);
     let post = |path: &str, token: Option<&str>, body: Value| {
         api("POST", &server.url(path), token, Some(body))
     };
@@ -390,12 +382,7 @@ fn a_second_factor_guards_sign_in_on_every_door_and_admin_powers_with_admin_2fa(
     assert_eq!(login_code(&server, "root", password, None).0, 200);
 }
 
-fn login_code(
-    server: &served::Served,
-    userid: &str,
-    password: &str,
-    code: Option<&str>,
-) -> (u16, Value) {
+fn login_code(server: &Served, userid: &str, password: &str, code: Option<&str>) -> (u16, Value) {
     api(
         "POST",
         &server.url("/api/login"),

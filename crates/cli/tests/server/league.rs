@@ -13,7 +13,7 @@ use std::time::Instant;
 use serde_json::{json, Value};
 
 use crate::common::served::{api, command, poll, signup_and_login, Served};
-use crate::common::{python, served};
+use crate::common::{random_mover, served};
 
 const BOT_PASSWORD: &str = "botpass1";
 
@@ -96,12 +96,11 @@ fn three_engines_run_by_ataxx_bot_play_two_cycles_and_the_table_orders_them_by_s
     assert_eq!(status, 400, "{refused}");
 
     let ataxx = env!("CARGO_BIN_EXE_ataxx");
-    let python = python::any_interpreter();
-    let mover = python::script_path("random_mover.py");
+    let [python, mover] = random_mover();
     let commands: [Vec<&str>; 3] = [
         vec![ataxx, "uai", "--level", "hard"],
         vec![ataxx, "uai", "--level", "easy"],
-        vec![python.to_str().unwrap(), mover.to_str().unwrap()],
+        vec![&python, &mover],
     ];
     let _running: Vec<Engine> = engines
         .iter()
@@ -290,13 +289,12 @@ fn a_league_with_no_end_plays_on_until_its_creator_stops_it_after_the_cycle_in_p
     assert_eq!(league["total_rounds"], 0, "{league}");
     let id = league["id"].as_i64().unwrap();
     let path = format!("/api/tournaments/{id}");
-    let python = python::any_interpreter();
-    let mover = python::script_path("random_mover.py");
+    let [python, mover] = random_mover();
     let _running: Vec<Engine> = engines
         .iter()
         .map(|name| {
             let log = dir.path().join(format!("{name}.log"));
-            let engine = [python.to_str().unwrap(), mover.to_str().unwrap()];
+            let engine = [python.as_str(), mover.as_str()];
             Engine::start(&server, name, id, &engine, &log)
         })
         .collect();

@@ -7,11 +7,10 @@ use std::time::Duration;
 use base64::Engine;
 
 use crate::common::mail_kit::{
-    count, mail_in, mailq, mails_to, next_mail, sign_up, wait_for, wait_for_nth, wait_for_queue,
-    wait_for_subject, MailTest, Served,
+    count, mail_in, mail_server, mailq, mails_to, next_mail, sign_up, wait_for, wait_for_nth,
+    wait_for_queue, wait_for_subject, MailTest,
 };
-use crate::common::stdout_of;
-use crate::common::{database, mail_kit};
+use crate::common::{ataxx_command, database, mail_kit, stdout_of};
 
 const ALICE: &str = "alice@a.test";
 const BOB: &str = "bob@b.test";
@@ -470,11 +469,11 @@ fn a_mail_the_relay_took_as_the_server_was_killed_goes_again_once_with_the_same_
     let _sink = test.relay(&["--kill-pid-file", pid_file.to_str().unwrap()]);
     let first = {
         let mut server = test.serve(&["--smtp", "127.0.0.1:0"]);
-        std::fs::write(&pid_file, server.pid().to_string()).unwrap();
+        std::fs::write(&pid_file, server.child.id().to_string()).unwrap();
         server.mail("erin@e.test", "signup erin password5", "");
         let first = wait_for(caught, "erin@e.test", "confirm address erin ");
         assert_eq!(
-            server.wait().signal(),
+            server.child.wait().unwrap().signal(),
             Some(9),
             "the relay killed the server"
         );
@@ -615,7 +614,8 @@ fn sendmail_is_given_the_sender_the_recipient_and_the_message() {
     std::os::unix::fs::PermissionsExt::set_mode(&mut permissions, 0o755);
     std::fs::set_permissions(&program, permissions).unwrap();
     std::fs::write(dir.path().join("down"), "").unwrap();
-    let _server = Served::start(
+    let _server = mail_server(
+        ataxx_command(),
         &db,
         &[
             "--sendmail",
@@ -807,7 +807,7 @@ fn a_data_line_without_end_does_not_grow_the_server() {
     let test = MailTest::new();
     let _sink = test.relay(&[]);
     let server = test.serve(&["--smtp", "127.0.0.1:0"]);
-    let stream = std::net::TcpStream::connect(server.smtp_addr()).unwrap();
+    let stream = std::net::TcpStream::connect(server.smtp.as_deref().unwrap()).unwrap();
     stream
         .set_read_timeout(Some(Duration::from_secs(60)))
         .unwrap();
@@ -839,7 +839,7 @@ fn a_data_line_without_end_does_not_grow_the_server() {
     }
     writeln!(writer, "DATA\r").unwrap();
     assert!(reply().starts_with("354"));
-    let before = peak_kib(server.pid());
+    let before = peak_kib(server.child.id());
     // 256 MiB without a newline, then the end of the message.
     let chunk = vec![b'a'; 1 << 20];
     for _ in 0..256 {
@@ -851,7 +851,7 @@ fn a_data_line_without_end_does_not_grow_the_server() {
         answer.starts_with('2') || answer.starts_with('5'),
         "{answer}"
     );
-    let grown = peak_kib(server.pid()).saturating_sub(before);
+    let grown = peak_kib(server.child.id()).saturating_sub(before);
     assert!(
         grown < 64 * 1024,
         "the server grew by {grown} KiB reading one line"

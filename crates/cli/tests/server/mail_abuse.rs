@@ -9,8 +9,9 @@ use crate::common::mail_kit::{
     count, mail_in, mail_in_from, mails_to, next_mail, sign_up, wait_for, wait_for_subject,
     MailTest,
 };
-use crate::common::stdout_of;
-use crate::common::{mail_kit, served, text_setup};
+use crate::common::served::{api, http, Served};
+use crate::common::text_setup::ALICE;
+use crate::common::{mail_kit, stdout_of};
 
 fn raw(from: &str, subject: &str, headers: &str, body: &str) -> Vec<u8> {
     format!("From: {from}\r\nTo: ataxx@games.test\r\nSubject: {subject}\r\n{headers}\r\n{body}")
@@ -47,7 +48,7 @@ fn players(test: &MailTest, players: &[(&str, &str)], password: &str) {
 
 /// The relay and a server on which alice and bob (password `password`) signed up and alice challenged
 /// bob: board 101, its notice the last mail each of them has.
-fn alice_challenges_bob(test: &MailTest) -> (mail_kit::Sink, mail_kit::Served) {
+fn alice_challenges_bob(test: &MailTest) -> (mail_kit::Sink, Served) {
     let running = (test.relay(&[]), test.serve(&[]));
     let (alice, bob) = ("alice@a.test", "bob@b.test");
     players(test, &[(alice, "alice"), (bob, "bob")], "password");
@@ -282,9 +283,9 @@ fn a_processed_mail_is_not_kept_and_its_password_is_nowhere_in_the_inbox() {
 #[test]
 fn computer_players_are_not_challenged_to_play_each_other() {
     let dir = tempfile::tempdir().unwrap();
-    let server = served::Served::fresh(&dir, &[]);
+    let server = Served::fresh(&dir, &[]);
     let mut door = server.text();
-    door.signup(&[text_setup::ALICE]);
+    door.signup(&[ALICE]);
     let refused = door.send("ataxx challenge bot-master bot-very-hard");
     assert!(
         refused.starts_with("error: invalid challenge: computer players do not challenge"),
@@ -476,7 +477,7 @@ fn a_player_muted_by_a_moderator_cannot_chat_by_mail_until_the_mute_runs_out() {
     let test = MailTest::new();
     let caught = &test.caught;
     let _sink = test.relay(&[]);
-    let server = test.serve(&["--admin", "root", "--http", "127.0.0.1:0", "--test-clock"]);
+    let server = test.serve(&["--admin", "root", "--test-clock"]);
     let (alice, bob) = ("alice@a.test", "bob@b.test");
     players(
         &test,
@@ -491,7 +492,7 @@ fn a_player_muted_by_a_moderator_cannot_chat_by_mail_until_the_mute_runs_out() {
     wait_for(caught, bob, "New ataxx Board 101 alice");
 
     // The admin mutes bob for ten minutes over the API.
-    let root = served::api(
+    let root = api(
         "POST",
         &server.url("/api/login"),
         None,
@@ -501,7 +502,7 @@ fn a_player_muted_by_a_moderator_cannot_chat_by_mail_until_the_mute_runs_out() {
         .as_str()
         .unwrap()
         .to_string();
-    let (status, muted) = served::api(
+    let (status, muted) = api(
         "POST",
         &server.url("/api/users/bob/mute"),
         Some(&root),
@@ -528,7 +529,7 @@ fn a_player_muted_by_a_moderator_cannot_chat_by_mail_until_the_mute_runs_out() {
 
     // Once it has run out, the same mail is said.
     let seen = mails_to(caught, alice).len();
-    let (status, _, advanced) = served::http(
+    let (status, _, advanced) = http(
         "POST",
         &server.url("/api/command"),
         None,

@@ -10,14 +10,14 @@
 //! the list of them, so a change that adds one has to say why in the budget.
 
 use std::io::{BufRead, BufReader};
-use std::process::{Child, Command, Stdio};
+use std::process::Stdio;
 use std::sync::{Arc, Mutex};
 
 use serde_json::json;
 
+use crate::common::ataxx_command;
 use crate::common::persons_move::persons_move;
-use crate::common::served;
-use crate::common::served::{api, TextDoor};
+use crate::common::served::{api, Served};
 
 /// `POST /api/games/{board}/move`, 3 requests:
 /// - the session of the bearer token (1);
@@ -36,27 +36,26 @@ const TEXT_MOVE: usize = 4;
 
 /// A server whose debug log is collected.
 struct Logged {
-    child: Child,
-    http: String,
-    text: String,
+    server: Served,
     lines: Arc<Mutex<Vec<String>>>,
 }
 
 impl Logged {
     fn start(db: &std::path::Path) -> Logged {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_ataxx"))
-            .args(["serve", "--http", "127.0.0.1:0", "--text", "127.0.0.1:0"])
-            // No deadline sweep in the counted windows: the sweeper reads the open boards
-            // every second.
-            .args(["--log", "debug", "--no-rate-limits"])
-            .args(["--sweep-ms", "3600000", "--db"])
-            .arg(db)
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("ataxx serve starts");
+        let mut command = ataxx_command();
+        command.stderr(Stdio::piped());
+        // No deadline sweep in the counted windows: the sweeper reads the open boards every
+        // second.
+        let extra = [
+            "--log",
+            "debug",
+            "--no-rate-limits",
+            "--sweep-ms",
+            "3600000",
+        ];
+        let mut server = Served::launch(command, db, "127.0.0.1:0", &extra);
         let lines = Arc::new(Mutex::new(vec![]));
-        let stderr = BufReader::new(child.stderr.take().unwrap());
+        let stderr = BufReader::new(server.child.stderr.take().unwrap());
         let collected = lines.clone();
         std::thread::spawn(move || {
             for line in stderr.lines().map_while(Result::ok) {
@@ -65,17 +64,7 @@ impl Logged {
                 }
             }
         });
-        let (http, text) = served::doors_of(&mut child);
-        Logged {
-            child,
-            http,
-            text,
-            lines,
-        }
-    }
-
-    fn url(&self, path: &str) -> String {
-        format!("http://{}{path}", self.http)
+        Logged { server, lines }
     }
 
     /// The requests logged since `mark` (a count of lines), after giving the log a moment;
@@ -98,13 +87,6 @@ impl Logged {
     }
 }
 
-impl Drop for Logged {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
 /// Asserts that `moves` moves ran at most `budget` requests each.
 fn assert_within(door: &str, requests: &[String], moves: usize, budget: usize) {
     eprintln!(
@@ -123,7 +105,8 @@ fn assert_within(door: &str, requests: &[String], moves: usize, budget: usize) {
 #[test]
 fn a_move_costs_the_database_no_more_requests_than_its_budget() {
     let dir = tempfile::tempdir().unwrap();
-    let server = Logged::start(&dir.path().join("ataxx.db"));
+    let logged = Logged::start(&dir.path().join("ataxx.db"));
+    let server = &logged.server;
     let tokens: Vec<String> = [("alice", "secret-1"), ("bob", "secret-2")]
         .iter()
         .map(|(name, password)| {
@@ -153,7 +136,7 @@ fn a_move_costs_the_database_no_more_requests_than_its_budget() {
     assert_eq!(status, 200, "{game}");
 
     // Twenty moves over HTTP.
-    let mark = server.mark();
+    let mark = logged.mark();
     for _ in 0..20 {
         let token = &tokens[usize::from(game["to_move"] == "bob")];
         let body = json!({"move": persons_move(&game), "guard": game["ply"].as_i64().unwrap() + 1});
@@ -166,11 +149,11 @@ fn a_move_costs_the_database_no_more_requests_than_its_budget() {
         assert_eq!(status, 200, "{reply}");
         game = reply;
     }
-    assert_within("HTTP", &server.requests_since(mark), 20, HTTP_MOVE);
+    assert_within("HTTP", &logged.requests_since(mark), 20, HTTP_MOVE);
 
     // Twenty moves by the text door, each answered with the board.
-    let mut door = TextDoor::connect(&server.text, None);
-    let mark = server.mark();
+    let mut door = server.text();
+    let mark = logged.mark();
     for _ in 0..20 {
         let (player, password) = match game["to_move"].as_str() {
             Some("alice") => ("alice", "secret-1"),
@@ -184,5 +167,5 @@ fn a_move_costs_the_database_no_more_requests_than_its_budget() {
         game = reply["data"].clone();
         assert_eq!(game["ply"], ply, "{reply}");
     }
-    assert_within("text door", &server.requests_since(mark), 20, TEXT_MOVE);
+    assert_within("text door", &logged.requests_since(mark), 20, TEXT_MOVE);
 }

@@ -3,33 +3,14 @@
 //! does, and JSON log lines that carry each request's id. (Readiness flipping with the database
 //! is in cluster.rs, which owns a PostgreSQL to stop.)
 
-use std::process::{Command, Stdio};
+use std::process::Command;
 use std::time::Duration;
 
 use serde_json::Value;
 
+use crate::common::ataxx_command;
 use crate::common::served::Served;
 use crate::common::text_setup::{ALICE, BOB};
-
-/// The addresses a starting `ataxx serve` prints (`http`, `text`, then `metrics`), and its
-/// standard output kept open (a server whose stdout is closed ends at its next line).
-fn addresses(child: &mut std::process::Child) -> (Vec<String>, impl Drop) {
-    use std::io::BufRead;
-    let mut lines = std::io::BufReader::new(child.stdout.take().unwrap()).lines();
-    let addresses = (0..3)
-        .map(|_| {
-            let line = lines.next().unwrap().unwrap();
-            line.split_once(' ').unwrap().1.to_string()
-        })
-        .collect();
-    (addresses, KeptOpen(lines))
-}
-
-struct KeptOpen<T>(T);
-
-impl<T> Drop for KeptOpen<T> {
-    fn drop(&mut self) {}
-}
 
 /// The body of `GET url`, with the answer's status and `X-Request-Id`.
 fn get(url: &str) -> (u16, Option<String>, String) {
@@ -64,33 +45,21 @@ fn metrics_move_by_exactly_what_a_scripted_game_does_and_logs_carry_request_ids(
     let dir = tempfile::tempdir().unwrap();
     let log = dir.path().join("log.jsonl");
     let db = dir.path().join("ataxx.db");
-    let mut child = Command::new(env!("CARGO_BIN_EXE_ataxx"))
-        .args(["serve", "--http", "127.0.0.1:0", "--text", "127.0.0.1:0"])
-        .args([
-            "--log",
-            "info",
-            "--log-format",
-            "json",
-            "--metrics",
-            "127.0.0.1:0",
-            // No worker here: a requested analysis stays in its queue for the gauge to count.
-            "--analysis-workers",
-            "0",
-        ])
-        .arg("--db")
-        .arg(&db)
-        .stdout(Stdio::piped())
-        .stderr(std::fs::File::create(&log).unwrap())
-        .spawn()
-        .unwrap();
-    let (doors, _stdout) = addresses(&mut child);
-    let [http, text, metrics_addr] = <[String; 3]>::try_from(doors).unwrap();
-    let server = Served {
-        child,
-        http,
-        text,
-        db: db.into(),
-    };
+    let mut command = ataxx_command();
+    command.stderr(std::fs::File::create(&log).unwrap());
+    let extra = [
+        "--log",
+        "info",
+        "--log-format",
+        "json",
+        "--metrics",
+        "127.0.0.1:0",
+        // No worker here: a requested analysis stays in its queue for the gauge to count.
+        "--analysis-workers",
+        "0",
+    ];
+    let server = Served::launch(command, &db, "127.0.0.1:0", &extra);
+    let metrics_addr = server.metrics.clone().unwrap();
     let scrape = || {
         let (status, _, body) = get(&format!("http://{metrics_addr}/metrics"));
         assert_eq!(status, 200);

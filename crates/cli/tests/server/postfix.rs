@@ -11,22 +11,18 @@
 //! is missing or we are not root, the test says so and passes, except under CI, where it fails.
 
 use std::io::Write;
-use std::net::TcpListener;
+use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use crate::common::mail_kit::{mails_to, sign_up, wait_for, Served, Sink};
+use crate::common::mail_kit::{mail_server, mails_to, sign_up, wait_for, Sink};
+use crate::common::served::free_port;
 use crate::common::{mail_kit, python};
 
 const GAME_DOMAIN: &str = "games.test";
 const SERVER: &str = "ataxx@games.test";
 const ALICE: &str = "alice@players.test";
-
-fn free_port() -> u16 {
-    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
-    listener.local_addr().unwrap().port()
-}
 
 fn run(program: &str, args: &[&str]) -> String {
     let out = Command::new(program).args(args).output().unwrap();
@@ -248,7 +244,6 @@ fn message(from: &str, subject: &str, message_id: &str) -> String {
 /// The mails the inbox has stored, as `ataxx mailq --inbox --json` run as the server's user
 /// lists them.
 fn inbox(program: &Path, (uid, gid): (u32, u32), db: &Path) -> Vec<serde_json::Value> {
-    use std::os::unix::process::CommandExt;
     let out = Command::new(program)
         .uid(uid)
         .gid(gid)
@@ -311,7 +306,10 @@ fn the_documented_postfix_setup_delivers_answers_refuses_relaying_and_drops_boun
     let transport = format!("{GAME_DOMAIN} ataxx:\ntypo.{GAME_DOMAIN} ataxxtypo:\n");
     let postfix = Postfix::start(dir.path(), sink_port, &pipes, &transport);
     let relay = format!("127.0.0.1:{}", postfix.port);
-    let _server = Served::start_as(&program, user.0, user.1, &db, &["--relay", &relay]);
+    // The server runs as the pipe's user, as a server behind an MTA does.
+    let mut as_ataxx = Command::new(&program);
+    as_ataxx.uid(user.0).gid(user.1);
+    let _server = mail_server(as_ataxx, &db, &["--relay", &relay]);
 
     // Not an open relay: mail from outside for another domain is refused; for the game's
     // domain (relay_domains) it is taken.

@@ -1,25 +1,15 @@
-//! The Python side of the interoperability and mail tests: the interpreter is `ATAXX_PYTHON` or
-//! the repository's `.venv` that `scripts/test.sh` creates, and the scripts live in
-//! `tests/python`. Both test binaries include it in their `common` module.
-
-// Each binary uses its own part of it.
-#![allow(dead_code)]
+//! The Python side of the interoperability, mail and bot tests: the interpreter is
+//! `ATAXX_PYTHON` or the repository's `.venv` that `scripts/test.sh` creates, and the scripts
+//! live in `tests/python`. Both test binaries include this file in their `common` module.
 
 use std::path::PathBuf;
 use std::process::Command;
 
-fn interpreter() -> PathBuf {
+/// `ATAXX_PYTHON`, or else the repository's `.venv`.
+pub fn interpreter() -> PathBuf {
     std::env::var_os("ATAXX_PYTHON")
         .map(PathBuf::from)
         .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../.venv/bin/python"))
-}
-
-/// An interpreter for the scripts that need no package (the random mover): `ATAXX_PYTHON`, the
-/// `.venv`, or else `python3` on the path.
-pub fn any_interpreter() -> PathBuf {
-    Some(interpreter())
-        .filter(|path| path.exists())
-        .unwrap_or_else(|| PathBuf::from("python3"))
 }
 
 /// Where `tests/python/<name>` is.

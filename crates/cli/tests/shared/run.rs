@@ -1,11 +1,16 @@
-//! Running the built `ataxx` binary from the CLI's integration tests (both binaries include it
-//! in their `common` module).
+//! Running the built `ataxx` binary, as both test binaries do (tests/server and tests/tools
+//! include this file in their `common` module).
 
 use std::process::{Command, Output};
 
+/// The test build of `ataxx`, ready for its arguments.
+pub fn ataxx_command() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_ataxx"))
+}
+
 /// Runs `ataxx` with `args`.
 pub fn ataxx(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_ataxx"))
+    ataxx_command()
         .args(args)
         .output()
         .expect("the ataxx binary runs")

@@ -2,9 +2,6 @@
 //! `ATAXX_TEST_POSTGRES` holds a server URL (`postgres://user:password@host:port`, set by
 //! scripts/postgres.sh), a fresh PostgreSQL database per test that `ataxx serve` creates.
 
-// Each test crate that includes this module uses part of it.
-#![allow(dead_code)]
-
 use std::ffi::OsString;
 use std::hash::{DefaultHasher, Hash, Hasher};
 use std::path::Path;

@@ -3,11 +3,8 @@
 //! `scripts/test.sh` makes, or `ATAXX_PYTHON`), a real SMTP client (lettre) writing to the
 //! server's `--smtp` port, and `ataxx mail-in` fed raw messages.
 
-// Each test file uses its own part of the kit.
-#![allow(dead_code)]
-
+use std::ffi::OsString;
 use std::io::{BufRead, BufReader, Write};
-use std::net::TcpListener;
 use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, Command, Output, Stdio};
 use std::time::{Duration, Instant};
@@ -16,15 +13,8 @@ use lettre::{Message, SmtpTransport, Transport};
 use mail_parser::MessageParser;
 
 use super::python;
-
-/// A port nothing listens on right now.
-fn free_port() -> u16 {
-    TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port()
-}
+use super::served::{free_port, Served};
+use super::{ataxx_command, stdout_of};
 
 /// What most mail tests start from: a temporary folder with the database and the folder the
 /// relay catches mail into, and the relay's address (nothing listens there until
@@ -66,18 +56,20 @@ impl MailTest {
 
     /// [`MailTest::serve`] with environment variables (the relay password).
     pub fn serve_with_env(&self, extra: &[&str], env: &[(&str, &str)]) -> Served {
-        self.node(&self.db, extra, env)
+        let mut command = ataxx_command();
+        command.envs(env.iter().copied());
+        self.node(command, self.db.as_os_str(), extra)
     }
 
     /// A server on another database (a PostgreSQL URL that several nodes share), sending
     /// through the relay.
     pub fn serve_on(&self, db: &str, extra: &[&str]) -> Served {
-        self.node(Path::new(db), extra, &[])
+        self.node(ataxx_command(), db.as_ref(), extra)
     }
 
-    fn node(&self, db: &Path, extra: &[&str], env: &[(&str, &str)]) -> Served {
+    fn node(&self, command: Command, db: &std::ffi::OsStr, extra: &[&str]) -> Served {
         let relay = format!("127.0.0.1:{}", self.port);
-        Served::start_with_env(db, &[&["--relay", &relay], extra].concat(), env)
+        mail_server(command, db, &[&["--relay", &relay], extra].concat())
     }
 
     /// Pipes `raw` into `ataxx mail-in`, which must take it.
@@ -89,6 +81,20 @@ impl MailTest {
             String::from_utf8_lossy(&out.stderr)
         );
     }
+}
+
+/// `command` (the test build, or a copy run as another user) serving with its mail door on `db`
+/// as given: a SQLite file, which `mail-in` and `mailq` open too (so never a PostgreSQL
+/// database named after it), or a database URL. It sends as ataxx@games.test, looking at its
+/// outbox every 50 ms.
+pub fn mail_server(command: Command, db: impl Into<OsString>, extra: &[&str]) -> Served {
+    let mail = [
+        "--mail-from",
+        "ataxx@games.test",
+        "--mail-interval-ms",
+        "50",
+    ];
+    Served::launch(command, db, "127.0.0.1:0", &[&mail[..], extra].concat())
 }
 
 /// The relay: aiosmtpd writing each message it receives into a folder.
@@ -134,98 +140,11 @@ impl Drop for Sink {
     }
 }
 
-/// A running `ataxx serve` with its mail door, killed (SIGKILL) when dropped.
-pub struct Served {
-    child: Child,
-    smtp: Option<String>,
-    http: Option<String>,
-}
-
 impl Served {
-    pub fn start(db: &Path, extra: &[&str]) -> Served {
-        Served::start_with_env(db, extra, &[])
-    }
-
-    /// With environment variables (the relay password).
-    pub fn start_with_env(db: &Path, extra: &[&str], env: &[(&str, &str)]) -> Served {
-        let mut command = Command::new(env!("CARGO_BIN_EXE_ataxx"));
-        command.envs(env.iter().copied());
-        Served::spawn(command, db, extra)
-    }
-
-    /// `program` (a copy of the binary) run as the user `uid`:`gid`, as a server behind an MTA
-    /// runs as the MTA's pipe user.
-    pub fn start_as(program: &Path, uid: u32, gid: u32, db: &Path, extra: &[&str]) -> Served {
-        use std::os::unix::process::CommandExt;
-        let mut command = Command::new(program);
-        command.uid(uid).gid(gid);
-        Served::spawn(command, db, extra)
-    }
-
-    /// Serves no HTTP unless `extra` names an `--http` address.
-    fn spawn(mut command: Command, db: &Path, extra: &[&str]) -> Served {
-        let with_http = extra.contains(&"--http");
-        command.arg("serve");
-        if !with_http {
-            command.args(["--http", "off"]);
-        }
-        let mut child = command
-            .args(["--text", "127.0.0.1:0", "--log", "warn"])
-            .args([
-                "--mail-from",
-                "ataxx@games.test",
-                "--mail-interval-ms",
-                "50",
-            ])
-            .arg("--db")
-            .arg(db)
-            .args(extra)
-            .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
-            .spawn()
-            .expect("ataxx serve starts");
-        let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
-        let http = with_http.then(|| {
-            let line = lines.next().unwrap().unwrap();
-            line.strip_prefix("http ").unwrap().to_string()
-        });
-        let text = lines.next().unwrap().unwrap();
-        assert!(text.starts_with("text "), "{text}");
-        let smtp = extra.contains(&"--smtp").then(|| {
-            lines
-                .next()
-                .unwrap()
-                .unwrap()
-                .strip_prefix("smtp ")
-                .unwrap()
-                .to_string()
-        });
-        Served { child, smtp, http }
-    }
-
-    /// The URL of `path` on its HTTP door.
-    pub fn url(&self, path: &str) -> String {
-        let http = self.http.as_deref().expect("started with --http");
-        format!("http://{http}{path}")
-    }
-
-    pub fn pid(&self) -> u32 {
-        self.child.id()
-    }
-
-    /// The address of its `--smtp` door.
-    pub fn smtp_addr(&self) -> &str {
-        self.smtp.as_deref().expect("started with --smtp")
-    }
-
-    /// Waits for the process to end (killed by someone else).
-    pub fn wait(&mut self) -> std::process::ExitStatus {
-        self.child.wait().unwrap()
-    }
-
-    /// Sends a mail into the `--smtp` port with a real SMTP client.
+    /// Sends a mail into the `--smtp` door with a real SMTP client.
     pub fn mail(&self, from: &str, subject: &str, body: &str) {
-        let (host, port) = self.smtp.as_deref().unwrap().rsplit_once(':').unwrap();
+        let smtp = self.smtp.as_deref().expect("started with --smtp");
+        let (host, port) = smtp.rsplit_once(':').unwrap();
         let message = Message::builder()
             .from(from.parse().unwrap())
             .to("ataxx@games.test".parse().unwrap())
@@ -240,13 +159,6 @@ impl Served {
     }
 }
 
-impl Drop for Served {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
 /// `ataxx mail-in --db DB` with `raw` on standard input.
 pub fn mail_in(db: &Path, raw: &[u8]) -> Output {
     mail_in_from(db, "someone@example.org", raw)
@@ -254,7 +166,7 @@ pub fn mail_in(db: &Path, raw: &[u8]) -> Output {
 
 /// [`mail_in`] with this envelope sender (`--sender`, what Postfix's pipe passes).
 pub fn mail_in_from(db: &Path, sender: &str, raw: &[u8]) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_ataxx"))
+    let mut child = ataxx_command()
         .arg("mail-in")
         .arg("--db")
         .arg(db)
@@ -421,7 +333,7 @@ pub fn next_mail(folder: &Path, to: &str, seen: usize) -> Caught {
 
 /// `ataxx mailq --json --db DB`: every mail in the outbox, one JSON object each.
 pub fn mailq(db: &str) -> Vec<serde_json::Value> {
-    crate::common::stdout_of(&["mailq", "--json", "--limit", "1000", "--db", db])
+    stdout_of(&["mailq", "--json", "--limit", "1000", "--db", db])
         .lines()
         .map(|line| serde_json::from_str(line).unwrap())
         .collect()

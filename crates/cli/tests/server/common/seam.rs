@@ -2,9 +2,6 @@
 //! `games` seam, its seeded choice of moves, and the ratings it expects (computed with
 //! skillratings, independently of the server).
 
-// Each test file uses its own part.
-#![allow(dead_code)]
-
 use games::{AnyPosition, GameKind, Outcome, Seat};
 use skillratings::glicko2::{glicko2_rating_period, Glicko2Config, Glicko2Rating};
 use skillratings::Outcomes;

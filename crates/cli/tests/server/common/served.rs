@@ -1,13 +1,10 @@
-//! The harness of the server's end-to-end tests: a real `ataxx serve` process with a SQLite file
-//! in a temporary directory (or a node on a given database URL, see cluster.rs), its text door
+//! The one way the server tests run `ataxx serve`: a real process on a SQLite file in a
+//! temporary folder (or a node on a given database URL, see cluster.rs), with its text door
 //! (optionally from a chosen source address), HTTP and WebSocket helpers.
-
-// Each test file uses its own part of the harness.
-#![allow(dead_code)]
 
 use std::ffi::OsString;
 use std::io::{BufRead, BufReader, Read, Write};
-use std::net::{IpAddr, SocketAddr, TcpStream};
+use std::net::{IpAddr, SocketAddr, TcpListener, TcpStream};
 use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
@@ -17,15 +14,17 @@ use serde_json::{json, Value};
 use tokio_tungstenite::tungstenite::protocol::frame::coding::CloseCode;
 use tokio_tungstenite::tungstenite::Message;
 
-use super::database;
+use super::{ataxx_command, database};
 
-/// A running `ataxx serve`, killed when dropped.
+/// A running `ataxx serve`, killed (SIGKILL) when dropped.
 pub struct Served {
     pub child: Child,
     pub http: String,
     pub text: String,
-    /// Its `--db` argument.
-    pub db: OsString,
+    /// Its `--smtp` door, when `extra` asked for one.
+    pub smtp: Option<String>,
+    /// Its `--metrics` address, when `extra` asked for one.
+    pub metrics: Option<String>,
 }
 
 impl Served {
@@ -35,53 +34,70 @@ impl Served {
 
     /// Starts a server on `db` whose HTTP door binds `http` (a restart on the same port).
     pub fn start_on(db: &Path, http: &str, extra: &[&str]) -> Served {
-        Served::spawn(
-            Path::new(env!("CARGO_BIN_EXE_ataxx")),
-            database::test_database(db),
-            http,
-            extra,
-        )
+        Served::launch(ataxx_command(), database::test_database(db), http, extra)
     }
 
     /// Starts a node on the database at `url` (several nodes may share a PostgreSQL one).
     pub fn on_database(url: &str, extra: &[&str]) -> Served {
-        Served::spawn(
-            Path::new(env!("CARGO_BIN_EXE_ataxx")),
-            url.into(),
-            "127.0.0.1:0",
-            extra,
-        )
+        Served::launch(ataxx_command(), url, "127.0.0.1:0", extra)
+    }
+
+    /// A server on a fresh database in `dir`.
+    pub fn fresh(dir: &tempfile::TempDir, extra: &[&str]) -> Served {
+        Served::start(&dir.path().join("ataxx.db"), extra)
     }
 
     /// A server run by `program` (another build of `ataxx`, e.g. a release one for a
     /// benchmark) on a fresh database in `dir`.
     pub fn fresh_from(program: &Path, dir: &tempfile::TempDir, extra: &[&str]) -> Served {
         let db = database::test_database(&dir.path().join("ataxx.db"));
-        Served::spawn(program, db, "127.0.0.1:0", extra)
+        Served::launch(Command::new(program), db, "127.0.0.1:0", extra)
     }
 
-    fn spawn(program: &Path, db: OsString, http: &str, extra: &[&str]) -> Served {
-        let mut child = Command::new(program)
-            .args(["serve", "--http", http, "--text", "127.0.0.1:0"])
-            .args(["--log", "warn", "--db"])
-            .arg(&db)
+    /// Runs `command` (a program with whatever environment, user or standard error the caller
+    /// gave it) as `serve` on `db`, its HTTP door on `http`, the text door on a free port and
+    /// `--log warn` unless `extra` names a level; returns once it has printed the address of
+    /// every door it opened (reading them all: a server whose stdout is closed ends at its next
+    /// line).
+    pub fn launch(
+        mut command: Command,
+        db: impl Into<OsString>,
+        http: &str,
+        extra: &[&str],
+    ) -> Served {
+        command.args(["serve", "--http", http, "--text", "127.0.0.1:0"]);
+        if !extra.contains(&"--log") {
+            command.args(["--log", "warn"]);
+        }
+        let mut child = command
+            .arg("--db")
+            .arg(db.into())
             .args(extra)
             .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
             .spawn()
             .expect("ataxx serve starts");
-        let (http, text) = doors_of(&mut child);
+        let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
+        let mut door = |name: &str| {
+            let line = lines
+                .next()
+                .expect("the server prints its addresses")
+                .unwrap();
+            line.strip_prefix(name)
+                .and_then(|addr| addr.strip_prefix(' '))
+                .unwrap_or_else(|| panic!("expected {name:?}, got {line:?}"))
+                .to_string()
+        };
+        let http = door("http");
+        let text = door("text");
+        let smtp = extra.contains(&"--smtp").then(|| door("smtp"));
+        let metrics = extra.contains(&"--metrics").then(|| door("metrics"));
         Served {
             child,
             http,
             text,
-            db,
+            smtp,
+            metrics,
         }
-    }
-
-    /// A server on a fresh database in `dir`.
-    pub fn fresh(dir: &tempfile::TempDir, extra: &[&str]) -> Served {
-        Served::start(&dir.path().join("ataxx.db"), extra)
     }
 
     pub fn text(&self) -> TextDoor {
@@ -114,21 +130,14 @@ impl Drop for Served {
     }
 }
 
-/// The HTTP and text doors' addresses that a starting `ataxx serve` prints on its piped stdout.
-pub fn doors_of(child: &mut Child) -> (String, String) {
-    let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
-    let mut addr = |door: &str| {
-        let line = lines
-            .next()
-            .expect("the server prints its addresses")
-            .unwrap();
-        line.strip_prefix(door)
-            .unwrap_or_else(|| panic!("expected {door:?}, got {line:?}"))
-            .to_string()
-    };
-    let http = addr("http ");
-    let text = addr("text ");
-    (http, text)
+/// A port nothing listens on right now (for a server restarted on the same address, or a
+/// program that must be told its port in advance).
+pub fn free_port() -> u16 {
+    TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
 }
 
 /// A TCP connection to `to` from the source address `from`.

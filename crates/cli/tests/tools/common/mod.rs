@@ -1,4 +1,5 @@
-//! What the tool tests share, compiled once for the binary.
+//! What the tool tests share, compiled once for the binary: running `ataxx`, the Python side,
+//! a UAI engine behind pipes.
 
 #[path = "../../shared/python.rs"]
 pub mod python;
