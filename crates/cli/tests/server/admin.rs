@@ -7,6 +7,7 @@
 use serde_json::{json, Value};
 
 use crate::common::served::{api, login, signup_and_login, Served};
+use crate::common::table::start_game;
 
 struct Site {
     server: Served,
@@ -37,10 +38,7 @@ impl Site {
 
     /// A game between `x` and `o` (accepted): its board.
     fn game(&self, x: &str, o: &str, o_name: &str) -> i64 {
-        let board = self.challenge(x, o_name);
-        let (status, game) = self.post(&format!("/api/games/{board}/accept"), o, json!({}));
-        assert_eq!((status, &game["status"]), (200, &json!("active")), "{game}");
-        board
+        start_game(&self.server, x, &[(o_name, o)], json!({"options": {}})).0
     }
 
     fn board(&self, board: i64) -> Value {

@@ -18,6 +18,7 @@ use tokio_tungstenite::tungstenite::Message;
 use crate::common::served::{
     api, close_code, login, next_where_within, socket, wait_for, Served, Socket,
 };
+use crate::common::text_setup::{ALICE, BOB, CAROL};
 use crate::common::{database, served};
 
 /// The database URL for this test, or None (and a notice) without PostgreSQL.
@@ -75,9 +76,8 @@ async fn players_on_two_nodes_follow_each_other_over_websocket_and_the_text_door
     let (a, b) = (node(&db), node(&db));
     let mut door_a = a.text();
     let mut door_b = b.text();
-    door_a.ok("signup alice secret-1");
-    door_b.ok("signup bob secret-2");
-    door_b.ok("signup carol secret-3");
+    door_a.signup(&[ALICE]);
+    door_b.signup(&[BOB, CAROL]);
     let alice = login(&a, "alice", "secret-1");
     let bob = login(&b, "bob", "secret-2");
     // Carol subscribes on node A and watches on node B.
@@ -158,11 +158,8 @@ fn fifty_concurrent_commands_on_one_board_over_two_nodes_play_exactly_once() {
     };
     let nodes = [node(&db), node(&db)];
     let mut door = nodes[0].text();
-    door.ok("signup alice secret-1");
-    door.ok("signup bob secret-2");
-    door.ok("ataxx challenge alice bob");
-    door.ok("ataxx accept 101 alice secret-1");
-    door.ok("ataxx accept 101 bob secret-2");
+    door.signup(&[ALICE, BOB]);
+    door.start("ataxx challenge alice bob", 101, &[ALICE, BOB]);
 
     // 50 commands, each a legal move for the player to move as its sender last saw the board,
     // without a move number: every one races the others, half through each node.
@@ -239,8 +236,7 @@ fn board_numbers_stay_unique_under_concurrent_challenges_on_two_nodes() {
     };
     let nodes = [node(&db), node(&db)];
     let mut door = nodes[0].text();
-    door.ok("signup alice secret-1");
-    door.ok("signup bob secret-2");
+    door.signup(&[ALICE, BOB]);
     let boards: Vec<i64> = std::thread::scope(|scope| {
         let challengers: Vec<_> = (0..8)
             .map(|i| {
@@ -325,9 +321,8 @@ fn bots_still_move_after_the_leader_is_killed_with_sigkill() {
     let mut leader = node(&db);
     let survivor = node(&db);
     let mut door = survivor.text();
-    door.ok("signup alice secret-1");
-    door.ok("ataxx challenge alice bot-very-easy");
-    door.ok("ataxx accept 101 alice secret-1");
+    door.signup(&[ALICE]);
+    door.start("ataxx challenge alice bot-very-easy", 101, &[ALICE]);
     let mut ply = 0;
     for round in 0..4 {
         if round == 2 {
@@ -498,8 +493,8 @@ async fn a_seek_posted_on_one_node_reaches_the_lobby_on_the_other_and_back() {
         return;
     };
     let (a, b) = (node(&db), node(&db));
-    a.text().ok("signup alice secret-1");
-    b.text().ok("signup bob secret-2");
+    a.text().signup(&[ALICE]);
+    b.text().signup(&[BOB]);
     let alice = login(&a, "alice", "secret-1");
     let bob = login(&b, "bob", "secret-2");
     let mut lobby_a = socket(&a.ws("/api/lobby/ws")).await;
@@ -541,16 +536,13 @@ async fn a_node_whose_event_listener_dropped_catches_up_on_moves_made_meanwhile(
     };
     let (a, b) = (node(&db), node(&db));
     let mut door_b = b.text();
-    door_b.ok("signup alice secret-1");
-    door_b.ok("signup bob secret-2");
-    door_b.ok("ataxx challenge alice bob");
-    door_b.ok("ataxx accept 101 alice secret-1");
-    door_b.ok("ataxx accept 101 bob secret-2");
+    door_b.signup(&[ALICE, BOB]);
+    door_b.start("ataxx challenge alice bob", 101, &[ALICE, BOB]);
     let alice = login(&a, "alice", "secret-1");
     let mut alice_ws = socket(&a.ws(&format!("/api/ws?token={alice}"))).await;
     next_where(&mut alice_ws, |v| v["type"] == "hello").await;
     // Carol follows the board from node A until she unsubscribes on B while A is not listening.
-    door_b.ok("signup carol secret-3");
+    door_b.signup(&[CAROL]);
     door_b.ok("ataxx subscribe 101 carol secret-3");
     let carol = login(&a, "carol", "secret-3");
     let mut carol_ws = socket(&a.ws(&format!("/api/ws?token={carol}"))).await;
@@ -828,11 +820,8 @@ async fn after_a_silent_postgres_restart_every_node_s_sockets_resync() {
         .replace(upstream, &relay.addr);
     let (a, b) = (node(&db), node(&db));
     let mut door_b = b.text();
-    door_b.ok("signup alice secret-1");
-    door_b.ok("signup bob secret-2");
-    door_b.ok("ataxx challenge alice bob");
-    door_b.ok("ataxx accept 101 alice secret-1");
-    door_b.ok("ataxx accept 101 bob secret-2");
+    door_b.signup(&[ALICE, BOB]);
+    door_b.start("ataxx challenge alice bob", 101, &[ALICE, BOB]);
     // A player's stream and a watcher's board stream on each node, and node A's lobby.
     let alice = login(&a, "alice", "secret-1");
     let bob = login(&b, "bob", "secret-2");
@@ -892,9 +881,7 @@ async fn a_logout_password_change_or_signoff_on_one_node_closes_the_sockets_on_t
     };
     let (a, b) = (node(&db), node(&db));
     let mut door_a = a.text();
-    door_a.ok("signup alice secret-1");
-    door_a.ok("signup bob secret-2");
-    door_a.ok("signup carol secret-3");
+    door_a.signup(&[ALICE, BOB, CAROL]);
     door_a.ok("ataxx challenge alice bob");
     // Every socket is on node B; every session ends on node A.
     let alice1 = login(&b, "alice", "secret-1");

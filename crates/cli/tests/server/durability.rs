@@ -17,9 +17,10 @@ use serde_json::{json, Value};
 use crate::common::database;
 use crate::common::persons_move::persons_move;
 use crate::common::served::{api, signup_and_login, Served};
+use crate::common::table::start_game;
 
 /// Two players and the boards they play on, with every move the server answered 200.
-struct Table {
+struct Boards {
     tokens: HashMap<String, String>,
     /// Each board's last known summary.
     games: Vec<Value>,
@@ -29,28 +30,17 @@ struct Table {
     failures: Vec<u16>,
 }
 
-impl Table {
-    fn new(server: &Served, boards: usize) -> Table {
+impl Boards {
+    fn new(server: &Served, boards: usize) -> Boards {
         let mut tokens = HashMap::new();
         for (name, password) in [("alice", "secret-1"), ("bob", "secret-2")] {
             tokens.insert(name.to_string(), signup_and_login(server, name, password));
         }
+        let bob = [("bob", tokens["bob"].as_str())];
         let games = (0..boards)
-            .map(|_| {
-                let (status, game) = api(
-                    "POST",
-                    &server.url("/api/games"),
-                    Some(&tokens["alice"]),
-                    Some(json!({"opponent": "bob", "color": "x"})),
-                );
-                assert_eq!(status, 201, "{game}");
-                let path = format!("/api/games/{}/accept", game["board"]);
-                let (status, game) = api("POST", &server.url(&path), Some(&tokens["bob"]), None);
-                assert_eq!(status, 200, "{game}");
-                game
-            })
+            .map(|_| start_game(server, &tokens["alice"], &bob, json!({"color": "x"})).1)
             .collect();
-        Table {
+        Boards {
             tokens,
             games,
             acknowledged: vec![],
@@ -103,7 +93,7 @@ impl Table {
     /// Plays rounds until every board in play has taken a move, for at most `secs` seconds.
     fn until_every_board_moves(&mut self, server: &Served, secs: u64) {
         let deadline = Instant::now() + Duration::from_secs(secs);
-        let in_play = |table: &Table| {
+        let in_play = |table: &Boards| {
             table
                 .games
                 .iter()
@@ -221,7 +211,7 @@ fn a_full_disk_never_loses_an_answered_move_and_the_server_recovers_when_space_r
     }
     let db = disk.path().join("ataxx.db");
     let mut server = Served::start(&db, &["--no-rate-limits"]);
-    let mut table = Table::new(&server, 6);
+    let mut table = Boards::new(&server, 6);
     table.until_every_board_moves(&server, 5);
 
     // The disk fills up as the games go on: moves are sent until writes have failed for a while.
@@ -260,7 +250,7 @@ fn postgres_connections_killed_mid_play_never_lose_an_answered_move() {
     let url = database::postgres_database(&pg, &dir.path().join("killed"));
     let name = url.rsplit('/').next().unwrap().to_string();
     let mut server = Served::on_database(&url, &["--no-rate-limits"]);
-    let mut table = Table::new(&server, 6);
+    let mut table = Boards::new(&server, 6);
 
     // A second thread kills every connection of the server's database, over and over.
     let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));

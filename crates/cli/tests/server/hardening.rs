@@ -13,6 +13,7 @@ use tokio_tungstenite::tungstenite::protocol::frame::coding::CloseCode;
 use tokio_tungstenite::tungstenite::Message;
 
 use crate::common::served::{api, close_code, connect_from, http, login, socket, Served, TextDoor};
+use crate::common::table::Table;
 use crate::common::text_setup::{ALICE, BOB, CAROL};
 
 /// `POST /api/login` from the source address `from`, by hand over a bound socket.
@@ -77,12 +78,9 @@ fn a_strangers_failed_logins_never_lock_the_owner_out_from_another_address() {
 
 #[test]
 fn closing_an_account_resigns_cancels_withdraws_and_refuses_new_challenges() {
-    let dir = tempfile::tempdir().unwrap();
-    let server = Served::fresh(&dir, &[]);
-    let mut door = server.text();
-    door.signup(&[ALICE, BOB, CAROL]);
     // 101: alice (x) has moved; 102: accepted, no move yet; 103: a challenge bob made to alice.
-    door.start("ataxx challenge alice bob", 101, &[ALICE, BOB]);
+    let (_server, mut door) =
+        Table::by_text(&[], &[ALICE, BOB, CAROL], "ataxx challenge alice bob");
     door.ok("ataxx move 101 alice secret-1 b6#1");
     door.start("ataxx challenge carol alice", 102, &[ALICE, CAROL]);
     door.start("ataxx challenge bob alice", 103, &[BOB]);
@@ -118,11 +116,7 @@ fn closing_an_account_resigns_cancels_withdraws_and_refuses_new_challenges() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn websocket_sessions_end_with_logout_password_change_and_signoff() {
-    let dir = tempfile::tempdir().unwrap();
-    let server = Served::fresh(&dir, &[]);
-    let mut door = server.text();
-    door.signup(&[ALICE, BOB]);
-    door.start("ataxx challenge alice bob", 101, &[ALICE, BOB]);
+    let (server, mut door) = Table::by_text(&[], &[ALICE, BOB], "ataxx challenge alice bob");
     let ws = format!("ws://{}", server.http);
 
     // Logout: the socket opened with that token is closed (1008), another session stays.

@@ -294,8 +294,7 @@ fn computer_players_are_not_challenged_to_play_each_other() {
     let refused = door.send("ataxx challenge -players=4 bot-easy bot-medium bot-hard bot-master");
     assert!(refused.starts_with("error: invalid challenge"), "{refused}");
     // A person's challenge to a bot is taken, and the bot accepts at once.
-    door.ok("ataxx challenge alice bot-very-easy");
-    door.ok("ataxx accept 101 alice secret-1");
+    door.start("ataxx challenge alice bot-very-easy", 101, &[ALICE]);
     assert_eq!(door.board(101)["status"], "active");
 }
 

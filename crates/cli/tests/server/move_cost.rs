@@ -17,7 +17,8 @@ use serde_json::json;
 
 use crate::common::ataxx_command;
 use crate::common::persons_move::persons_move;
-use crate::common::served::{api, Served};
+use crate::common::served::{api, signup_and_login, Served};
+use crate::common::table::start_game;
 
 /// `POST /api/games/{board}/move`, 3 requests:
 /// - the session of the bearer token (1);
@@ -107,33 +108,16 @@ fn a_move_costs_the_database_no_more_requests_than_its_budget() {
     let dir = tempfile::tempdir().unwrap();
     let logged = Logged::start(&dir.path().join("ataxx.db"));
     let server = &logged.server;
-    let tokens: Vec<String> = [("alice", "secret-1"), ("bob", "secret-2")]
-        .iter()
-        .map(|(name, password)| {
-            let credentials = json!({"userid": name, "password": password});
-            let signup = api(
-                "POST",
-                &server.url("/api/signup"),
-                None,
-                Some(credentials.clone()),
-            );
-            assert_eq!(signup.0, 201, "{}", signup.1);
-            let (status, login) = api("POST", &server.url("/api/login"), None, Some(credentials));
-            assert_eq!(status, 200, "{login}");
-            login["token"].as_str().unwrap().to_string()
-        })
-        .collect();
-    let (status, game) = api(
-        "POST",
-        &server.url("/api/games"),
-        Some(&tokens[0]),
-        Some(json!({"opponent": "bob", "color": "x"})),
+    let tokens = [
+        signup_and_login(server, "alice", "secret-1"),
+        signup_and_login(server, "bob", "secret-2"),
+    ];
+    let (board, mut game) = start_game(
+        server,
+        &tokens[0],
+        &[("bob", &tokens[1])],
+        json!({"color": "x"}),
     );
-    assert_eq!(status, 201, "{game}");
-    let board = game["board"].as_i64().unwrap();
-    let accept = format!("/api/games/{board}/accept");
-    let (status, mut game) = api("POST", &server.url(&accept), Some(&tokens[1]), None);
-    assert_eq!(status, 200, "{game}");
 
     // Twenty moves over HTTP.
     let mark = logged.mark();

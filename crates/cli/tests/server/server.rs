@@ -15,6 +15,7 @@ use crate::common::served::{
     api, login, next_where, play_over_socket, send, signup_and_login, socket, wait_for, Served,
     TextDoor,
 };
+use crate::common::table::Table;
 use crate::common::text_setup::{ALICE, BOB, CAROL, DAVE};
 
 /// The test's own choice of move: the first legal one, which fills the board quickly.
@@ -240,12 +241,7 @@ async fn a_game_over_http_and_websocket_with_resync_and_resent_moves() {
 
 #[test]
 fn a_bot_accepts_a_challenge_and_answers_moves() {
-    let dir = tempfile::tempdir().unwrap();
-    let server = Served::fresh(&dir, &[]);
-    let mut door = server.text();
-    door.signup(&[ALICE]);
-    door.ok("ataxx challenge alice bot-very-easy");
-    door.ok("ataxx accept 101 alice secret-1");
+    let (_server, mut door) = Table::by_text(&[], &[ALICE], "ataxx challenge alice bot-very-easy");
     let mut number = 1;
     for _ in 0..5 {
         let game = wait_for(&mut door, 101, |g| {
@@ -264,25 +260,17 @@ fn a_bot_accepts_a_challenge_and_answers_moves() {
     assert_eq!(game["winner"], "bot-very-easy");
 
     // The master level is the engine (a second a move); seated first, it opens the game.
-    door.ok("ataxx challenge bot-master alice");
-    door.ok("ataxx accept 102 alice secret-1");
+    door.start("ataxx challenge bot-master alice", 102, &[ALICE]);
     let game = wait_for(&mut door, 102, |g| g["ply"].as_i64() == Some(1));
     assert_eq!(game["to_move"], "alice");
 }
 
 #[test]
 fn correspondence_and_live_deadlines_with_a_test_clock() {
-    let dir = tempfile::tempdir().unwrap();
-    let server = Served::start(
-        &dir.path().join("ataxx.db"),
+    let (_server, mut door) = Table::by_text(
         &["--test-clock", "--sweep-ms", "50"],
-    );
-    let mut door = server.text();
-    door.signup(&[ALICE, BOB]);
-    door.start(
-        "ataxx challenge alice bob --nagtime=1 --forfeittime=3",
-        101,
         &[ALICE, BOB],
+        "ataxx challenge alice bob --nagtime=1 --forfeittime=3",
     );
     door.start("ataxx challenge -clock=1+0 alice bob", 102, &[ALICE, BOB]);
     for board in [101, 102] {
@@ -484,11 +472,7 @@ fn a_server_killed_with_sigkill_loses_no_acknowledged_move() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn nobody_acts_in_another_name_and_bad_input_gets_clear_errors() {
-    let dir = tempfile::tempdir().unwrap();
-    let server = Served::fresh(&dir, &[]);
-    let mut door = server.text();
-    door.signup(&[ALICE, BOB, CAROL]);
-    door.start("ataxx challenge alice bob", 101, &[ALICE, BOB]);
+    let (server, mut door) = Table::by_text(&[], &[ALICE, BOB, CAROL], "ataxx challenge alice bob");
 
     // Wrong password, unknown user, bad token: one answer.
     let wrong_password = door.send("ataxx move 101 alice secret-2 b6#1");
@@ -623,11 +607,7 @@ async fn nobody_acts_in_another_name_and_bad_input_gets_clear_errors() {
 
 #[test]
 fn undo_and_draw_proposals_then_export_as_pgn_and_record() {
-    let dir = tempfile::tempdir().unwrap();
-    let server = Served::fresh(&dir, &[]);
-    let mut door = server.text();
-    door.signup(&[ALICE, BOB]);
-    door.start("ataxx challenge alice bob", 101, &[ALICE, BOB]);
+    let (server, mut door) = Table::by_text(&[], &[ALICE, BOB], "ataxx challenge alice bob");
     // A queued move waits for its player's turn, then plays at once.
     let reply = door.ok("ataxx queue 101 bob secret-2 G7-F6#2");
     assert!(reply.starts_with("Queued G7-F6 for bob"), "{reply}");
@@ -905,8 +885,7 @@ fn a_hexxagon_game_by_text_commands_with_its_own_ratings_and_export() {
         ),
         "{refused}"
     );
-    door.ok("hexxagon challenge alice bot-easy");
-    door.ok("hexxagon accept 103 alice secret-1");
+    door.start("hexxagon challenge alice bot-easy", 103, &[ALICE]);
     let game = wait_for(&mut door, 103, |g| g["status"] == "active");
     let mv = game["legal_moves"][0].as_str().unwrap().to_string();
     door.ok(&format!("hexxagon move 103 alice secret-1 {mv}#1"));
@@ -1023,30 +1002,17 @@ fn a_four_player_game_by_text_commands_with_an_elimination_a_pass_and_pairwise_r
 /// board's socket with the legal moves the server supplies, each `moves` event checked against
 /// the test's own position after every ply.
 async fn play_over_http(game_name: &str, blocks: Option<&str>) {
-    let dir = tempfile::tempdir().unwrap();
-    let server = Served::fresh(&dir, &[]);
-    let alice = signup_and_login(&server, "alice", "secret-1");
-    let bob = signup_and_login(&server, "bob", "secret-2");
     let mut options = json!({});
     if let Some(blocks) = blocks {
         options["blocks"] = json!(blocks);
     }
-    let (status, game) = api(
-        "POST",
-        &server.url("/api/games"),
-        Some(&alice),
-        Some(json!({"game": game_name, "opponent": "bob", "options": options})),
+    let (server, tokens, started) = Table::over_api(
+        &[],
+        &[ALICE, BOB],
+        json!({"game": game_name, "options": options}),
     );
-    assert_eq!(status, 201, "{game}");
-    assert_eq!(game["game"], game_name);
-    let board = game["board"].as_i64().unwrap();
-    let (status, started) = api(
-        "POST",
-        &server.url(&format!("/api/games/{board}/accept")),
-        Some(&bob),
-        None,
-    );
-    assert_eq!(status, 200, "{started}");
+    let (alice, bob, board) = (&tokens[0], &tokens[1], server.board);
+    assert_eq!(started["game"], game_name);
     let (_, listed) = api(
         "GET",
         &server.url(&format!("/api/games?game={game_name}")),
@@ -1164,23 +1130,12 @@ fn a_won_ankor_game_names_its_winning_path_over_http() {
             pos.outcome().unwrap().winner().is_some()
         })
         .expect("a seed whose game is won");
-    let dir = tempfile::tempdir().unwrap();
-    let server = Served::fresh(&dir, &[]);
-    let tokens = [
-        signup_and_login(&server, "olga", "pw-olga-123"),
-        signup_and_login(&server, "xeno", "pw-xeno-123"),
-    ];
-    let (status, game) = api(
-        "POST",
-        &server.url("/api/games"),
-        Some(&tokens[0]),
-        Some(json!({"game": "ankor", "opponent": "xeno", "options": {"size": 3}})),
+    let (server, tokens, _) = Table::over_api(
+        &[],
+        &[("olga", "pw-olga-123"), ("xeno", "pw-xeno-123")],
+        json!({"game": "ankor", "options": {"size": 3}}),
     );
-    assert_eq!(status, 201, "{game}");
-    let board = game["board"].as_i64().unwrap();
-    let url = server.url(&format!("/api/games/{board}"));
-    let (status, _) = api("POST", &format!("{url}/accept"), Some(&tokens[1]), None);
-    assert_eq!(status, 200);
+    let url = server.url(&format!("/api/games/{}", server.board));
     let mut pos = start.clone_box();
     let mut chosen = 0;
     let game = loop {
@@ -1298,11 +1253,8 @@ fn a_games_listing_names_only_the_boards_of_its_own_game() {
 
 #[test]
 fn an_ankor_pgn_numbers_the_players_turns_across_a_swap() {
-    let dir = tempfile::tempdir().unwrap();
-    let server = Served::fresh(&dir, &[]);
-    let mut door = server.text();
-    door.signup(&[ALICE, BOB]);
-    door.start("ankor challenge -size=3 alice bob", 101, &[ALICE, BOB]);
+    let (_server, mut door) =
+        Table::by_text(&[], &[ALICE, BOB], "ankor challenge -size=3 alice bob");
     // alice opens as O and bob swaps: alice plays X from then on and makes ply 3 (spec ankor.md
     // 3), so she still opens every numbered pair of turns (ataxx.md 7: "numbered pairs").
     for ((user, password), mv) in [ALICE, BOB, ALICE, BOB, ALICE, BOB]
@@ -1317,11 +1269,7 @@ fn an_ankor_pgn_numbers_the_players_turns_across_a_swap() {
 
 #[test]
 fn a_bot_declines_draw_offers_and_takebacks_at_once_and_says_why() {
-    let dir = tempfile::tempdir().unwrap();
-    let server = Served::fresh(&dir, &[]);
-    let mut door = server.text();
-    door.signup(&[ALICE]);
-    door.start("ataxx challenge alice bot-very-easy", 101, &[ALICE]);
+    let (_server, mut door) = Table::by_text(&[], &[ALICE], "ataxx challenge alice bot-very-easy");
     door.ok("ataxx move 101 alice secret-1 b6#1");
     wait_for(&mut door, 101, |g| g["ply"].as_i64() == Some(2));
     for (word, what) in [("propose", "draw offers"), ("undo", "takebacks")] {

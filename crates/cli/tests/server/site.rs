@@ -4,32 +4,19 @@
 
 use serde_json::{json, Value};
 
-use crate::common::served;
 use crate::common::served::{api, command, next_where, signup_and_login, socket, Served};
+use crate::common::table::Table;
+use crate::common::text_setup::{ALICE, BOB};
+use crate::common::{served, table};
 
-/// Starts a game between `x` and `o` (tokens) and returns its board.
+/// Starts a game between `x` and `o` (tokens), with a live clock or none, and returns its
+/// board.
 fn start_game(server: &Served, x: &str, o: &str, o_name: &str, clock: Option<&str>) -> i64 {
     let mut options = json!({});
     if let Some(clock) = clock {
         options["clock"] = json!(clock);
     }
-    let (status, game) = api(
-        "POST",
-        &server.url("/api/games"),
-        Some(x),
-        Some(json!({"opponent": o_name, "options": options})),
-    );
-    assert_eq!(status, 201, "{game}");
-    let board = game["board"].as_i64().unwrap();
-    let (status, game) = api(
-        "POST",
-        &server.url(&format!("/api/games/{board}/accept")),
-        Some(o),
-        None,
-    );
-    assert_eq!(status, 200, "{game}");
-    assert_eq!(game["status"], "active");
-    board
+    table::start_game(server, x, &[(o_name, o)], json!({"options": options})).0
 }
 
 /// The board as anyone reads it.
@@ -209,11 +196,8 @@ fn a_flag_keeps_the_time_left_and_a_game_one_side_never_moved_in_is_unrated() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn illegal_moves_answer_in_words_and_a_rejected_offer_reaches_the_offerer() {
-    let dir = tempfile::tempdir().unwrap();
-    let server = Served::fresh(&dir, &[]);
-    let alice = signup_and_login(&server, "alice", "secret-1");
-    let bob = signup_and_login(&server, "bob", "secret-2");
-    let board = start_game(&server, &alice, &bob, "bob", None);
+    let (server, tokens, _) = Table::over_api(&[], &[ALICE, BOB], json!({"options": {}}));
+    let (alice, bob, board) = (&tokens[0], &tokens[1], server.board);
     let (status, err) = act(&server, board, &alice, "d4");
     assert_eq!(status, 400);
     let message = err["error"]["message"].as_str().unwrap();
@@ -324,11 +308,9 @@ fn leaderboards_rank_established_players_apart_from_provisional_ones_with_trends
 
 #[test]
 fn no_engine_analysis_of_a_position_on_a_board_in_play_until_the_game_ends() {
-    let dir = tempfile::tempdir().unwrap();
-    let server = Served::start_on(&dir.path().join("ataxx.db"), "127.0.0.1:0", &[]);
-    let alice = signup_and_login(&server, "alice", "secret-1");
-    let bob = signup_and_login(&server, "bob", "secret-2");
-    let board = start_game(&server, &alice, &bob, "bob", Some("3+2"));
+    let clock = json!({"options": {"clock": "3+2"}});
+    let (server, tokens, _) = Table::over_api(&[], &[ALICE, BOB], clock);
+    let (alice, bob, board) = (&tokens[0], &tokens[1], server.board);
     assert_eq!(act(&server, board, &alice, "b6").0, 200);
     let game = game_of(&server, board);
     let fen = game["fen"].as_str().unwrap().to_string();
@@ -416,25 +398,6 @@ fn pages_come_gzipped_with_an_etag_and_a_reload_gets_304_for_what_it_has() {
     );
 }
 
-/// Starts a board of `game` that `challenger` made against `opponents` (names, then tokens)
-/// and every opponent accepted.
-fn start_kind(server: &Served, game: &str, challenger: &str, opponents: &[(&str, &str)]) -> i64 {
-    let names: Vec<&str> = opponents.iter().map(|(name, _)| *name).collect();
-    let (status, made) = api(
-        "POST",
-        &server.url("/api/games"),
-        Some(challenger),
-        Some(json!({"game": game, "opponents": names})),
-    );
-    assert_eq!(status, 201, "{made}");
-    let board = made["board"].as_i64().unwrap();
-    for (_, token) in opponents {
-        let accept = format!("/api/games/{board}/accept");
-        assert_eq!(api("POST", &server.url(&accept), Some(token), None).0, 200);
-    }
-    board
-}
-
 /// The day (UTC, `YYYY-MM-DD`) of a time in ms since the epoch.
 fn day_of(ms: i64) -> String {
     time::OffsetDateTime::from_unix_timestamp(ms / 1000)
@@ -478,15 +441,25 @@ fn the_games_search_filters_counts_and_pages_and_exports_a_players_games_as_pgn(
     assert_eq!(act(&server, board, &carol, "resign").0, 200);
     played.push((board, "ataxx", false, "win", false));
     // One game of each other game, ended by resignations before anyone moved (unrated).
-    let board = start_kind(&server, "hexxagon", &alice, &[("bob", &bob)]);
+    let (board, _) = table::start_game(
+        &server,
+        &alice,
+        &[("bob", &bob)],
+        json!({"game": "hexxagon"}),
+    );
     assert_eq!(act(&server, board, &bob, "resign").0, 200);
     played.push((board, "hexxagon", false, "win", false));
-    let board = start_kind(&server, "ankor", &bob, &[("alice", &alice)]);
+    let (board, _) = table::start_game(
+        &server,
+        &bob,
+        &[("alice", &alice)],
+        json!({"game": "ankor"}),
+    );
     assert_eq!(act(&server, board, &alice, "resign").0, 200);
     played.push((board, "ankor", false, "loss", false));
     // Four players: a resignation ends the game, the others ranked by their pieces.
     let four = [("bob", bob.as_str()), ("carol", &carol), ("dave", &dave)];
-    let board = start_kind(&server, "ataxx4", &alice, &four);
+    let (board, _) = table::start_game(&server, &alice, &four, json!({"game": "ataxx4"}));
     assert_eq!(act(&server, board, &bob, "resign").0, 200);
     let finished = game_of(&server, board);
     assert_eq!(finished["status"], "finished");

@@ -10,9 +10,8 @@ use games::{AnyPosition, Outcome, Seat};
 use serde_json::{json, Value};
 
 use crate::common::seam::{expected_ratings, kind, pick, play_and_pass};
-use crate::common::served::{
-    api, next_where, play_over_socket, signup_and_login, socket, Served, TextDoor,
-};
+use crate::common::served::{api, next_where, play_over_socket, socket, Served, TextDoor};
+use crate::common::table::Table;
 
 // ---------------------------------------------------------------------------------------------
 // Ankor
@@ -277,9 +276,11 @@ fn an_ankor_game_by_text_commands_with_a_swap_a_slide_and_every_game_command() {
     );
 
     // A second board with the other options, ended by resignation.
-    door.ok("ankor challenge -size=4 -win_height=0 carol alice");
-    door.ok("ankor accept 102 carol password3");
-    door.ok("ankor accept 102 alice password1");
+    door.start(
+        "ankor challenge -size=4 -win_height=0 carol alice",
+        102,
+        &[("carol", "password3"), ("alice", "password1")],
+    );
     let start = door.board(102);
     assert!(
         start["fen"].as_str().unwrap().starts_with("ankor 4 0 "),
@@ -301,25 +302,12 @@ fn an_ankor_game_by_text_commands_with_a_swap_a_slide_and_every_game_command() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_ankor_game_over_http_and_websocket_with_a_swap_and_a_slide() {
     let line = ankor_line();
-    let dir = tempfile::tempdir().unwrap();
-    let server = Served::fresh(&dir, &[]);
-    let alice = signup_and_login(&server, "alice", "secret-1");
-    let bob = signup_and_login(&server, "bob", "secret-2");
-    let (status, game) = api(
-        "POST",
-        &server.url("/api/games"),
-        Some(&alice),
-        Some(json!({"game": "ankor", "opponent": "bob", "options": {"size": 3}})),
+    let (server, tokens, started) = Table::over_api(
+        &[],
+        &[("alice", "secret-1"), ("bob", "secret-2")],
+        json!({"game": "ankor", "options": {"size": 3}}),
     );
-    assert_eq!(status, 201, "{game}");
-    let board = game["board"].as_i64().unwrap();
-    let (status, started) = api(
-        "POST",
-        &server.url(&format!("/api/games/{board}/accept")),
-        Some(&bob),
-        None,
-    );
-    assert_eq!(status, 200, "{started}");
+    let (alice, bob, board) = (&tokens[0], &tokens[1], server.board);
     let mut pos = kind("ankor")
         .parse_position(started["start_fen"].as_str().unwrap())
         .unwrap();
@@ -458,11 +446,11 @@ fn assert_replays(door: &mut TextDoor, game: &Value) {
 
 #[test]
 fn bots_play_hexxagon_four_player_ataxx_and_ankor_to_the_end() {
+    let (alice, bob) = (("alice", "password1"), ("bob", "password2"));
     let dir = tempfile::tempdir().unwrap();
     let server = Served::fresh(&dir, &[]);
     let mut door = server.text();
-    door.ok("signup alice password1");
-    door.ok("signup bob password2");
+    door.signup(&[alice, bob]);
 
     // A level whose table lacks the game is refused at once, with the levels that play it
     // (its bot would only have declined; Hexxagon's case is in server.rs).
@@ -475,27 +463,27 @@ fn bots_play_hexxagon_four_player_ataxx_and_ankor_to_the_end() {
         "{refused}"
     );
 
-    door.ok("hexxagon challenge -size=3 alice bot-very-easy");
-    door.ok("hexxagon accept 101 alice password1");
-    let hexxagon = play_against_bots(&mut door, 101, &[("alice", "password1")]);
+    door.start(
+        "hexxagon challenge -size=3 alice bot-very-easy",
+        101,
+        &[alice],
+    );
+    let hexxagon = play_against_bots(&mut door, 101, &[alice]);
     assert_replays(&mut door, &hexxagon);
 
     // Two bots among four seats, humans first and third.
-    door.ok("ataxx challenge -players=4 -size=5 alice bot-very-easy bob bot-easy");
-    door.ok("ataxx accept 102 alice password1");
-    door.ok("ataxx accept 102 bob password2");
-    let four = play_against_bots(
-        &mut door,
+    door.start(
+        "ataxx challenge -players=4 -size=5 alice bot-very-easy bob bot-easy",
         102,
-        &[("alice", "password1"), ("bob", "password2")],
+        &[alice, bob],
     );
+    let four = play_against_bots(&mut door, 102, &[alice, bob]);
     assert_eq!(four["seats"].as_array().unwrap().len(), 4);
     assert_replays(&mut door, &four);
 
     // The bot opens; the human may swap or not, as the seeded pick falls.
-    door.ok("ankor challenge -size=3 bot-very-easy alice");
-    door.ok("ankor accept 103 alice password1");
-    let ankor = play_against_bots(&mut door, 103, &[("alice", "password1")]);
+    door.start("ankor challenge -size=3 bot-very-easy alice", 103, &[alice]);
+    let ankor = play_against_bots(&mut door, 103, &[alice]);
     assert_replays(&mut door, &ankor);
 
     // The listing carries every board's seats in seat order (loaded in one query).
@@ -534,22 +522,17 @@ fn bots_play_hexxagon_four_player_ataxx_and_ankor_to_the_end() {
 
 #[test]
 fn four_players_agree_draws_and_undos_only_together_and_the_eliminated_have_no_say() {
-    let dir = tempfile::tempdir().unwrap();
-    let server = Served::fresh(&dir, &[]);
-    let mut door = server.text();
     let players = [
         ("r1", "password1"),
         ("b2", "password2"),
         ("g3", "password3"),
         ("y4", "password4"),
     ];
-    for (name, password) in players {
-        door.ok(&format!("signup {name} {password}"));
-    }
-    door.ok("ataxx challenge -players=4 -size=5 r1 b2 g3 y4");
-    for (name, password) in players {
-        door.ok(&format!("ataxx accept 101 {name} {password}"));
-    }
+    let (_server, mut door) = Table::by_text(
+        &[],
+        &players,
+        "ataxx challenge -players=4 -size=5 r1 b2 g3 y4",
+    );
     let act = |door: &mut TextDoor, seat: usize, word: &str| {
         let (name, password) = players[seat];
         door.send(&format!("ataxx move 101 {name} {password} {word}"))

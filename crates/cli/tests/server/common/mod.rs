@@ -1,6 +1,6 @@
 //! What the server tests share, compiled once for the binary: the one server runner
-//! ([`served`]), the database they run on ([`database`]), the mail kit, and the test's own
-//! game rules ([`seam`]).
+//! ([`served`]), the table most tests sit at ([`table`]), the database they run on
+//! ([`database`]), the mail kit, and the test's own game rules ([`seam`]).
 
 pub mod database;
 pub mod mail_kit;
@@ -11,6 +11,7 @@ pub mod python;
 mod run;
 pub mod seam;
 pub mod served;
+pub mod table;
 pub mod text_setup;
 
 pub use run::{ataxx_command, stdout_of};
