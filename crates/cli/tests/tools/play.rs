@@ -5,9 +5,8 @@ use std::process::{Command, Stdio};
 
 #[test]
 fn a_scripted_game_runs_to_its_end_and_saves_a_readable_pgn() {
-    let dir = std::env::temp_dir().join(format!("ataxx-play-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let pgn = dir.join("game.pgn");
+    let dir = tempfile::tempdir().unwrap();
+    let pgn = dir.path().join("game.pgn");
     let mut child = Command::new(env!("CARGO_BIN_EXE_ataxx"))
         .args([
             "play",
@@ -55,5 +54,4 @@ fn a_scripted_game_runs_to_its_end_and_saves_a_readable_pgn() {
     assert!(game.final_position().is_game_over());
     assert_eq!(game.tag("White"), Some("you"));
     assert_ne!(game.result(), ataxx::GameResult::Unfinished);
-    std::fs::remove_dir_all(dir).unwrap();
 }

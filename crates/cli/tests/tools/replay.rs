@@ -96,10 +96,10 @@ fn converts_between_the_two_formats() {
 #[test]
 fn bad_files_exit_2_with_the_reason() {
     let record = std::fs::read_to_string(data("keller-cobbs-1995.txt")).unwrap();
-    let path = std::env::temp_dir().join(format!("ataxx-replay-{}.txt", std::process::id()));
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("bad-flips.txt");
     std::fs::write(&path, record.replace("d2(1)", "d2(2)")).unwrap();
     let output = replay(&[path.to_str().unwrap()]);
-    std::fs::remove_file(&path).unwrap();
     assert_eq!(output.status.code(), Some(2));
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(
