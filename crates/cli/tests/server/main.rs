@@ -6,6 +6,7 @@
 //! temporary folder and database (a PostgreSQL database named after that folder when
 //! `ATAXX_TEST_POSTGRES` is set, see [`common::database`]), servers on ports the system picks,
 //! and no process-wide state (no environment variable or working directory is changed).
+//! `scripts/test.sh` runs `server::`, `cluster::` and `durability::` once more on PostgreSQL.
 
 mod common;
 
