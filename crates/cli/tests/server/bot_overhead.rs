@@ -2,7 +2,7 @@
 //! of its moves, from the engine's `bestmove` line to the move's event on the opponent's socket
 //! (reading the engine, the HTTP move, the server's commit, the broadcast), on loopback.
 //!
-//!     cargo test -p ataxx-cli --test bot_overhead -- --ignored --nocapture
+//!     cargo test -p ataxx-cli --test server -- bot_overhead:: --ignored --nocapture
 //!
 //! The engine is `ataxx uai` behind a small pass-through that stamps each `bestmove` line with
 //! the wall clock as it forwards it; the opponent stamps the events as they arrive. Both run on
@@ -11,7 +11,7 @@
 //!
 //!     CARGO_PROFILE_RELEASE_LTO=off cargo build --release -p ataxx-cli
 //!     BOT_BENCH_BINARY=$PWD/target/release/ataxx BOT_BENCH_MOVES=400 \
-//!         cargo test -p ataxx-cli --test bot_overhead -- --ignored --nocapture
+//!         cargo test -p ataxx-cli --test server -- bot_overhead:: --ignored --nocapture
 
 use std::path::PathBuf;
 use std::process::{Command, Stdio};

@@ -944,7 +944,7 @@ fn a_four_player_game_by_text_commands_with_an_elimination_a_pass_and_pairwise_r
         .map(|s| s["letter"].as_str().unwrap())
         .collect();
     assert_eq!(letters, ["r", "b", "g", "y"]);
-    // A draw needs every player still in the game (variants_server.rs has the whole story).
+    // A draw needs every player still in the game (variants.rs has the whole story).
     let proposal = door.ok("ataxx move 101 alice secret-1 propose");
     assert!(proposal.contains("bob, carol, dave answer"), "{proposal}");
     door.ok(&format!("ataxx move 101 bob {} reject", users[1].1));
