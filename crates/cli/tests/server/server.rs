@@ -1011,7 +1011,8 @@ async fn play_over_http(game_name: &str, blocks: Option<&str>) {
         &[ALICE, BOB],
         json!({"game": game_name, "options": options}),
     );
-    let (alice, bob, board) = (&tokens[0], &tokens[1], server.board);
+    let [alice, bob]: [String; 2] = tokens.try_into().unwrap();
+    let board = server.board;
     assert_eq!(started["game"], game_name);
     let (_, listed) = api(
         "GET",

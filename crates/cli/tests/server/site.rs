@@ -197,7 +197,8 @@ fn a_flag_keeps_the_time_left_and_a_game_one_side_never_moved_in_is_unrated() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn illegal_moves_answer_in_words_and_a_rejected_offer_reaches_the_offerer() {
     let (server, tokens, _) = Table::over_api(&[], &[ALICE, BOB], json!({"options": {}}));
-    let (alice, bob, board) = (&tokens[0], &tokens[1], server.board);
+    let [alice, bob]: [String; 2] = tokens.try_into().unwrap();
+    let board = server.board;
     let (status, err) = act(&server, board, &alice, "d4");
     assert_eq!(status, 400);
     let message = err["error"]["message"].as_str().unwrap();
@@ -310,7 +311,8 @@ fn leaderboards_rank_established_players_apart_from_provisional_ones_with_trends
 fn no_engine_analysis_of_a_position_on_a_board_in_play_until_the_game_ends() {
     let clock = json!({"options": {"clock": "3+2"}});
     let (server, tokens, _) = Table::over_api(&[], &[ALICE, BOB], clock);
-    let (alice, bob, board) = (&tokens[0], &tokens[1], server.board);
+    let [alice, bob]: [String; 2] = tokens.try_into().unwrap();
+    let board = server.board;
     assert_eq!(act(&server, board, &alice, "b6").0, 200);
     let game = game_of(&server, board);
     let fen = game["fen"].as_str().unwrap().to_string();

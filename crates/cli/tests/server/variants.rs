@@ -307,7 +307,8 @@ async fn an_ankor_game_over_http_and_websocket_with_a_swap_and_a_slide() {
         &[("alice", "secret-1"), ("bob", "secret-2")],
         json!({"game": "ankor", "options": {"size": 3}}),
     );
-    let (alice, bob, board) = (&tokens[0], &tokens[1], server.board);
+    let [alice, bob]: [String; 2] = tokens.try_into().unwrap();
+    let board = server.board;
     let mut pos = kind("ankor")
         .parse_position(started["start_fen"].as_str().unwrap())
         .unwrap();
