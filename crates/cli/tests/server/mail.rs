@@ -171,11 +171,7 @@ fn two_players_play_by_mail_with_comments_a_nag_a_message_a_forfeit_and_a_resign
         away.body
     );
     let told = next_mail(caught, ALICE, seen);
-    assert!(
-        told.subject.starts_with("ataxx Board 101"),
-        "{}",
-        told.subject
-    );
+    assert_eq!(told.subject, "ataxx chat 101 bob");
     assert!(told.body.contains("bob is away until"), "{}", told.body);
     server.mail(BOB, "vacation bob password2 off", "");
     let back = wait_for(caught, BOB, "bob back from vacation");
