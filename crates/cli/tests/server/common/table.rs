@@ -43,7 +43,7 @@ pub fn start_game(
 /// A fresh server (in a folder of its own, removed with it) with players signed up and a game
 /// between them in play on `board`. It derefs to its [`Served`].
 pub struct Table {
-    pub server: Served,
+    server: Served,
     pub board: i64,
     _dir: tempfile::TempDir,
 }
