@@ -1,7 +1,7 @@
 //! The properties the fuzz targets check, shared with the stable replay test
-//! (`crates/cli/tests/fuzz_replay.rs`), which runs every committed corpus and crash input through
-//! them with `cargo test`, no nightly needed. Each takes raw bytes; text parsers get them as
-//! UTF-8 (lossily), so every input reaches the parser. A check panics when a property fails.
+//! (`crates/cli/tests/tools/fuzz_replay.rs`), which runs every committed corpus and crash input
+//! through them with `cargo test`, no nightly needed. Each takes raw bytes; text parsers get them
+//! as UTF-8 (lossily), so every input reaches the parser. A check panics when a property fails.
 
 #![allow(dead_code, unexpected_cfgs)]
 

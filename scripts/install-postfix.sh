@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Installs Debian's Postfix, which crates/cli/tests/postfix.rs runs the mail door behind (as its
-# own instance in a temporary folder: the machine's mail system stays unconfigured and stopped).
+# Installs Debian's Postfix, which crates/cli/tests/server/postfix.rs runs the mail door behind
+# (as its own instance in a temporary folder: the machine's mail system stays unconfigured and
+# stopped).
 # "No configuration" leaves /etc/postfix without a main.cf, so nothing starts on port 25.
 set -euo pipefail
 

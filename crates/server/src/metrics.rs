@@ -5,7 +5,7 @@
 //!
 //! One set per process (the counters belong to the process, like its log), kept in a
 //! `prometheus` registry of its own. Counting is an atomic add: a move pays no database
-//! statement for it (crates/cli/tests/move_cost.rs pins those).
+//! statement for it (crates/cli/tests/server/move_cost.rs pins those).
 
 use std::sync::LazyLock;
 use std::time::Instant;
