@@ -6,14 +6,11 @@ use axum::http::HeaderMap;
 use axum::Json;
 use serde_json::json;
 
-use super::{token, ApiResult, HttpState};
+use super::{authenticated, ApiResult, HttpState};
 
 pub(super) async fn beat(State(state): State<HttpState>, headers: HeaderMap) -> ApiResult {
     // A visitor without a valid session still sees the list; only the signed-in are listed.
-    let user = match token(&headers, None) {
-        Some(token) => state.app.accounts.token_user(token).await.ok(),
-        None => None,
-    };
+    let user = authenticated(&state, &headers, None).await.ok();
     let online = state.app.online.beat(user.as_deref()).await?;
     Ok(Json(json!({ "online": online })))
 }
