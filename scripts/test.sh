@@ -49,6 +49,8 @@ on_exit() {
   exit "$status"
 }
 trap on_exit EXIT
+# A fresh checkout (CI) builds everything once: incremental state would only cost time.
+if [ "${CI:-}" = true ]; then export CARGO_INCREMENTAL=0; fi
 
 stage "setup (python-ataxx, aiosmtpd, Chromium, Postfix, PostgreSQL)"
 if [ ! -x .venv/bin/python ] || ! .venv/bin/python -c "import ataxx, aiosmtpd" 2>/dev/null; then
