@@ -1,9 +1,18 @@
-//! Accounts played by an engine through the API (`ataxx bot`): an account without games may
-//! become one, as on lichess; it is labelled a bot wherever its name shows (`"bot": "uai"`).
+//! Bot accounts: each built-in level's (`bot-<level>`), and accounts played by an engine through
+//! the API (`ataxx bot`): an account without games may become one, as on lichess; it is
+//! labelled a bot wherever its name shows (`"bot": "uai"`).
 
+use ataxx_players::Level;
+
+use crate::domain::accounts::BOT_PREFIX;
 use crate::error::{Error, Result};
 use crate::model::UserRow;
 use crate::store::{self, Conn, Storage};
+
+/// The account of a built-in level: the bot prefix and the level's name.
+pub fn account_name(level: &Level) -> String {
+    format!("{BOT_PREFIX}{}", level.name)
+}
 
 /// The `bot` label of accounts played through the API (built-in levels carry their level's name).
 pub const ENGINE_BOT: &str = "uai";

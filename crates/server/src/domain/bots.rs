@@ -7,18 +7,14 @@
 use ataxx_players::{choose_any, plays, Level, LEVELS};
 use tokio::sync::broadcast::error::RecvError;
 
-use crate::domain::accounts::{Accounts, BOT_PREFIX};
+use crate::domain::accounts::Accounts;
+use crate::domain::bot_accounts;
 use crate::domain::games::{Action, Answer, Games};
 use crate::domain::leader::Leader;
 use crate::error::Result;
 use crate::events::Hub;
 use crate::model::Status;
 use crate::store::{self, Storage};
-
-/// The account name of a level.
-pub fn account_name(level: &Level) -> String {
-    format!("{BOT_PREFIX}{}", level.name)
-}
 
 /// Creates the bot accounts and starts their tasks, which play while this node leads.
 pub async fn start(
@@ -29,7 +25,7 @@ pub async fn start(
     leader: &Leader,
 ) -> Result<()> {
     for level in &LEVELS {
-        let name = account_name(level);
+        let name = bot_accounts::account_name(level);
         accounts.ensure_bot(&name, level.name).await?;
         let events = hub.user(&name);
         let bot = Bot {

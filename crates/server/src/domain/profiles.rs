@@ -132,7 +132,7 @@ pub async fn bots(storage: &Storage) -> Result<Vec<BotProfile>> {
     let mut conn = storage.read().await?;
     let mut out = vec![];
     for level in &ataxx_players::LEVELS {
-        let name = crate::domain::bots::account_name(level);
+        let name = crate::domain::bot_accounts::account_name(level);
         let Some(user) = store::user(&mut conn, &name).await? else {
             continue;
         };

@@ -233,7 +233,7 @@ fn refuse_a_level_that_does_not_play(user: &crate::model::UserRow, game: GameKin
     let bots: Vec<String> = ataxx_players::LEVELS
         .iter()
         .filter(|l| ataxx_players::plays(l.name, game))
-        .map(crate::domain::bots::account_name)
+        .map(crate::domain::bot_accounts::account_name)
         .collect();
     Err(Error::InvalidChallenge(format!(
         "{} does not play {game}; the levels that do: {}",
