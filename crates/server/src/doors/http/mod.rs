@@ -28,6 +28,7 @@ mod forwarded;
 mod games;
 mod health;
 mod kinds;
+mod layout;
 mod leaderboard;
 mod listen;
 pub mod metrics;
@@ -36,6 +37,7 @@ mod origin;
 mod password_reset;
 mod presence;
 mod read_limits;
+mod rules;
 mod scopes;
 mod search;
 mod seeks;
@@ -193,6 +195,10 @@ fn router(state: HttpState, limit_reads: bool) -> Router {
             tournaments::acting(crate::doors::command::TournamentAct::Stop),
         )
         .route("/api/kinds", get(kinds::get))
+        .route("/api/layout/{text}", get(layout::get))
+        .route("/api/analysis", get(analysis::position))
+        .route("/api/rules/{game}", get(rules::position))
+        .route("/api/rules/ataxx/import", post(rules::import))
         .route(
             "/api/leaderboard",
             get(leaderboard::get).route_layer(quota(&search)),
