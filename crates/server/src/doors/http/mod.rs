@@ -2,7 +2,7 @@
 //! /api/command` for the language itself, WebSocket event streams per board and per user, and
 //! the OpenAPI document. docs/server.md describes every endpoint.
 //!
-//! Each resource has its file; `auth` says who a request comes from, `api_error` how a refusal
+//! Each resource has its file; `auth` says who a request comes from, `errors` how a refusal
 //! is answered. Handlers translate: every answer is a domain call's result or view as JSON.
 
 use axum::extract::DefaultBodyLimit;
@@ -19,10 +19,9 @@ use crate::App;
 mod accounts;
 mod admin;
 mod analysis;
-mod api_error;
 mod auth;
 mod command;
-mod errors;
+pub(crate) mod errors;
 mod explorer;
 mod forwarded;
 mod games;
@@ -50,7 +49,7 @@ mod tv;
 mod users;
 mod vacation;
 
-use api_error::{bad, ApiError, ApiResult, Body};
+use errors::{bad, ApiError, ApiResult, Body};
 use auth::{authenticated, token};
 use socket::SocketQuery;
 
@@ -250,9 +249,7 @@ fn router(state: HttpState, limit_reads: bool) -> Router {
             state.clone(),
             origin::same_origin,
         ))
-        .layer(axum::middleware::from_fn(
-            crate::doors::http::errors::json_errors,
-        ))
+        .layer(axum::middleware::from_fn(errors::json_errors))
         .layer(axum::middleware::from_fn(health::with_request_id))
         .with_state(state)
 }

@@ -7,10 +7,10 @@ use axum::extract::{Path, Query, State};
 use axum::http::{header, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
-use axum::{Json, Router};
+use axum::Router;
 use serde::Deserialize;
-use serde_json::json;
 
+use crate::doors::http::errors::{bad, ApiResult};
 use crate::error::Error;
 use crate::App;
 
@@ -74,21 +74,6 @@ async fn not_found(uri: axum::http::Uri) -> Response {
         .into_response()
 }
 
-fn error_response(status: StatusCode, err: &Error) -> Response {
-    let body = json!({"error": {"code": err.code(), "message": err.to_string()}});
-    let mut response = (status, Json(body)).into_response();
-    if let Some(seconds) = err.retry_after_s() {
-        response
-            .headers_mut()
-            .insert(header::RETRY_AFTER, seconds.into());
-    }
-    response
-}
-
-fn bad_request(message: String) -> Response {
-    error_response(StatusCode::BAD_REQUEST, &Error::Command(message))
-}
-
 // ---------------------------------------------------------------------------------------------
 // Board images
 
@@ -98,33 +83,27 @@ struct ImageQuery {
     ply: Option<usize>,
 }
 
-/// `/board/{game}.svg` and `/board/{game}.png`: the board of a game, for sharing.
+/// `/board/{game}.svg` and `/board/{game}.png`: the board of a game, for sharing. Refused in
+/// the JSON the API's errors take, as the document says (axum's own is text).
 async fn board_image(
     State(state): State<WebState>,
     Path(image): Path<String>,
     query: Result<Query<ImageQuery>, QueryRejection>,
-) -> Response {
-    // Refused in the JSON the API's errors take, as the document says (axum's own is text).
-    let query = match query {
-        Ok(Query(query)) => query,
-        Err(rejection) => return bad_request(rejection.body_text()),
-    };
+) -> ApiResult<Response> {
+    let Query(query) = query.map_err(|rejection| bad(rejection.body_text()))?;
     let (number, png) = match (image.strip_suffix(".svg"), image.strip_suffix(".png")) {
         (Some(number), _) => (number, false),
         (_, Some(number)) => (number, true),
         _ => {
-            return bad_request(format!(
+            return Err(bad(format!(
                 "{image}: board images are <board>.svg or <board>.png"
-            ))
+            )))
         }
     };
-    let Ok(board) = number.parse::<i64>() else {
-        return bad_request(format!("{image}: {number:?} is not a board number"));
-    };
-    let view = match state.app.games.view(board).await {
-        Ok(view) => view,
-        Err(err) => return error_response(StatusCode::NOT_FOUND, &err),
-    };
+    let board = number
+        .parse::<i64>()
+        .map_err(|_| bad(format!("{image}: {number:?} is not a board number")))?;
+    let view = state.app.games.view(board).await?;
     let plies = query.ply.unwrap_or(view.moves.len()).min(view.moves.len());
     let pos = crate::doors::render::board::position_at(&view.summary, &view.moves, plies);
     let last = plies
@@ -134,21 +113,16 @@ async fn board_image(
     let svg = pos.svg(last);
     let (content_type, body) = match png {
         false => ("image/svg+xml", svg.into_bytes()),
-        true => match svg_to_png(&svg) {
-            Ok(bytes) => ("image/png", bytes),
-            Err(message) => {
-                return error_response(StatusCode::INTERNAL_SERVER_ERROR, &Error::Command(message))
-            }
-        },
+        true => ("image/png", svg_to_png(&svg).map_err(Error::Internal)?),
     };
-    (
+    Ok((
         [
             (header::CONTENT_TYPE, content_type),
             (header::CACHE_CONTROL, "no-cache"),
         ],
         body,
     )
-        .into_response()
+        .into_response())
 }
 
 /// Renders an SVG picture (without text: no fonts are needed) to PNG.
