@@ -25,7 +25,7 @@ mod limits;
 pub use limits::RateLimits;
 mod passwords;
 pub use passwords::{check_password, MAX_PASSWORD, MIN_PASSWORD};
-use passwords::{hash_password, VerifiedFrom, Verified, NO_LOGIN};
+use passwords::{hash_password, Verified, VerifiedFrom, NO_LOGIN};
 mod reset;
 mod sessions;
 mod totp;

@@ -171,7 +171,10 @@ impl Accounts {
             }
         }
         let new = new.to_string();
-        let hash = self.argon2.run(move || super::passwords::hash_password(&new)).await?;
+        let hash = self
+            .argon2
+            .run(move || super::passwords::hash_password(&new))
+            .await?;
         let mut tx = self.storage.write().await?;
         // Taken in the write: of two uses at once, on any nodes, one finds it spent.
         let name = store::take_reset(&mut tx, &digest, now)

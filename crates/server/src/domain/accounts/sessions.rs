@@ -30,7 +30,12 @@ impl Accounts {
 
     /// Commits `tx`, which ended sessions of `user` (all, or the one of `token`), and tells the
     /// sockets of every node.
-    pub(super) async fn commit_revocation(&self, tx: WriteTx, user: &str, token: Option<&str>) -> Result<()> {
+    pub(super) async fn commit_revocation(
+        &self,
+        tx: WriteTx,
+        user: &str,
+        token: Option<&str>,
+    ) -> Result<()> {
         let revocation = Revocation {
             user: user.to_string(),
             token_hash: token.map(token_hash),

@@ -3,12 +3,12 @@
 
 use games::GameKind;
 
-use super::{Tournaments, TournamentView, MAX_MINUTES, MAX_NAME, MAX_ROUNDS};
+use super::{TournamentView, Tournaments, MAX_MINUTES, MAX_NAME, MAX_ROUNDS};
 use crate::domain::games::ChallengeOptions;
 use crate::error::{Error, Result};
 use crate::model::{EntryRow, TournamentKind, TournamentRow, TournamentStatus};
-use crate::store::tournaments as tournament_store;
 use crate::store;
+use crate::store::tournaments as tournament_store;
 
 /// What a new tournament is to be.
 #[derive(Clone, Debug, PartialEq, Eq)]

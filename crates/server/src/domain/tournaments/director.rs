@@ -245,11 +245,7 @@ async fn open_pairings(
 
 /// The pairs of a Swiss round (with the bye last, `o` None), or of a league's cycle: every
 /// two engines play twice, colours swapped.
-fn next_round(
-    t: &TournamentRow,
-    active: &[String],
-    pairings: &[PairingRow],
-) -> Vec<Pair> {
+fn next_round(t: &TournamentRow, active: &[String], pairings: &[PairingRow]) -> Vec<Pair> {
     if t.kind == TournamentKind::League {
         return league::cycle(active)
             .into_iter()
@@ -306,4 +302,3 @@ fn options_of(t: &TournamentRow) -> Result<ChallengeOptions> {
     }
     Ok(options)
 }
-

@@ -130,7 +130,11 @@ impl Tournaments {
 }
 
 /// A tournament as the doors show it, from its rows.
-pub(super) fn view(t: TournamentRow, entries: &[EntryRow], pairings: &[PairingRow]) -> TournamentView {
+pub(super) fn view(
+    t: TournamentRow,
+    entries: &[EntryRow],
+    pairings: &[PairingRow],
+) -> TournamentView {
     let names: Vec<String> = entries.iter().map(|e| e.name.clone()).collect();
     let standings = match t.kind {
         TournamentKind::Arena => scores::arena_standings(&names, pairings),

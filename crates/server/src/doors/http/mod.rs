@@ -49,8 +49,8 @@ mod tv;
 mod users;
 mod vacation;
 
-use errors::{bad, ApiError, ApiResult, Body};
 use auth::{authenticated, token};
+use errors::{bad, ApiError, ApiResult, Body};
 use socket::SocketQuery;
 
 pub use forwarded::TrustedProxies;

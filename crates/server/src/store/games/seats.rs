@@ -13,7 +13,10 @@ use crate::model::{GameRow, SeatRow};
 pub(super) const SEAT_QUERY_BOARDS: usize = 500;
 
 /// The seats of `boards`, each with its board, in board and seat order.
-pub(super) async fn seats_of(conn: &mut AnyConnection, boards: &[i64]) -> Result<Vec<(i64, SeatRow)>> {
+pub(super) async fn seats_of(
+    conn: &mut AnyConnection,
+    boards: &[i64],
+) -> Result<Vec<(i64, SeatRow)>> {
     if boards.is_empty() {
         return Ok(vec![]);
     }
@@ -33,7 +36,8 @@ pub(super) async fn seats_of(conn: &mut AnyConnection, boards: &[i64]) -> Result
 }
 
 /// The columns of a seat row ([`seat_from_row`] reads them).
-pub(super) const SEAT_COLUMNS: &str = "name, accepted, remaining_ms, used_ms, finish_rank, rating_change";
+pub(super) const SEAT_COLUMNS: &str =
+    "name, accepted, remaining_ms, used_ms, finish_rank, rating_change";
 
 /// A seat as its row holds it.
 pub(super) fn seat_from_row(row: &sqlx::any::AnyRow) -> Result<SeatRow> {
@@ -74,7 +78,11 @@ impl SeatWrite<'_> {
     }
 
     /// Adds the statement's arguments, `$1` first, to `arguments`.
-    pub(super) fn add_arguments(&self, board: i64, arguments: &mut AnyArguments<'static>) -> Result<()> {
+    pub(super) fn add_arguments(
+        &self,
+        board: i64,
+        arguments: &mut AnyArguments<'static>,
+    ) -> Result<()> {
         add(arguments, board)?;
         match *self {
             SeatWrite::Update(i, seat) | SeatWrite::Insert(i, seat) => {
