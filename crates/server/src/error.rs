@@ -121,6 +121,10 @@ pub enum Error {
     NotOnVacation(String),
     #[error("configuration: {0}")]
     Config(String),
+    /// A failure of the server's own that the request could not change (a search thread that
+    /// panicked, a picture that would not draw).
+    #[error("internal error: {0}")]
+    Internal(String),
     #[error("internal database error")]
     Database(#[source] Box<dyn std::error::Error + Send + Sync>),
 }
@@ -187,6 +191,7 @@ impl Error {
             Error::TooLong { .. } | Error::BodyTooLarge { .. } => "too_long",
             Error::NotOnVacation(_) => "not_on_vacation",
             Error::Config(_) => "config",
+            Error::Internal(_) => "internal",
             Error::Database(_) => "internal",
         }
     }

@@ -15,7 +15,7 @@ use games::AnyPosition;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
-use super::any::{on_concrete, ChooseError, OnGame};
+use super::dispatch::{on_concrete, ChooseError, OnGame};
 use super::eval::{Evaluate, WIN};
 use super::search::{search_until, Judge, Limits, Searcher};
 use crate::alpha_beta::Tree;

@@ -12,6 +12,7 @@
 mod ankor;
 mod any;
 mod ataxx4;
+mod dispatch;
 mod eval;
 mod greedy;
 mod levels;
@@ -22,8 +23,9 @@ pub mod uai;
 
 pub use any::{
     analyse_any, choose_any, choose_generic, choose_with, description, plays, search_any,
-    strongest_search, value_for_any, Analysis, ChooseError, StrongestSearch,
+    strongest_search, value_for_any, Analysis, StrongestSearch,
 };
+pub use dispatch::ChooseError;
 pub use eval::{evaluate, piece_margin, single_or_jump, Evaluate, WIN};
 pub use greedy::greedy_move;
 pub use levels::{

@@ -102,9 +102,19 @@ fn searches() -> &'static Gate {
     SEARCHES.get_or_init(|| Gate::by_cores("analyses", 2, 4))
 }
 
+impl Analyses {
+    /// The engine's best move in `position` after [`ANALYSIS_TIME`] (the browser's analysis):
+    /// refused for a position on a board in play ([`Error::AnalysisOfGameInPlay`]), and with
+    /// [`Error::Busy`] when too many searches run and wait already.
+    pub async fn best_move(&self, position: Position) -> Result<Report> {
+        refuse_positions_in_play(&self.storage, &position).await?;
+        analyse(position).await
+    }
+}
+
 /// Searches a position for [`ANALYSIS_TIME`] on a blocking thread, or refuses with
 /// [`Error::Busy`] when too many searches run and wait already.
-pub async fn analyse(position: Position) -> Result<Report> {
+async fn analyse(position: Position) -> Result<Report> {
     searches()
         .run(move || {
             let mut engine = Engine::new(NetEval::builtin(), 16);

@@ -60,7 +60,7 @@ impl Gate {
             .expect("the gate's semaphore is never closed");
         tokio::task::spawn_blocking(job)
             .await
-            .map_err(|err| Error::Command(format!("{} failed: {err}", self.what)))
+            .map_err(|err| Error::Internal(format!("{} failed: {err}", self.what)))
     }
 }
 

@@ -7,7 +7,13 @@ use sqlx::{Any, AnyConnection, Arguments, Row};
 
 use super::{is_postgres, Storage, WriteTx};
 use crate::error::{Error, Result};
-use crate::model::{GameFilter, GameRow, SeatRow, Status};
+use crate::model::{GameFilter, GameRow};
+
+mod counts;
+mod seats;
+
+pub use counts::*;
+use seats::{seat_from_row, seat_writes, seats_of, write_seats, SEAT_COLUMNS, SEAT_QUERY_BOARDS};
 
 pub(super) const GAME_COLUMNS: &str =
     "board, game, status, layout, start_fen, fen, plies, version, result, \
@@ -18,6 +24,7 @@ pub(super) const GAME_COLUMNS: &str =
 /// How many columns `GAME_COLUMNS` names.
 const GAME_COLUMN_COUNT: usize = 24;
 
+/// A board's row, without its seats.
 fn game_from_row(row: &sqlx::any::AnyRow) -> Result<GameRow> {
     Ok(GameRow {
         board: row.try_get("board")?,
@@ -86,118 +93,7 @@ pub(super) async fn games_with_seats(
     Ok(games)
 }
 
-/// The most boards whose seats one query reads: well under the bound parameters SQLite and
-/// PostgreSQL take in one statement.
-const SEAT_QUERY_BOARDS: usize = 500;
-
-/// The seats of `boards`, each with its board, in board and seat order.
-async fn seats_of(conn: &mut AnyConnection, boards: &[i64]) -> Result<Vec<(i64, SeatRow)>> {
-    if boards.is_empty() {
-        return Ok(vec![]);
-    }
-    let slots: Vec<String> = (1..=boards.len()).map(|i| format!("${i}")).collect();
-    let sql = format!(
-        "SELECT board, {SEAT_COLUMNS} FROM seats WHERE board IN ({}) ORDER BY board, seat",
-        slots.join(", ")
-    );
-    let mut query = sqlx::query(&sql);
-    for board in boards {
-        query = query.bind(*board);
-    }
-    let rows = query.fetch_all(conn).await?;
-    rows.iter()
-        .map(|row| Ok((row.try_get("board")?, seat_from_row(row)?)))
-        .collect()
-}
-
-/// The columns of a seat row ([`seat_from_row`] reads them).
-const SEAT_COLUMNS: &str = "name, accepted, remaining_ms, used_ms, finish_rank, rating_change";
-
-fn seat_from_row(row: &sqlx::any::AnyRow) -> Result<SeatRow> {
-    Ok(SeatRow {
-        name: row.try_get("name")?,
-        accepted: row.try_get::<i64, _>("accepted")? != 0,
-        remaining_ms: row.try_get("remaining_ms")?,
-        used_ms: row.try_get("used_ms")?,
-        rank: row.try_get("finish_rank")?,
-        rating_change: row.try_get("rating_change")?,
-    })
-}
-
-/// A write of one seat row.
-enum SeatWrite<'a> {
-    /// A seat that changed (a seat swap moves players between seats).
-    Update(usize, &'a SeatRow),
-    /// A new seat.
-    Insert(usize, &'a SeatRow),
-    /// The seats from this one on, which the board no longer has.
-    DeleteFrom(usize),
-}
-
-impl SeatWrite<'_> {
-    fn sql(&self) -> &'static str {
-        match self {
-            SeatWrite::Update(..) => {
-                "UPDATE seats SET name = $3, accepted = $4, remaining_ms = $5, used_ms = $6, \
-                 finish_rank = $7, rating_change = $8 WHERE board = $1 AND seat = $2"
-            }
-            SeatWrite::Insert(..) => {
-                "INSERT INTO seats (board, seat, name, accepted, remaining_ms, used_ms, \
-                 finish_rank, rating_change) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)"
-            }
-            SeatWrite::DeleteFrom(_) => "DELETE FROM seats WHERE board = $1 AND seat >= $2",
-        }
-    }
-
-    /// Adds the statement's arguments, `$1` first, to `arguments`.
-    fn add_arguments(&self, board: i64, arguments: &mut AnyArguments<'static>) -> Result<()> {
-        add(arguments, board)?;
-        match *self {
-            SeatWrite::Update(i, seat) | SeatWrite::Insert(i, seat) => {
-                add(arguments, i as i64)?;
-                add(arguments, seat.name.clone())?;
-                add(arguments, seat.accepted as i64)?;
-                add(arguments, seat.remaining_ms)?;
-                add(arguments, seat.used_ms)?;
-                add(arguments, seat.rank)?;
-                add_nullable_double(arguments, seat.rating_change)
-            }
-            SeatWrite::DeleteFrom(i) => add(arguments, i as i64),
-        }
-    }
-}
-
-/// The writes that bring the stored seats of `game` (its `stored_seats`) to its `seats`.
-fn seat_writes(game: &GameRow) -> Vec<SeatWrite<'_>> {
-    let mut writes: Vec<SeatWrite> = game
-        .seats
-        .iter()
-        .enumerate()
-        .filter_map(|(i, seat)| match game.stored_seats.get(i) {
-            Some(stored) if stored == seat => None,
-            Some(_) => Some(SeatWrite::Update(i, seat)),
-            None => Some(SeatWrite::Insert(i, seat)),
-        })
-        .collect();
-    if game.stored_seats.len() > game.seats.len() {
-        writes.push(SeatWrite::DeleteFrom(game.seats.len()));
-    }
-    writes
-}
-
-/// Writes the seats of `game` that differ from its `stored_seats`, then takes them as stored.
-async fn write_seats(conn: &mut AnyConnection, game: &mut GameRow) -> Result<()> {
-    for write in seat_writes(game) {
-        let mut arguments = AnyArguments::default();
-        write.add_arguments(game.board, &mut arguments)?;
-        sqlx::query_with(write.sql(), arguments)
-            .execute(&mut *conn)
-            .await?;
-    }
-    game.stored_seats = game.seats.clone();
-    Ok(())
-}
-
+/// A board with its seats.
 pub async fn game(conn: &mut AnyConnection, board: i64) -> Result<Option<GameRow>> {
     one_game(conn, board).await
 }
@@ -333,61 +229,6 @@ pub async fn open_boards(conn: &mut AnyConnection) -> Result<Vec<GameRow>> {
     games_with_seats(conn, rows).await
 }
 
-/// Whether a board of `game` in play stands at a position whose FEN begins with `prefix` (its
-/// board and side to move, from a canonical FEN: no `%` or `_` in it).
-pub async fn in_play_at(conn: &mut AnyConnection, game: &str, prefix: &str) -> Result<bool> {
-    let row = sqlx::query(
-        "SELECT COUNT(*) AS n FROM games WHERE status = 'active' AND game = $1 AND fen LIKE $2",
-    )
-    .bind(game)
-    .bind(format!("{prefix}%"))
-    .fetch_one(conn)
-    .await?;
-    Ok(row.try_get::<i64, _>("n")? > 0)
-}
-
-/// How many games are in play, of every kind.
-pub async fn games_in_play(conn: &mut AnyConnection) -> Result<i64> {
-    let row = sqlx::query("SELECT COUNT(*) AS n FROM games WHERE status = 'active'")
-        .fetch_one(conn)
-        .await?;
-    Ok(row.try_get("n")?)
-}
-
-pub async fn active_game_count(conn: &mut AnyConnection, name: &str) -> Result<i64> {
-    let row = sqlx::query(
-        "SELECT COUNT(*) AS n FROM games WHERE status IN ('challenge', 'active') \
-         AND board IN (SELECT board FROM seats WHERE name = $1)",
-    )
-    .bind(name)
-    .fetch_one(conn)
-    .await?;
-    Ok(row.try_get("n")?)
-}
-
-/// How many boards of a game are in a state.
-pub async fn count_games(conn: &mut AnyConnection, game: &str, status: Status) -> Result<i64> {
-    let row = sqlx::query("SELECT COUNT(*) AS n FROM games WHERE game = $1 AND status = $2")
-        .bind(game)
-        .bind(status.as_str())
-        .fetch_one(conn)
-        .await?;
-    Ok(row.try_get("n")?)
-}
-
-/// What tells whether a game's finished boards changed (the opening explorer's cache key):
-/// how many there are and when the last one ended. Boards only ever join the finished ones.
-pub async fn finished_fingerprint(conn: &mut AnyConnection, game: &str) -> Result<(i64, i64)> {
-    let row = sqlx::query(
-        "SELECT COUNT(*) AS n, COALESCE(MAX(finished_ms), 0) AS last FROM games \
-         WHERE game = $1 AND status = 'finished'",
-    )
-    .bind(game)
-    .fetch_one(conn)
-    .await?;
-    Ok((row.try_get("n")?, row.try_get("last")?))
-}
-
 /// The newest `limit` finished boards of a game by board number, newest first, with seats.
 pub async fn newest_finished(
     conn: &mut AnyConnection,
@@ -484,17 +325,6 @@ where
 {
     arguments.add(value).map_err(sqlx::Error::Encode)?;
     Ok(())
-}
-
-/// Adds an optional DOUBLE PRECISION. sqlx 0.8's Any driver swaps the types of its float NULLs:
-/// a `None::<f64>` reaches PostgreSQL as a 4-byte REAL, the statement it prepares keeps that type,
-/// and a later run binding a real f64 is refused ("incorrect binary data format"). A
-/// `None::<f32>` is what arrives as an 8-byte NULL (SQLite takes either).
-fn add_nullable_double(arguments: &mut AnyArguments<'static>, value: Option<f64>) -> Result<()> {
-    match value {
-        Some(value) => add(arguments, value),
-        None => add(arguments, None::<f32>),
-    }
 }
 
 /// Adds a game's columns, in `GAME_COLUMNS` order, to `a`.

@@ -5,7 +5,8 @@
 
 use rand::Rng;
 
-use super::{hex, token_hash, Accounts};
+use super::sessions::{hex, token_hash};
+use super::Accounts;
 use crate::error::{Error, Result};
 use crate::model::{ApiTokenRow, Revocation, Scope};
 use crate::store;

@@ -18,7 +18,8 @@
 
 use rand::Rng;
 
-use super::{hex, is_closed, normalize_userid, token_hash, Accounts};
+use super::sessions::{hex, token_hash};
+use super::{is_closed, normalize_userid, Accounts};
 use crate::domain::messages::{self, Outgoing, Sender};
 use crate::error::{Error, Result};
 use crate::store::{self, mail as mail_store, WriteTx};
@@ -170,7 +171,10 @@ impl Accounts {
             }
         }
         let new = new.to_string();
-        let hash = self.argon2.run(move || super::hash_password(&new)).await?;
+        let hash = self
+            .argon2
+            .run(move || super::passwords::hash_password(&new))
+            .await?;
         let mut tx = self.storage.write().await?;
         // Taken in the write: of two uses at once, on any nodes, one finds it spent.
         let name = store::take_reset(&mut tx, &digest, now)

@@ -16,7 +16,8 @@ use hmac::{Hmac, Mac};
 use rand::Rng;
 use sha1::Sha1;
 
-use super::{token_hash, Accounts};
+use super::sessions::token_hash;
+use super::Accounts;
 use crate::error::{Error, Result};
 use crate::store;
 

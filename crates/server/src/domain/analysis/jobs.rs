@@ -58,7 +58,8 @@ impl Default for Options {
 /// The analysis service.
 #[derive(Clone)]
 pub struct Analyses {
-    storage: Storage,
+    /// Also read by the position analysis beside the jobs (`Analyses::best_move`).
+    pub(super) storage: Storage,
     clock: Arc<Clock>,
     publisher: Publisher,
     options: Options,

@@ -2,7 +2,7 @@
 //! /api/command` for the language itself, WebSocket event streams per board and per user, and
 //! the OpenAPI document. docs/server.md describes every endpoint.
 //!
-//! Each resource has its file; `auth` says who a request comes from, `api_error` how a refusal
+//! Each resource has its file; `auth` says who a request comes from, `errors` how a refusal
 //! is answered. Handlers translate: every answer is a domain call's result or view as JSON.
 
 use axum::extract::DefaultBodyLimit;
@@ -19,15 +19,15 @@ use crate::App;
 mod accounts;
 mod admin;
 mod analysis;
-mod api_error;
 mod auth;
 mod command;
-mod errors;
+pub(crate) mod errors;
 mod explorer;
 mod forwarded;
 mod games;
 mod health;
 mod kinds;
+mod layout;
 mod leaderboard;
 mod listen;
 pub mod metrics;
@@ -36,6 +36,7 @@ mod origin;
 mod password_reset;
 mod presence;
 mod read_limits;
+mod rules;
 mod scopes;
 mod search;
 mod seeks;
@@ -48,8 +49,8 @@ mod tv;
 mod users;
 mod vacation;
 
-use api_error::{bad, ApiError, ApiResult, Body};
 use auth::{authenticated, token};
+use errors::{bad, ApiError, ApiResult, Body};
 use socket::SocketQuery;
 
 pub use forwarded::TrustedProxies;
@@ -193,6 +194,10 @@ fn router(state: HttpState, limit_reads: bool) -> Router {
             tournaments::acting(crate::doors::command::TournamentAct::Stop),
         )
         .route("/api/kinds", get(kinds::get))
+        .route("/api/layout/{text}", get(layout::get))
+        .route("/api/analysis", get(analysis::position))
+        .route("/api/rules/{game}", get(rules::position))
+        .route("/api/rules/ataxx/import", post(rules::import))
         .route(
             "/api/leaderboard",
             get(leaderboard::get).route_layer(quota(&search)),
@@ -244,9 +249,7 @@ fn router(state: HttpState, limit_reads: bool) -> Router {
             state.clone(),
             origin::same_origin,
         ))
-        .layer(axum::middleware::from_fn(
-            crate::doors::http::errors::json_errors,
-        ))
+        .layer(axum::middleware::from_fn(errors::json_errors))
         .layer(axum::middleware::from_fn(health::with_request_id))
         .with_state(state)
 }

@@ -11,7 +11,7 @@ use serde::Deserialize;
 use serde_json::json;
 use time::macros::format_description;
 
-use super::api_error::ApiError;
+use super::ApiError;
 use super::{bad, ApiResult, HttpState};
 use crate::domain::standings::Speed;
 use crate::doors::render::export;

@@ -1,26 +1,20 @@
 //! The browser door: the pages of `web/` ([`assets`]), board images for sharing positions
-//! (`/board/{game}.svg` and `.png`), the few JSON helpers the pages need beyond the game API (a
-//! blocked-layout preview, position analysis, the rules pages' positions, and a game read from PGN
-//! or a 1995 record), and a page in words for addresses that lead nowhere.
+//! (`/board/{game}.svg` and `.png`), and a page in words for addresses that lead nowhere. The
+//! JSON the pages read, `/api/...` all of it, is the HTTP door's.
 
-use ataxx::{Color, Layout, Position};
 use axum::extract::rejection::QueryRejection;
 use axum::extract::{Path, Query, State};
 use axum::http::{header, StatusCode};
 use axum::response::{IntoResponse, Response};
-use axum::routing::{get, post};
-use axum::{Json, Router};
-use engine::score::is_decisive;
-use games::{GameKind, StartOptions};
+use axum::routing::get;
+use axum::Router;
 use serde::Deserialize;
-use serde_json::{json, Value};
 
-use crate::domain::analysis::{self, ANALYSIS_TIME};
+use crate::doors::http::errors::{bad, ApiResult};
 use crate::error::Error;
 use crate::App;
 
 mod assets;
-mod rules;
 
 #[derive(Clone)]
 struct WebState {
@@ -33,10 +27,6 @@ pub fn routes<S: Clone + Send + Sync + 'static>(app: App) -> Router<S> {
     Router::new()
         .merge(assets::routes())
         .route("/board/{image}", get(board_image))
-        .route("/api/layout/{text}", get(layout))
-        .route("/api/analysis", get(analysis))
-        .route("/api/rules/{game}", get(rules::position))
-        .route("/api/rules/ataxx/import", post(rules::import))
         .fallback(not_found)
         .with_state(state)
 }
@@ -84,21 +74,6 @@ async fn not_found(uri: axum::http::Uri) -> Response {
         .into_response()
 }
 
-fn error_response(status: StatusCode, err: &Error) -> Response {
-    let body = json!({"error": {"code": err.code(), "message": err.to_string()}});
-    let mut response = (status, Json(body)).into_response();
-    if let Some(seconds) = err.retry_after_s() {
-        response
-            .headers_mut()
-            .insert(header::RETRY_AFTER, seconds.into());
-    }
-    response
-}
-
-fn bad_request(message: String) -> Response {
-    error_response(StatusCode::BAD_REQUEST, &Error::Command(message))
-}
-
 // ---------------------------------------------------------------------------------------------
 // Board images
 
@@ -108,33 +83,27 @@ struct ImageQuery {
     ply: Option<usize>,
 }
 
-/// `/board/{game}.svg` and `/board/{game}.png`: the board of a game, for sharing.
+/// `/board/{game}.svg` and `/board/{game}.png`: the board of a game, for sharing. Refused in
+/// the JSON the API's errors take, as the document says (axum's own is text).
 async fn board_image(
     State(state): State<WebState>,
     Path(image): Path<String>,
     query: Result<Query<ImageQuery>, QueryRejection>,
-) -> Response {
-    // Refused in the JSON the API's errors take, as the document says (axum's own is text).
-    let query = match query {
-        Ok(Query(query)) => query,
-        Err(rejection) => return bad_request(rejection.body_text()),
-    };
+) -> ApiResult<Response> {
+    let Query(query) = query.map_err(|rejection| bad(rejection.body_text()))?;
     let (number, png) = match (image.strip_suffix(".svg"), image.strip_suffix(".png")) {
         (Some(number), _) => (number, false),
         (_, Some(number)) => (number, true),
         _ => {
-            return bad_request(format!(
+            return Err(bad(format!(
                 "{image}: board images are <board>.svg or <board>.png"
-            ))
+            )))
         }
     };
-    let Ok(board) = number.parse::<i64>() else {
-        return bad_request(format!("{image}: {number:?} is not a board number"));
-    };
-    let view = match state.app.games.view(board).await {
-        Ok(view) => view,
-        Err(err) => return error_response(StatusCode::NOT_FOUND, &err),
-    };
+    let board = number
+        .parse::<i64>()
+        .map_err(|_| bad(format!("{image}: {number:?} is not a board number")))?;
+    let view = state.app.games.view(board).await?;
     let plies = query.ply.unwrap_or(view.moves.len()).min(view.moves.len());
     let pos = crate::doors::render::board::position_at(&view.summary, &view.moves, plies);
     let last = plies
@@ -144,21 +113,16 @@ async fn board_image(
     let svg = pos.svg(last);
     let (content_type, body) = match png {
         false => ("image/svg+xml", svg.into_bytes()),
-        true => match svg_to_png(&svg) {
-            Ok(bytes) => ("image/png", bytes),
-            Err(message) => {
-                return error_response(StatusCode::INTERNAL_SERVER_ERROR, &Error::Command(message))
-            }
-        },
+        true => ("image/png", svg_to_png(&svg).map_err(Error::Internal)?),
     };
-    (
+    Ok((
         [
             (header::CONTENT_TYPE, content_type),
             (header::CACHE_CONTROL, "no-cache"),
         ],
         body,
     )
-        .into_response()
+        .into_response())
 }
 
 /// Renders an SVG picture (without text: no fonts are needed) to PNG.
@@ -175,110 +139,10 @@ fn svg_to_png(svg: &str) -> Result<Vec<u8>, String> {
         .map_err(|err| format!("board image: {err}"))
 }
 
-// ---------------------------------------------------------------------------------------------
-// JSON helpers
-
-#[derive(Deserialize)]
-struct LayoutQuery {
-    /// The game whose start the preview shows (`ataxx4`: four players in the corners); Ataxx
-    /// when absent.
-    game: Option<String>,
-}
-
-/// `/api/layout/{code or mask}?game=…`: a blocked layout as the challenge form previews it.
-async fn layout(Path(text): Path<String>, Query(query): Query<LayoutQuery>) -> Response {
-    let text = text.trim();
-    let kind = match query
-        .game
-        .as_deref()
-        .map(str::parse::<GameKind>)
-        .transpose()
-    {
-        Ok(kind) => kind.unwrap_or(GameKind::Ataxx),
-        Err(err) => return bad_request(format!("game: {err}")),
-    };
-    let parsed = if text.starts_with("0x") || text.starts_with("0X") {
-        Layout::parse_mask(text).map_err(|e| e.to_string())
-    } else {
-        text.parse::<Layout>().map_err(|e| e.to_string())
-    };
-    match parsed {
-        Ok(layout) => {
-            let options = StartOptions {
-                size: Some(7),
-                blocks: Some(layout.mask_text()),
-                ..StartOptions::default()
-            };
-            let start = match kind.start(&options) {
-                Ok(start) => start.fen(),
-                Err(err) => return bad_request(err.to_string()),
-            };
-            let blocked: Vec<String> = layout
-                .blocked()
-                .into_iter()
-                .map(|sq| sq.to_string())
-                .collect();
-            Json(json!({
-                "code": layout.to_string(),
-                "canonical": layout.canonical().to_string(),
-                "mask": layout.mask_text(),
-                "blocks": layout.blocks(),
-                "blocked": blocked,
-                "fen": start,
-            }))
-            .into_response()
-        }
-        Err(message) => bad_request(message),
-    }
-}
-
-#[derive(Deserialize)]
-struct AnalysisQuery {
-    fen: String,
-}
-
-/// `/api/analysis?fen=...`: the best move for the side to move and its score in pieces.
-async fn analysis(State(state): State<WebState>, Query(query): Query<AnalysisQuery>) -> Response {
-    let pos = match query.fen.parse::<Position>() {
-        Ok(pos) => pos,
-        Err(err) => return bad_request(format!("fen {:?}: {err}", query.fen)),
-    };
-    match analysis::refuse_positions_in_play(&state.app.storage, &pos).await {
-        Ok(()) => {}
-        Err(err @ Error::AnalysisOfGameInPlay) => {
-            return error_response(StatusCode::FORBIDDEN, &err)
-        }
-        Err(err) => return error_response(StatusCode::INTERNAL_SERVER_ERROR, &err),
-    }
-    let report = match analysis::analyse(pos).await {
-        Ok(report) => report,
-        Err(err @ Error::Busy { .. }) => {
-            return error_response(StatusCode::SERVICE_UNAVAILABLE, &err)
-        }
-        Err(err) => return error_response(StatusCode::INTERNAL_SERVER_ERROR, &err),
-    };
-    let (score, outcome) = match report.score {
-        s if is_decisive(s) && s > 0 => (Value::Null, Some("win")),
-        s if is_decisive(s) => (Value::Null, Some("loss")),
-        s => (json!(f64::from(s) / 100.0), None),
-    };
-    Json(json!({
-        "fen": pos.to_string(),
-        "turn": match pos.turn() { Color::X => "x", Color::O => "o" },
-        "best": report.pv.first().map(|mv| mv.to_string()),
-        "pv": report.pv.iter().map(|mv| mv.to_string()).collect::<Vec<_>>(),
-        "score": score,
-        "outcome": outcome,
-        "depth": report.depth,
-        "nodes": report.nodes,
-        "analyser": format!("engine, {} ms, depth {}", ANALYSIS_TIME.as_millis(), report.depth),
-    }))
-    .into_response()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use ataxx::Layout;
 
     #[test]
     fn board_image_draws_pieces_blocks_and_the_last_move() {

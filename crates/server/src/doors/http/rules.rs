@@ -3,13 +3,12 @@
 //! one implementation of the rules says what is legal and what a move does.
 
 use axum::extract::{Path, Query};
-use axum::response::{IntoResponse, Response};
 use axum::Json;
 use games::{GameKind, Seat};
 use serde::Deserialize;
 use serde_json::json;
 
-use super::bad_request;
+use super::{bad, ApiResult};
 use crate::domain::games::result_text;
 
 #[derive(Deserialize)]
@@ -24,31 +23,29 @@ pub(super) struct RulesQuery {
 pub(super) async fn position(
     Path(game): Path<String>,
     Query(query): Query<RulesQuery>,
-) -> Response {
-    let kind = match game.parse::<GameKind>() {
-        Ok(kind) => kind,
-        Err(err) => return bad_request(err.to_string()),
-    };
+) -> ApiResult {
+    let kind = game
+        .parse::<GameKind>()
+        .map_err(|err| bad(err.to_string()))?;
     let parsed = match &query.fen {
         Some(fen) => kind.parse_position(fen),
         None => kind.start(&Default::default()),
     };
-    let mut pos = match parsed {
-        Ok(pos) => pos,
-        Err(err) => return bad_request(format!("fen: {err}")),
-    };
+    let mut pos = parsed.map_err(|err| bad(format!("fen: {err}")))?;
     let played = match &query.mv {
-        Some(text) => match pos.play(text) {
-            Ok(played) => Some(json!({"move": played.text, "flips": played.flips})),
-            Err(err) => return bad_request(format!("{text}: {err}")),
-        },
+        Some(text) => {
+            let played = pos
+                .play(text)
+                .map_err(|err| bad(format!("{text}: {err}")))?;
+            Some(json!({"move": played.text, "flips": played.flips}))
+        }
         None => None,
     };
     let letters: Vec<String> = (0..pos.seats())
         .map(|i| pos.seat_letter(Seat(i as u8)).to_string())
         .collect();
     let outcome = pos.outcome();
-    Json(json!({
+    Ok(Json(json!({
         "game": kind.name(),
         "fen": pos.fen(),
         "played": played,
@@ -58,14 +55,13 @@ pub(super) async fn position(
         "pieces": pos.piece_counts(),
         "result": outcome.as_ref().map(result_text),
         "winning_path": pos.winning_cells(),
-    }))
-    .into_response()
+    })))
 }
 
 /// `POST /api/rules/ataxx/import` with a square Ataxx game as text, in PGN (its first game) or
 /// as a 1995 record: its start position and moves, so that the analysis board can replay it.
 /// Both readers' complaints are given when neither reads it.
-pub(super) async fn import(text: String) -> Response {
+pub(super) async fn import(text: String) -> ApiResult {
     let (format, game) = match ataxx::pgn::parse_games(&text) {
         Ok(mut games) if !games.is_empty() => ("pgn", games.swap_remove(0)),
         pgn => match ataxx::record::parse_record(&text) {
@@ -75,7 +71,9 @@ pub(super) async fn import(text: String) -> Response {
                     Ok(_) => "no game in it".to_string(),
                     Err(err) => err.to_string(),
                 };
-                return bad_request(format!("neither PGN ({pgn}) nor a 1995 record ({record})"));
+                return Err(bad(format!(
+                    "neither PGN ({pgn}) nor a 1995 record ({record})"
+                )));
             }
         },
     };
@@ -84,13 +82,12 @@ pub(super) async fn import(text: String) -> Response {
         .iter()
         .map(|(name, value)| (name.clone(), json!(value)))
         .collect();
-    Json(json!({
+    Ok(Json(json!({
         "game": GameKind::Ataxx.name(),
         "format": format,
         "start_fen": game.start().to_string(),
         "moves": game.moves().iter().map(|m| m.mv().to_string()).collect::<Vec<_>>(),
         "tags": tags,
         "result": game.result().to_string(),
-    }))
-    .into_response()
+    })))
 }
