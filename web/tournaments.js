@@ -4,7 +4,7 @@
 // small live boards of the games in play and the PGN of all its games. A tournament's socket sends it again after each change;
 // a player who is paired while on its page is taken to the new game, as on lichess.
 
-import { api, esc, formatClock, LiveSocket } from './api.js';
+import { api, ask, esc, formatClock, LiveSocket } from './api.js';
 import { LiveTile } from './front.js';
 import { allGames, gameOf, loadGames } from './kinds.js';
 
@@ -97,12 +97,8 @@ export function mountTournaments(root, ctx) {
       const arena = form.kind.value === 'arena';
       const body = { kind: form.kind.value, name: form.name.value.trim(), game: form.game.value, clock: form.clock.value.trim(), rated: form.rated.checked };
       if (arena) body.minutes = Number(form.minutes.value); else body.rounds = Number(form.rounds.value);
-      try {
-        const created = await api('/api/tournaments', { method: 'POST', body });
-        location.hash = `#/tournament/${created.id}`;
-      } catch (err) {
-        root.querySelector('#tour-error').textContent = err.message;
-      }
+      const created = await ask(root.querySelector('#tour-error'), '/api/tournaments', { method: 'POST', body });
+      if (created) location.hash = `#/tournament/${created.id}`;
     });
   }
 
