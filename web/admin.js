@@ -3,7 +3,7 @@
 // the admin log
 // (GET /api/admin/log), newest first. The server refuses anyone else; the page says so.
 
-import { api, esc } from './api.js';
+import { ask, esc } from './api.js';
 
 const USER_ACTS = [
   ['ban', 'Ban'],
@@ -35,17 +35,10 @@ export function mountAdmin(root, ctx) {
       <tbody id="admin-log"></tbody></table>
     </section>`;
   const error = root.querySelector('#admin-error');
-  let closed = false;
 
   async function showLog() {
-    let log;
-    try {
-      log = await api('/api/admin/log');
-    } catch (err) {
-      if (!closed) error.textContent = err.message;
-      return;
-    }
-    if (closed) return;
+    const log = await ask(error, '/api/admin/log');
+    if (!log) return;
     root.querySelector('#admin-log').innerHTML = log.acts.map((act) => `<tr>
       <td>${act.id}</td><td>${esc(new Date(act.at_ms).toISOString().replace('T', ' ').slice(0, 19))}</td>
       <td>${esc(act.admin)}</td><td>${esc(act.act)}</td>
@@ -54,13 +47,7 @@ export function mountAdmin(root, ctx) {
   }
 
   async function act(path, reason, done) {
-    error.textContent = '';
-    try {
-      await api(path, { method: 'POST', body: { reason } });
-      ctx.toast(done);
-    } catch (err) {
-      error.textContent = err.message;
-    }
+    if (await ask(error, path, { method: 'POST', body: { reason } })) ctx.toast(done);
     await showLog();
   }
 
@@ -77,5 +64,5 @@ export function mountAdmin(root, ctx) {
     act(`/api/admin/games/${form.board.value}/abort`, form.reason.value, `Board ${form.board.value} aborted.`);
   });
   showLog();
-  return () => { closed = true; };
+  return () => {};
 }

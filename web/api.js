@@ -20,6 +20,27 @@ export function api(path, options = {}) {
   return inFlight.get(path).then((data) => structuredClone(data));
 }
 
+/** Whether a refused request means the server is away (rather than a refusal to show). */
+export const unreachable = (err) => err.status === 0 || err.status >= 500;
+
+/**
+ * Calls the API for a part of a page and says a refusal the pages' usual way: its message in
+ * `error`, the part's `.error` element. An act (any method but GET) empties `error` first, so
+ * that its refusal, or none, replaces the last one's; a load leaves an act's refusal showing.
+ * Answers the server's answer (true for an empty one), or false when refused or when the page
+ * was left meanwhile (its `error` no longer in the document: the page after it replaced it).
+ */
+export async function ask(error, path, options = {}) {
+  if ((options.method ?? 'GET') !== 'GET') error.textContent = '';
+  try {
+    const answer = await api(path, options);
+    return error.isConnected && (answer ?? true);
+  } catch (err) {
+    if (error.isConnected) error.textContent = err.message;
+    return false;
+  }
+}
+
 /** `body` is sent as JSON, `text` as plain text (a PGN, say). */
 async function request(path, { method = 'GET', body, text: plain } = {}) {
   const init = { method, headers: {}, credentials: 'same-origin' };

@@ -8,7 +8,7 @@
 // play; a lobby-wide feed of every move would cost every move times every visitor. The lobby
 // socket says when games start and end, and the set of boards is asked again then.
 
-import { api, esc, LiveSocket, timeAgo } from './api.js';
+import { api, ask, esc, LiveSocket, timeAgo } from './api.js';
 import { allGames, gameOf, loadGames } from './kinds.js';
 
 /** How many games in play the page shows. */
@@ -62,8 +62,8 @@ export class LiveTile {
   }
 }
 
-export function mountFront(root, { toast, signedIn }) {
-  root.innerHTML = `
+/** The front page before anything has loaded. */
+const FRONT = `
     <div class="front">
       <section class="card hero">
         <h1>Ataxx</h1>
@@ -100,6 +100,28 @@ export function mountFront(root, { toast, signedIn }) {
           <p><a href="#/leaderboard">The whole leaderboard</a></p></section>
       </div>
     </div>`;
+
+/** Play the computer now: an account made, signed in, and a game against the level chosen. */
+function attachQuickPlay(root, signedIn) {
+  const form = root.querySelector('#quick-play');
+  form.addEventListener('submit', async (event) => {
+    event.preventDefault();
+    const error = root.querySelector('#quick-play-error');
+    error.textContent = '';
+    const userid = form.userid.value.trim();
+    const password = form.password.value;
+    if (!form.bot.value) { error.textContent = 'No computer level is available: try again in a moment.'; return; }
+    if (!(await ask(error, '/api/signup', { method: 'POST', body: { userid, password, addresses: [] } }))) return;
+    const me = await ask(error, '/api/login', { method: 'POST', body: { userid, password } });
+    if (!me) return;
+    signedIn(me.userid);
+    const created = await ask(error, '/api/games', { method: 'POST', body: { game: allGames()[0].id, opponents: [form.bot.value], color: 'x', options: {} } });
+    if (created) location.hash = `#/game/${created.board}`;
+  });
+}
+
+export function mountFront(root, { toast, signedIn }) {
+  root.innerHTML = FRONT;
   const tiles = new Map();
   let closed = false;
 
@@ -167,24 +189,7 @@ export function mountFront(root, { toast, signedIn }) {
   })();
   refreshLists();
 
-  const form = root.querySelector('#quick-play');
-  form.addEventListener('submit', async (event) => {
-    event.preventDefault();
-    const error = root.querySelector('#quick-play-error');
-    error.textContent = '';
-    const userid = form.userid.value.trim();
-    const password = form.password.value;
-    if (!form.bot.value) { error.textContent = 'No computer level is available: try again in a moment.'; return; }
-    try {
-      await api('/api/signup', { method: 'POST', body: { userid, password, addresses: [] } });
-      const me = await api('/api/login', { method: 'POST', body: { userid, password } });
-      signedIn(me.userid);
-      const created = await api('/api/games', { method: 'POST', body: { game: allGames()[0].id, opponents: [form.bot.value], color: 'x', options: {} } });
-      location.hash = `#/game/${created.board}`;
-    } catch (err) {
-      error.textContent = err.message;
-    }
-  });
+  attachQuickPlay(root, signedIn);
 
   return () => {
     closed = true;

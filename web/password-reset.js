@@ -2,7 +2,7 @@
 // server mail a reset link; #/reset?token=... (the mailed link) sets the new password. The
 // server answers a request the same whether or not the account exists.
 
-import { api } from './api.js';
+import { ask } from './api.js';
 
 export function mountForgot(root) {
   root.innerHTML = `
@@ -22,14 +22,9 @@ export function mountForgot(root) {
     event.preventDefault();
     const error = root.querySelector('#forgot-error');
     const sent = root.querySelector('#forgot-sent');
-    error.textContent = '';
     sent.textContent = '';
-    try {
-      const answer = await api('/api/password-reset', { method: 'POST', body: { user: form.user.value.trim() } });
-      sent.textContent = answer.message;
-    } catch (err) {
-      error.textContent = err.message;
-    }
+    const answer = await ask(error, '/api/password-reset', { method: 'POST', body: { user: form.user.value.trim() } });
+    if (answer) sent.textContent = answer.message;
   });
   return () => {};
 }
@@ -53,14 +48,10 @@ export function mountReset(root, query) {
   form.addEventListener('submit', async (event) => {
     event.preventDefault();
     const error = root.querySelector('#reset-error');
-    error.textContent = '';
-    try {
-      const answer = await api('/api/password-reset/confirm', { method: 'POST', body: { token: form.token.value.trim(), password: form.password.value } });
-      root.querySelector('#reset-done').innerHTML = `The password of ${answer.userid.replace(/[<>&"]/g, '')} is set. <a href="#/login" id="reset-signin">Sign in</a>`;
-      form.querySelector('#reset-submit').disabled = true;
-    } catch (err) {
-      error.textContent = err.message;
-    }
+    const answer = await ask(error, '/api/password-reset/confirm', { method: 'POST', body: { token: form.token.value.trim(), password: form.password.value } });
+    if (!answer) return;
+    root.querySelector('#reset-done').innerHTML = `The password of ${answer.userid.replace(/[<>&"]/g, '')} is set. <a href="#/login" id="reset-signin">Sign in</a>`;
+    form.querySelector('#reset-submit').disabled = true;
   });
   return () => {};
 }

@@ -4,7 +4,7 @@
 // or off with a code (/api/totp/disable); go on vacation for some days or come back
 // (GET/POST/DELETE /api/account/vacation). Refusals are said on the page, beside their form.
 
-import { api, esc, timeTag } from './api.js';
+import { ask, esc, timeTag } from './api.js';
 
 /** A base32 key in groups of four, as it is easier to type into an app. */
 const grouped = (secret) => secret.match(/.{1,4}/g).join(' ');
@@ -39,19 +39,6 @@ export function mountSecurity(root, ctx) {
   const vacation = root.querySelector('#vacation');
   const totpError = root.querySelector('#totp-error');
   const vacationError = root.querySelector('#vacation-error');
-  let closed = false;
-
-  /** Runs a request of the page; its refusal goes into `error`. False when refused or gone. */
-  async function ask(error, request) {
-    error.textContent = '';
-    try {
-      const answer = await request();
-      return closed ? false : answer;
-    } catch (err) {
-      if (!closed) error.textContent = err.message;
-      return false;
-    }
-  }
 
   function showOff() {
     totp.innerHTML = `<p id="totp-state">The second factor is off: signing in needs only your password.</p>
@@ -69,7 +56,7 @@ export function mountSecurity(root, ctx) {
     totp.querySelector('#totp-disable').addEventListener('submit', async (event) => {
       event.preventDefault();
       const body = { code: codeOf(event.target) };
-      if (await ask(totpError, () => api('/api/totp/disable', { method: 'POST', body }))) {
+      if (await ask(totpError, '/api/totp/disable', { method: 'POST', body })) {
         showOff();
         ctx.toast('The second factor is off');
       }
@@ -77,7 +64,7 @@ export function mountSecurity(root, ctx) {
   }
 
   async function begin() {
-    const setup = await ask(totpError, () => api('/api/totp', { method: 'POST' }));
+    const setup = await ask(totpError, '/api/totp', { method: 'POST' });
     if (!setup) return;
     const qr = setup.svg
       ? `<img id="totp-qr" class="totp-qr" width="200" height="200" alt="QR code of the otpauth link below" src="data:image/svg+xml,${encodeURIComponent(setup.svg)}">`
@@ -94,7 +81,7 @@ export function mountSecurity(root, ctx) {
     totp.querySelector('#totp-confirm').addEventListener('submit', async (event) => {
       event.preventDefault();
       const body = { code: codeOf(event.target) };
-      const done = await ask(totpError, () => api('/api/totp/confirm', { method: 'POST', body }));
+      const done = await ask(totpError, '/api/totp/confirm', { method: 'POST', body });
       if (done) showOn(done.recovery_codes);
     });
   }
@@ -110,21 +97,21 @@ export function mountSecurity(root, ctx) {
            <button type="submit" class="primary">Go on vacation</button>
          </form>`;
     vacation.querySelector('#vacation-end')?.addEventListener('click', async () => {
-      const back = await ask(vacationError, () => api('/api/account/vacation', { method: 'DELETE' }));
+      const back = await ask(vacationError, '/api/account/vacation', { method: 'DELETE' });
       if (back) showVacation(back);
     });
     vacation.querySelector('#vacation-form')?.addEventListener('submit', async (event) => {
       event.preventDefault();
       const body = { days: Number(event.target.days.value) };
-      const away = await ask(vacationError, () => api('/api/account/vacation', { method: 'POST', body }));
+      const away = await ask(vacationError, '/api/account/vacation', { method: 'POST', body });
       if (away) showVacation(away);
     });
   }
 
-  ask(totpError, () => api('/api/me')).then((me) => {
+  ask(totpError, '/api/me').then((me) => {
     if (me && me.second_factor) showOn();
     else if (me) showOff();
   });
-  ask(vacationError, () => api('/api/account/vacation')).then((away) => { if (away) showVacation(away); });
-  return () => { closed = true; };
+  ask(vacationError, '/api/account/vacation').then((away) => { if (away) showVacation(away); });
+  return () => {};
 }

@@ -5,7 +5,7 @@
 // posting need an account. An open lobby socket is what keeps my live seeks open (the server
 // withdraws them when my last page closes).
 
-import { api, esc, LiveSocket } from './api.js';
+import { api, ask, esc, LiveSocket } from './api.js';
 import { CLOCKS, gameOf, gamesLoaded } from './kinds.js';
 
 /** The quick-pairing buttons: their clock (null: correspondence) and label. */
@@ -276,20 +276,15 @@ export function mountSeeks(root, { me, toast }) {
 
   form.addEventListener('submit', async (event) => {
     event.preventDefault();
-    const error = root.querySelector('#seek-error');
-    error.textContent = '';
     const body = { game: form.game.value, clock: form.clock.value || null, rated: form.rated.checked, color: form.color.value };
     if (Number(form.size.value) !== gameOf(body.game)?.default_size) body.size = Number(form.size.value);
     for (const bound of ['rating_min', 'rating_max']) {
       if (form[bound].value.trim()) body[bound] = Number(form[bound].value);
     }
-    try {
-      const seek = await api('/api/seeks', { method: 'POST', body });
-      list.add(seek);
-      toast(`Seek posted: ${seek.clock ?? 'correspondence'} ${gameTitle(seek.game)}.`);
-    } catch (err) {
-      error.textContent = err.message;
-    }
+    const seek = await ask(root.querySelector('#seek-error'), '/api/seeks', { method: 'POST', body });
+    if (!seek) return;
+    list.add(seek);
+    toast(`Seek posted: ${seek.clock ?? 'correspondence'} ${gameTitle(seek.game)}.`);
   });
 
   return list.close;

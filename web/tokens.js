@@ -2,7 +2,7 @@
 // with its scopes, see its secret this once, list the tokens (never their secrets) and revoke
 // them (GET/POST /api/account/tokens, DELETE /api/account/tokens/{id}; docs/bots.md).
 
-import { api, esc } from './api.js';
+import { ask, esc } from './api.js';
 
 const SCOPES = [
   ['read', 'read: read games, users and the event streams'],
@@ -38,17 +38,10 @@ export function mountTokens(root, ctx) {
   const error = root.querySelector('#token-error');
   const form = root.querySelector('#token-new');
   const secret = root.querySelector('#token-secret');
-  let closed = false;
 
   async function showTokens() {
-    let tokens;
-    try {
-      tokens = await api('/api/account/tokens');
-    } catch (err) {
-      if (!closed) error.textContent = err.message;
-      return;
-    }
-    if (closed) return;
+    const tokens = await ask(error, '/api/account/tokens');
+    if (!tokens) return;
     const list = root.querySelector('#token-list');
     list.innerHTML = tokens.length === 0
       ? '<tr><td colspan="4">No tokens yet.</td></tr>'
@@ -60,16 +53,13 @@ export function mountTokens(root, ctx) {
 
   form.addEventListener('submit', async (event) => {
     event.preventDefault();
-    error.textContent = '';
     const scopes = [...form.querySelectorAll('[name=scope]:checked')].map((box) => box.value);
-    try {
-      const made = await api('/api/account/tokens', { method: 'POST', body: { label: form.label.value, scopes } });
+    const made = await ask(error, '/api/account/tokens', { method: 'POST', body: { label: form.label.value, scopes } });
+    if (made) {
       root.querySelector('#token-secret-text').textContent = made.token;
       secret.hidden = false;
       form.reset();
       ctx.toast(`Made the token “${made.label}”`);
-    } catch (err) {
-      error.textContent = err.message;
     }
     showTokens();
   });
@@ -77,19 +67,15 @@ export function mountTokens(root, ctx) {
   root.querySelector('#token-list').addEventListener('click', async (event) => {
     const button = event.target.closest('button.revoke');
     if (!button) return;
-    error.textContent = '';
-    try {
-      await api(`/api/account/tokens/${encodeURIComponent(button.dataset.id)}`, { method: 'DELETE' });
+    if (await ask(error, `/api/account/tokens/${encodeURIComponent(button.dataset.id)}`, { method: 'DELETE' })) {
       // The secret shown may be the revoked one's: no use keeping it on screen.
       secret.hidden = true;
       root.querySelector('#token-secret-text').textContent = '';
       ctx.toast('Token revoked');
-    } catch (err) {
-      error.textContent = err.message;
     }
     showTokens();
   });
 
   showTokens();
-  return () => { closed = true; };
+  return () => {};
 }

@@ -4,7 +4,7 @@
 // small live boards of the games in play and the PGN of all its games. A tournament's socket sends it again after each change;
 // a player who is paired while on its page is taken to the new game, as on lichess.
 
-import { api, esc, formatClock, LiveSocket } from './api.js';
+import { api, ask, esc, formatClock, LiveSocket } from './api.js';
 import { LiveTile } from './front.js';
 import { allGames, gameOf, loadGames } from './kinds.js';
 
@@ -97,12 +97,8 @@ export function mountTournaments(root, ctx) {
       const arena = form.kind.value === 'arena';
       const body = { kind: form.kind.value, name: form.name.value.trim(), game: form.game.value, clock: form.clock.value.trim(), rated: form.rated.checked };
       if (arena) body.minutes = Number(form.minutes.value); else body.rounds = Number(form.rounds.value);
-      try {
-        const created = await api('/api/tournaments', { method: 'POST', body });
-        location.hash = `#/tournament/${created.id}`;
-      } catch (err) {
-        root.querySelector('#tour-error').textContent = err.message;
-      }
+      const created = await ask(root.querySelector('#tour-error'), '/api/tournaments', { method: 'POST', body });
+      if (created) location.hash = `#/tournament/${created.id}`;
     });
   }
 
@@ -131,8 +127,8 @@ function tiebreaks(t, line) {
   return `Buchholz ${tb.buchholz ?? 0} · SB ${tb.sonneborn_berger ?? 0}`;
 }
 
-export function mountTournament(root, ctx, id) {
-  root.innerHTML = `<section class="card tournament" data-tournament="${id}">
+/** A tournament's page before it has loaded. */
+const tournamentLayout = (id) => `<section class="card tournament" data-tournament="${id}">
       <header class="tour-head"><h1 id="tour-name">Tournament ${id}</h1>
         <p class="muted" id="tour-what"></p>
         <p class="countdown" id="tour-clock" aria-live="polite"></p>
@@ -158,6 +154,47 @@ export function mountTournament(root, ctx, id) {
     </section>
     <section class="card"><h2>Being played now</h2><ul class="live-tiles" id="tour-live"><li class="empty">No game in play.</li></ul></section>
     <section class="card"><h2>Pairings</h2><div id="tour-rounds"></div></section>`;
+
+/** The standings as table rows (before the first game: the players, on no points). */
+function standingsRows(t, me) {
+  const ranked = t.standings.length ? t.standings : t.players.map((p) => ({ name: p.name, points: 0, tiebreaks: {}, games: 0 }));
+  return ranked.map((line, i) => `<tr data-player="${esc(line.name)}"${line.name === me ? ' class="me"' : ''}>
+      <td>${i + 1}</td><td><a href="#/user/${encodeURIComponent(line.name)}">${esc(line.name)}</a>${t.players.find((p) => p.name === line.name)?.withdrawn ? ' <span class="muted">(withdrawn)</span>' : ''}</td>
+      <td class="points">${line.points}</td><td>${tiebreaks(t, line)}</td><td>${line.games}</td></tr>`).join('')
+    || '<tr><td colspan="5" class="empty">Nobody has joined yet.</td></tr>';
+}
+
+/** The crosstable's rows: every player's games in the order they were paired. */
+function crossRows(cross) {
+  const crossGame = (g) => (g.opponent == null ? esc(g.result)
+    : `${g.opponent}${g.side}${g.result === '-' ? '−' : esc(g.result)}`);
+  return cross.map((line) => `<tr data-player="${esc(line.name)}">
+      <td>${line.place}</td><td>${esc(line.name)}</td>
+      <td><div class="cross-games">${line.games.map((g) => `<span class="cross-game">${crossGame(g)}</span>`).join(' ')}</div></td></tr>`).join('');
+}
+
+/** A league's table: each engine's Elo against the field, as `ataxx match` computes it. */
+function leagueRows(league) {
+  const elo = (line) => (line.elo == null ? (line.score >= 0.5 ? '+∞' : '−∞')
+    : `${line.elo >= 0 ? '+' : '−'}${Math.abs(line.elo).toFixed(0)}${line.error == null ? '' : ` ± ${line.error.toFixed(0)}`}`);
+  return league.map((line) => `<tr data-engine="${esc(line.name)}">
+      <td><a href="#/user/${encodeURIComponent(line.name)}">${esc(line.name)}</a></td><td>${line.games}</td>
+      <td>${(100 * line.score).toFixed(1)} %</td><td class="elo">${elo(line)}</td><td>${line.pentanomial.join(' · ')}</td></tr>`).join('');
+}
+
+/** The pairings of every round, the latest first. */
+function roundTables(t) {
+  const roundName = { arena: 'Wave', swiss: 'Round', league: 'Cycle' }[t.kind] ?? 'Round';
+  return t.rounds.slice().reverse().map((r) => `<h3>${roundName} ${r.round}</h3>
+      <table class="pairings"><thead><tr><th scope="col">Board</th><th scope="col">x</th><th scope="col">o</th><th scope="col">Result</th></tr></thead><tbody>
+      ${r.pairings.map((p) => `<tr data-board="${p.game ?? ''}"><td>${p.game ? `<a href="#/game/${p.game}">${p.game}</a>` : p.board}</td>
+        <td>${esc(p.x)}</td><td>${esc(p.o)}</td><td class="result">${p.result === '*' ? 'playing' : esc(p.result)}</td></tr>`).join('')}
+      ${r.bye ? `<tr><td>bye</td><td colspan="2">${esc(r.bye)}</td><td class="result">1</td></tr>` : ''}
+      </tbody></table>`).join('') || '<p class="empty">No round has been paired yet.</p>';
+}
+
+export function mountTournament(root, ctx, id) {
+  root.innerHTML = tournamentLayout(id);
   let closed = false;
   let shown = null;
   const tiles = new Map();
@@ -214,37 +251,14 @@ export function mountTournament(root, ctx, id) {
     root.querySelector('#tour-stop').hidden = !me || me !== t.creator || t.kind === 'arena' || t.status === 'finished' || (t.status === 'running' && lastRound);
     root.querySelector('#tour-stop').textContent = t.status === 'open' ? 'Cancel' : `Stop after this ${t.kind === 'league' ? 'cycle' : 'round'}`;
 
-    const ranked = t.standings.length ? t.standings : t.players.map((p) => ({ name: p.name, points: 0, tiebreaks: {}, games: 0 }));
-    root.querySelector('#tour-standings tbody').innerHTML = ranked.map((line, i) => `<tr data-player="${esc(line.name)}"${line.name === me ? ' class="me"' : ''}>
-      <td>${i + 1}</td><td><a href="#/user/${encodeURIComponent(line.name)}">${esc(line.name)}</a>${t.players.find((p) => p.name === line.name)?.withdrawn ? ' <span class="muted">(withdrawn)</span>' : ''}</td>
-      <td class="points">${line.points}</td><td>${tiebreaks(t, line)}</td><td>${line.games}</td></tr>`).join('')
-      || '<tr><td colspan="5" class="empty">Nobody has joined yet.</td></tr>';
-
-    // The crosstable: every player's games in the order they were paired.
+    root.querySelector('#tour-standings tbody').innerHTML = standingsRows(t, me);
     const cross = t.crosstable ?? [];
     root.querySelector('#tour-cross-card').hidden = !cross.some((line) => line.games.length);
-    const crossGame = (g) => (g.opponent == null ? esc(g.result)
-      : `${g.opponent}${g.side}${g.result === '-' ? '−' : esc(g.result)}`);
-    root.querySelector('#tour-cross tbody').innerHTML = cross.map((line) => `<tr data-player="${esc(line.name)}">
-      <td>${line.place}</td><td>${esc(line.name)}</td>
-      <td><div class="cross-games">${line.games.map((g) => `<span class="cross-game">${crossGame(g)}</span>`).join(' ')}</div></td></tr>`).join('');
-
-    // A league's table: each engine's Elo against the field, as `ataxx match` computes it.
+    root.querySelector('#tour-cross tbody').innerHTML = crossRows(cross);
     const league = t.league ?? [];
     root.querySelector('#tour-league-card').hidden = !league.length;
-    const elo = (line) => (line.elo == null ? (line.score >= 0.5 ? '+∞' : '−∞')
-      : `${line.elo >= 0 ? '+' : '−'}${Math.abs(line.elo).toFixed(0)}${line.error == null ? '' : ` ± ${line.error.toFixed(0)}`}`);
-    root.querySelector('#tour-league tbody').innerHTML = league.map((line) => `<tr data-engine="${esc(line.name)}">
-      <td><a href="#/user/${encodeURIComponent(line.name)}">${esc(line.name)}</a></td><td>${line.games}</td>
-      <td>${(100 * line.score).toFixed(1)} %</td><td class="elo">${elo(line)}</td><td>${line.pentanomial.join(' · ')}</td></tr>`).join('');
-
-    const roundName = { arena: 'Wave', swiss: 'Round', league: 'Cycle' }[t.kind] ?? 'Round';
-    root.querySelector('#tour-rounds').innerHTML = t.rounds.slice().reverse().map((r) => `<h3>${roundName} ${r.round}</h3>
-      <table class="pairings"><thead><tr><th scope="col">Board</th><th scope="col">x</th><th scope="col">o</th><th scope="col">Result</th></tr></thead><tbody>
-      ${r.pairings.map((p) => `<tr data-board="${p.game ?? ''}"><td>${p.game ? `<a href="#/game/${p.game}">${p.game}</a>` : p.board}</td>
-        <td>${esc(p.x)}</td><td>${esc(p.o)}</td><td class="result">${p.result === '*' ? 'playing' : esc(p.result)}</td></tr>`).join('')}
-      ${r.bye ? `<tr><td>bye</td><td colspan="2">${esc(r.bye)}</td><td class="result">1</td></tr>` : ''}
-      </tbody></table>`).join('') || '<p class="empty">No round has been paired yet.</p>';
+    root.querySelector('#tour-league tbody').innerHTML = leagueRows(league);
+    root.querySelector('#tour-rounds').innerHTML = roundTables(t);
 
     const mine = t.rounds.flatMap((r) => r.pairings).filter((p) => p.game && (p.x === me || p.o === me));
     const current = mine.find((p) => p.result === '*');

@@ -1,6 +1,6 @@
-// Browser tests of issue #35's admin page (#/admin): only the server's admins (run.sh starts the
-// server with --admin e2e-admin) see it; an admin bans a user and aborts a game from its forms,
-// and the admin log on the page records both.
+// Browser tests of issue #35's admin page (#/admin): only the server's admins (common.mjs starts
+// the server with --admin e2e-admin) see it; an admin bans a user and aborts a game from its
+// forms, and the admin log on the page records both.
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';

@@ -1,15 +1,56 @@
-// What every browser test file shares: one Chromium per file, people as browser contexts, waits
-// on page text and board pieces, screenshots. run.sh starts the server and sets ATAXX_URL.
+// What every browser test file shares: a server and a Chromium of the file's own (so that the
+// files can run side by side), people as browser contexts, waits on page text and board pieces,
+// screenshots. run.sh sets ATAXX_BIN; ATAXX_URL instead names a server already running.
 
 import { after, before } from 'node:test';
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
 import { createRequire } from 'node:module';
+import net from 'node:net';
+import os from 'node:os';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
 
-export const BASE = process.env.ATAXX_URL;
 const SHOTS = process.env.SCREENSHOTS;
-assert.ok(BASE, 'ATAXX_URL must name the server (tests/e2e/run.sh sets it)');
+
+/** A loopback port nothing listens on now. */
+const freePort = () => new Promise((resolve) => {
+  const probe = net.createServer().listen(0, '127.0.0.1', () => {
+    const { port } = probe.address();
+    probe.close(() => resolve(port));
+  });
+});
+
+/**
+ * Starts an `ataxx serve` of this file's own on a free loopback port, its database in a fresh
+ * folder; `args(site, dir)` are its options (told its own address and folder). Stopped, and the
+ * folder removed, when the file's tests end. Answers its address and folder.
+ */
+export async function serve(args) {
+  const bin = process.env.ATAXX_BIN;
+  assert.ok(bin, 'ATAXX_BIN must name the ataxx binary (tests/e2e/run.sh sets it)');
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ataxx-e2e-'));
+  const site = `http://127.0.0.1:${await freePort()}`;
+  const server = spawn(bin, ['serve', '--db', path.join(dir, 'e2e.db'), '--http', site.slice('http://'.length),
+    '--text', 'off', '--log', 'warn', ...args(site, dir)], { stdio: ['ignore', 'pipe', 'inherit'] });
+  after(() => {
+    server.kill();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+  await new Promise((resolve, reject) => {
+    server.stdout.on('data', (chunk) => { if (String(chunk).includes('http ')) resolve(); });
+    server.on('exit', (code) => reject(new Error(`ataxx serve exited with ${code}`)));
+  });
+  return { site, dir };
+}
+
+/**
+ * The server the file's pages talk to: bots, no rate limits, a small analysis budget (the
+ * computer analysis of a game comes in seconds), and `e2e-admin` as its admin.
+ */
+export const BASE = process.env.ATAXX_URL
+  || (await serve(() => ['--no-rate-limits', '--analysis-nodes', '20000', '--admin', 'e2e-admin'])).site;
 
 const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
   '--disable-background-networking', '--disable-component-update', '--disable-sync'];
@@ -129,7 +170,9 @@ const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 
 /** axe-core's serious and critical violations on the page as it is now. */
 export async function violations(page) {
-  await page.addScriptTag({ path: AXE });
+  // Once per document: the pages' routes change the hash, not the document, and axe-core is
+  // half a megabyte of script to compile again.
+  if (!(await page.evaluate(() => 'axe' in window))) await page.addScriptTag({ path: AXE });
   const found = await page.evaluate(async () => (await window.axe.run(document, { resultTypes: ['violations'] })).violations
     .filter((v) => ['serious', 'critical'].includes(v.impact))
     .map((v) => `${v.id} (${v.impact}): ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | ')}`));

@@ -1,5 +1,6 @@
-// Browser tests: Chromium drives the pages of a running `ataxx serve` (run.sh starts it and sets
-// ATAXX_URL). People are simulated by separate browser contexts, each with its own cookies.
+// Browser tests: Chromium drives the pages of the file's own `ataxx serve` (common.mjs starts
+// it, or ATAXX_URL names one). People are simulated by separate browser contexts, each with its
+// own cookies.
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';

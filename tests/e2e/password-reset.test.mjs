@@ -1,50 +1,20 @@
 // Browser test of issue #49's Forgot password? pages: a server of this file's own, with a mail
-// door whose `--sendmail` is a script keeping each mail in a folder (run.sh's server sends no
-// mail). A player asks for the reset from the sign-in page, opens the link of the mail the
+// door whose `--sendmail` is a script keeping each mail in a folder (the other files' servers send
+// no mail). A player asks for the reset from the sign-in page, opens the link of the mail the
 // server sent, sets a new password and signs in with it.
 
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
-import os from 'node:os';
 import path from 'node:path';
-import { noScriptErrors, shot, TIMEOUT, visitor, waitText } from './common.mjs';
+import { noScriptErrors, serve, shot, TIMEOUT, visitor, waitText } from './common.mjs';
 
-const BIN = process.env.ATAXX_BIN;
 const NEW_PASSWORD = 'a-new-horse-77';
-let server;
-let site;
-let dir;
-
-/** A loopback port nothing listens on now. */
-const freePort = () => new Promise((resolve) => {
-  const probe = net.createServer().listen(0, '127.0.0.1', () => {
-    const { port } = probe.address();
-    probe.close(() => resolve(port));
-  });
-});
-
-before(async () => {
-  assert.ok(BIN, 'ATAXX_BIN must name the ataxx binary (tests/e2e/run.sh sets it)');
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ataxx-reset-'));
-  fs.mkdirSync(path.join(dir, 'mail'));
-  const sendmail = path.join(dir, 'sendmail.sh');
-  fs.writeFileSync(sendmail, `#!/bin/sh\ncat > "${dir}/mail/$(date +%s%N).eml"\n`, { mode: 0o755 });
-  const port = await freePort();
-  site = `http://127.0.0.1:${port}`;
-  server = spawn(BIN, ['serve', '--db', path.join(dir, 'reset.db'), '--http', `127.0.0.1:${port}`, '--text', 'off',
-    '--log', 'warn', '--sendmail', sendmail, '--mail-interval-ms', '50', '--public-url', site], { stdio: ['ignore', 'pipe', 'inherit'] });
-  await new Promise((resolve, reject) => {
-    server.stdout.on('data', (chunk) => { if (String(chunk).includes('http ')) resolve(); });
-    server.on('exit', (code) => reject(new Error(`ataxx serve exited with ${code}`)));
-  });
-});
-
-after(() => {
-  server?.kill();
-  fs.rmSync(dir, { recursive: true, force: true });
+const { site, dir } = await serve((address, folder) => {
+  fs.mkdirSync(path.join(folder, 'mail'));
+  const sendmail = path.join(folder, 'sendmail.sh');
+  fs.writeFileSync(sendmail, `#!/bin/sh\ncat > "${folder}/mail/$(date +%s%N).eml"\n`, { mode: 0o755 });
+  return ['--sendmail', sendmail, '--mail-interval-ms', '50', '--public-url', address];
 });
 
 /** The text of the first mail whose text matches `pattern`, waited for; quoted-printable undone. */

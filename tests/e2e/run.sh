@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# The browser tests: a real Chromium drives the pages of a real `ataxx serve` (temporary SQLite
-# file, loopback port). Screenshots go to docs/screenshots/.
-#   ATAXX_BIN=path  use this binary instead of building target/release/ataxx
+# The browser tests: a real Chromium drives the pages of a real `ataxx serve` (each test file
+# starts its own: a temporary SQLite file, a loopback port; common.mjs). Screenshots go to
+# docs/screenshots/.
+#   ATAXX_BIN=path        use this binary instead of building target/release/ataxx
+#   E2E_CONCURRENCY=n     how many test files run at once (default 2)
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
@@ -13,24 +15,8 @@ if [ -z "$bin" ]; then
   bin="$root/target/release/ataxx"
 fi
 
-tmp="$(mktemp -d)"
-"$bin" serve --db "$tmp/e2e.db" --http 127.0.0.1:0 --text off --no-rate-limits --log warn --analysis-nodes 20000 \
-  --admin e2e-admin \
-  >"$tmp/stdout" 2>"$tmp/stderr" &
-server=$!
-trap 'kill "$server" 2>/dev/null || true; wait "$server" 2>/dev/null || true; rm -rf "$tmp"' EXIT
-
-addr=""
-for _ in $(seq 1 100); do
-  addr="$(sed -n 's/^http //p' "$tmp/stdout" | head -n 1)"
-  [ -n "$addr" ] && break
-  if ! kill -0 "$server" 2>/dev/null; then cat "$tmp/stderr" >&2; exit 1; fi
-  sleep 0.1
-done
-[ -n "$addr" ] || { echo "ataxx serve did not report its address" >&2; cat "$tmp/stderr" >&2; exit 1; }
-
 mkdir -p "$root/docs/screenshots"
 cd "$here"
-ATAXX_URL="http://$addr" ATAXX_BIN="$bin" SCREENSHOTS="$root/docs/screenshots" \
-  node --test --test-concurrency=1 --test-reporter=spec ./*.test.mjs || {
-    echo "== server log" >&2; tail -n 50 "$tmp/stderr" >&2; exit 1; }
+# The files share nothing (each has its own server and browser), so they run side by side.
+ATAXX_BIN="$bin" SCREENSHOTS="$root/docs/screenshots" \
+  node --test --test-concurrency="${E2E_CONCURRENCY:-2}" --test-reporter=spec ./*.test.mjs
