@@ -184,7 +184,7 @@ fn variant<R: games::Rules>(text: &str) {
 #[cfg(any(not(fuzzing), feature = "server"))]
 pub fn command(data: &[u8]) {
     let text = text(data);
-    if let Err(err) = ataxx_server::doors::command::parse(&text) {
+    if let Err(err) = ataxx_server::fuzz::parse_command(&text) {
         assert!(!err.to_string().is_empty());
     }
 }
@@ -194,9 +194,7 @@ pub fn command(data: &[u8]) {
 #[cfg(any(not(fuzzing), feature = "server"))]
 struct SocketServer {
     runtime: tokio::runtime::Runtime,
-    app: ataxx_server::App,
-    /// The board in play; a message that ends the game gets a new one for the next input.
-    board: std::sync::Mutex<i64>,
+    table: ataxx_server::fuzz::SocketTable,
 }
 
 #[cfg(any(not(fuzzing), feature = "server"))]
@@ -212,59 +210,11 @@ impl SocketServer {
             for suffix in ["", "-wal", "-shm"] {
                 let _ = std::fs::remove_file(format!("{}{suffix}", db.display()));
             }
-            let config = ataxx_server::Config {
-                db: db.display().to_string(),
-                rate_limits: ataxx_server::RateLimits::OFF,
-                sync: ataxx_server::store::Durability::Normal,
-                ..Default::default()
-            };
-            let app = runtime.block_on(async {
-                let app = ataxx_server::App::open(&config).await.unwrap();
-                for user in ["alice", "bob"] {
-                    app.accounts
-                        .signup(user, "secret-1", &[], None)
-                        .await
-                        .unwrap();
-                }
-                app
-            });
-            let server = SocketServer {
-                runtime,
-                app,
-                board: std::sync::Mutex::new(0),
-            };
-            server.new_game();
-            server
-        })
-    }
-
-    fn new_game(&self) {
-        let players = ["alice".to_string(), "bob".to_string()];
-        let options = ataxx_server::domain::games::ChallengeOptions::new(games::GameKind::Ataxx);
-        let games = &self.app.games;
-        let board = self.runtime.block_on(async {
-            let game = games
-                .challenge(&players, &options, Some("alice"))
-                .await
+            let table = runtime
+                .block_on(ataxx_server::fuzz::SocketTable::open(&db.display().to_string()))
                 .unwrap();
-            let answer = ataxx_server::domain::games::Answer::Accept;
-            games.answer(game.board, "bob", answer).await.unwrap();
-            game.board
-        });
-        *self.board.lock().unwrap() = board;
-    }
-
-    /// The board in play, after starting a new one if the last input ended it.
-    fn board(&self) -> i64 {
-        let board = *self.board.lock().unwrap();
-        let summary = self
-            .runtime
-            .block_on(self.app.games.summary(board))
-            .unwrap();
-        if summary.status != ataxx_server::model::Status::Active {
-            self.new_game();
-        }
-        *self.board.lock().unwrap()
+            SocketServer { runtime, table }
+        })
     }
 }
 
@@ -275,7 +225,7 @@ impl SocketServer {
 /// unauthenticated; a live analysis started is stopped when the message's socket goes.
 #[cfg(any(not(fuzzing), feature = "server"))]
 pub fn ws(data: &[u8]) {
-    use ataxx_server::doors::http::socket_messages::{answer, Caller, ClientMessage};
+    use ataxx_server::fuzz::ClientMessage;
     use serde_json::{json, Value};
 
     let (&who, rest) = data.split_first().unwrap_or((&0, data));
@@ -291,24 +241,19 @@ pub fn ws(data: &[u8]) {
     }
     let server = SocketServer::get();
     let user = [None, Some("alice"), Some("bob")][usize::from(who % 3)];
-    let board = server.board();
+    let board = server
+        .runtime
+        .block_on(server.table.board_in_play())
+        .unwrap();
     let stream_board = (who & 4 == 0).then_some(board);
-    let caller = Caller {
-        user,
-        address: std::net::Ipv4Addr::LOCALHOST.into(),
-    };
-    let mut live = None;
     let reply = match &parsed {
-        Ok(message) => server.runtime.block_on(answer(
-            &server.app,
-            caller,
+        Ok(message) => server.runtime.block_on(server.table.answer(
+            user,
             stream_board,
             message.clone(),
-            &mut live,
         )),
         Err(refusal) => refusal.clone(),
     };
-    drop(live);
     let reply: Value = serde_json::from_str(&reply).expect("an answer is JSON");
     let kind = reply["type"].as_str().expect("an answer has a type");
     match parsed {
@@ -347,17 +292,17 @@ pub fn ws(data: &[u8]) {
 /// reads as the same command and the same comment.
 #[cfg(any(not(fuzzing), feature = "server"))]
 pub fn mail(data: &[u8]) {
-    use ataxx_server::doors::mail::parse;
+    use ataxx_server::fuzz::{mail_comment, parse_command, parse_mail};
 
-    let Some(inbound) = parse::parse(data, Some("fuzz@example.org")) else {
+    let Some(inbound) = parse_mail(data, Some("fuzz@example.org")) else {
         return;
     };
     for line in inbound.comment.lines() {
         assert!(!line.trim_start().starts_with('>'), "{inbound:?}");
         assert!(line != "-- " && line != "--", "{inbound:?}");
     }
-    assert_eq!(parse::comment(&inbound.comment), inbound.comment);
-    let Ok(command) = ataxx_server::doors::command::parse(&inbound.subject) else {
+    assert_eq!(mail_comment(&inbound.comment), inbound.comment);
+    let Ok(command) = parse_command(&inbound.subject) else {
         return;
     };
     // A Subject of plain ASCII goes back as it is (encoded words and other bytes would be
@@ -371,12 +316,12 @@ pub fn mail(data: &[u8]) {
         "From: <a@example.org>\r\nSubject: Re: {}\r\n\r\n{body}\r\n",
         inbound.subject
     );
-    let again = parse::parse(reply.as_bytes(), Some("a@example.org"))
+    let again = parse_mail(reply.as_bytes(), Some("a@example.org"))
         .unwrap_or_else(|| panic!("{reply:?} does not read"));
     assert_eq!(again.subject, inbound.subject, "{reply:?}");
     assert_eq!(again.comment, inbound.comment, "{reply:?}");
     assert_eq!(
-        ataxx_server::doors::command::parse(&again.subject).ok(),
+        parse_command(&again.subject).ok(),
         Some(command),
         "{reply:?}"
     );

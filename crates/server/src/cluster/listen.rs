@@ -2,6 +2,7 @@
 //! it does when it may have missed some (see the module above).
 
 use std::collections::HashMap;
+use std::sync::Arc;
 use std::time::Duration;
 
 use tokio::sync::watch;
@@ -16,25 +17,37 @@ use crate::store::notices::{
     event_text, listener_name, send_probe, Listener, SubscriptionNotice, EVENTS, LOBBY,
     REVOCATIONS, SUBSCRIPTIONS,
 };
+use crate::domain::clock::Clock;
+use crate::domain::games::Games;
+use crate::events::Hub;
 use crate::store::{self, Storage};
-use crate::App;
 
 /// A node that has heard nothing for this long sends itself a probe.
 pub const PROBE_WHEN_IDLE: Duration = Duration::from_secs(2);
 /// A probe not heard back within this long means the listening connection is gone.
 pub const PROBE_WAIT: Duration = Duration::from_secs(5);
 
+/// What the listener uses of its node: the database, the games (their subscriptions), the hub
+/// it feeds and the clock of the summaries it pushes.
+#[derive(Clone)]
+pub struct Node {
+    pub storage: Storage,
+    pub games: Games,
+    pub hub: Hub,
+    pub clock: Arc<Clock>,
+}
+
 /// Starts listening for the other nodes' events and notices (and this node's own), then loads
 /// the subscriptions and the open boards' versions, so no change falls between the two. Runs
 /// until `stopped`.
-pub async fn listen(app: &App, stopped: watch::Receiver<bool>) -> Result<()> {
-    let url = app.storage.url().to_string();
+pub async fn listen(node: Node, stopped: watch::Receiver<bool>) -> Result<()> {
+    let url = node.storage.url().to_string();
     let listener = Listener::connect(&url).await?;
-    app.games.load_subscriptions().await?;
+    node.games.load_subscriptions().await?;
     let mut pushed = Pushed::default();
-    pushed.load(&app.storage).await?;
+    pushed.load(&node.storage).await?;
     let listening = Listening {
-        app: app.clone(),
+        node,
         reader: Reader::spawn(listener, url.clone()),
         url,
         pushed,
@@ -46,7 +59,7 @@ pub async fn listen(app: &App, stopped: watch::Receiver<bool>) -> Result<()> {
 
 /// The listening task's state.
 struct Listening {
-    app: App,
+    node: Node,
     url: String,
     reader: Reader,
     pushed: Pushed,
@@ -77,7 +90,7 @@ impl Listening {
                     self.received(received).await;
                 }
                 _ = tokio::time::sleep_until(deadline) => match probe_sent {
-                    None => match send_probe(&self.app.storage, &probe).await {
+                    None => match send_probe(&self.node.storage, &probe).await {
                         Ok(()) => probe_sent = Some(Instant::now()),
                         // The database is away: the listener will hear of it, or a later
                         // probe will.
@@ -85,7 +98,7 @@ impl Listening {
                     },
                     Some(_) => {
                         tracing::warn!("event listener silent: listening on a new connection");
-                        self.app.hub.set_listener_away(true);
+                        self.node.hub.set_listener_away(true);
                         self.reconnect().await;
                         (heard, probe_sent) = (Instant::now(), None);
                     }
@@ -97,11 +110,11 @@ impl Listening {
 
     async fn received(&mut self, received: Heard) {
         if !matches!(received, Heard::Notice(..)) {
-            self.app.hub.set_listener_away(true);
+            self.node.hub.set_listener_away(true);
         }
         match received {
             Heard::Notice(channel, payload) => {
-                deliver(&self.app, &mut self.pushed, &channel, &payload).await;
+                deliver(&self.node, &mut self.pushed, &channel, &payload).await;
             }
             Heard::Reconnected => {
                 tracing::warn!("event listener reconnected: catching up");
@@ -136,8 +149,8 @@ impl Listening {
     /// database is not back), then has every socket resync.
     async fn recover(&mut self) {
         while !*self.stopped.borrow() {
-            let caught_up = match self.app.games.load_subscriptions().await {
-                Ok(()) => catch_up(&self.app, &mut self.pushed).await,
+            let caught_up = match self.node.games.load_subscriptions().await {
+                Ok(()) => catch_up(&self.node, &mut self.pushed).await,
                 Err(err) => Err(err),
             };
             match caught_up {
@@ -149,8 +162,8 @@ impl Listening {
             }
             tokio::time::sleep(ELECTION_RETRY).await;
         }
-        self.app.hub.gap();
-        self.app.hub.set_listener_away(false);
+        self.node.hub.gap();
+        self.node.hub.set_listener_away(false);
     }
 }
 
@@ -255,8 +268,8 @@ impl Pushed {
 
 /// Pushes, for every open board (and every board this node knew open), what changed past the
 /// version last pushed; returns how many boards had changed.
-async fn catch_up(app: &App, pushed: &mut Pushed) -> Result<usize> {
-    let mut conn = app.storage.read().await?;
+async fn catch_up(node: &Node, pushed: &mut Pushed) -> Result<usize> {
+    let mut conn = node.storage.read().await?;
     let mut games: Vec<GameRow> = store::open_boards(&mut conn).await?;
     let closed: Vec<i64> = pushed
         .0
@@ -267,7 +280,7 @@ async fn catch_up(app: &App, pushed: &mut Pushed) -> Result<usize> {
     for board in closed {
         games.extend(store::game(&mut conn, board).await?);
     }
-    let now = app.clock.now_ms();
+    let now = node.clock.now_ms();
     let mut changed = 0;
     for game in games {
         let seen = pushed.0.get(&game.board).cloned();
@@ -288,7 +301,7 @@ async fn catch_up(app: &App, pushed: &mut Pushed) -> Result<usize> {
         };
         let summary = game.summary(now);
         for kind in missed_events(seen.as_ref(), &game, moves) {
-            app.hub.publish(Event::new(kind, summary.clone()));
+            node.hub.publish(Event::new(kind, summary.clone()));
         }
         pushed.saw(game.board, game.version, game.plies, game.status, true);
         changed += 1;
@@ -329,25 +342,25 @@ fn missed_events(
     kinds
 }
 
-async fn deliver(app: &App, pushed: &mut Pushed, channel: &str, payload: &str) {
+async fn deliver(node: &Node, pushed: &mut Pushed, channel: &str, payload: &str) {
     match channel {
-        EVENTS => match event_text(&app.storage, payload).await {
+        EVENTS => match event_text(&node.storage, payload).await {
             Ok(json) => match Event::from_json(&json) {
                 Ok(event) if pushed.is_stale(&event) => {}
-                Ok(event) => app.hub.publish(event),
+                Ok(event) => node.hub.publish(event),
                 Err(err) => tracing::warn!(%err, "an event from another node does not read"),
             },
             Err(err) => tracing::warn!(%err, "an event body cannot be read"),
         },
         SUBSCRIPTIONS => match serde_json::from_str::<SubscriptionNotice>(payload) {
-            Ok(notice) => app
+            Ok(notice) => node
                 .hub
                 .set_subscription(notice.board, &notice.name, notice.on),
             Err(err) => tracing::warn!(%err, "a subscription notice does not read"),
         },
-        LOBBY => app.hub.publish_lobby(payload.to_string()),
+        LOBBY => node.hub.publish_lobby(payload.to_string()),
         REVOCATIONS => match serde_json::from_str(payload) {
-            Ok(revocation) => app.hub.revoke(revocation),
+            Ok(revocation) => node.hub.revoke(revocation),
             Err(err) => tracing::warn!(%err, "a revocation notice does not read"),
         },
         // A probe: hearing it was all it was for (see `Listening::run`).

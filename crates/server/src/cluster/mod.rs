@@ -36,4 +36,4 @@ mod elect;
 mod listen;
 
 pub use elect::{elect, ELECTION_RETRY};
-pub use listen::listen;
+pub use listen::{listen, Node};

@@ -3,6 +3,10 @@
 //! mail cursor, and each account's mail settings, messages and address changes. The door
 //! composes and sends; every write here is one transaction.
 
+use std::sync::Arc;
+
+use tokio::sync::Notify;
+
 use crate::error::{Error, Result};
 use crate::store::mail as mail_store;
 use crate::store::{Storage, WriteTx};
@@ -20,6 +24,62 @@ pub struct Outgoing {
     pub in_reply_to: String,
     /// The thread: a board's stable id, so mail clients group a game.
     pub refs: String,
+}
+
+/// The domain's way to queue mail, which the mail door drains: the domain that names the
+/// Message-IDs and the board threads, who may `broadcast`, the site that reset mails link to,
+/// and a bell rung when mail is queued. A server that sends no mail has none.
+#[derive(Clone, Debug)]
+pub struct Outbox {
+    domain: Arc<str>,
+    broadcasters: Arc<[String]>,
+    site_url: Option<Arc<str>>,
+    queued: Arc<Notify>,
+}
+
+impl Outbox {
+    /// The outbox of mails whose Message-IDs `domain` names.
+    pub fn new(domain: &str, broadcasters: &[String], site_url: Option<&str>) -> Outbox {
+        Outbox {
+            domain: domain.into(),
+            broadcasters: broadcasters.into(),
+            site_url: site_url.map(Into::into),
+            queued: Arc::new(Notify::new()),
+        }
+    }
+
+    /// Who queues mail now: the server's mail domain at `now_ms`.
+    pub fn sender(&self, now_ms: i64) -> Sender<'_> {
+        Sender {
+            domain: &self.domain,
+            now_ms,
+        }
+    }
+
+    /// The stable thread id of a board: every mail about it names it in `References`.
+    pub fn board_thread(&self, board: i64) -> String {
+        format!("<board-{board}@{}>", self.domain)
+    }
+
+    /// Whether `user` may mail everyone.
+    pub fn may_broadcast(&self, user: &str) -> bool {
+        self.broadcasters.iter().any(|a| a == user)
+    }
+
+    /// The site's public URL, that reset mails link to.
+    pub fn site_url(&self) -> Option<&str> {
+        self.site_url.as_deref()
+    }
+
+    /// Tells the sender that mail is queued.
+    pub fn ring(&self) {
+        self.queued.notify_one();
+    }
+
+    /// Waits until mail is queued.
+    pub async fn rung(&self) {
+        self.queued.notified().await;
+    }
 }
 
 /// Where queued mails go, and the domain that names their Message-IDs.

@@ -19,7 +19,7 @@ pub(super) async fn run(app: &App, request: &Request, command: &Command) -> Resu
             userid,
             password,
             addresses,
-        } if app.mail.is_some() && !addresses.is_empty() => {
+        } if app.outbox.is_some() && !addresses.is_empty() => {
             mail::signup(app, accounts, userid, password, addresses, request.peer).await?
         }
         Command::Signup {
@@ -51,7 +51,7 @@ pub(super) async fn run(app: &App, request: &Request, command: &Command) -> Resu
             userid,
             password,
             addresses,
-        } if app.mail.is_some() && !addresses.is_empty() => {
+        } if app.outbox.is_some() && !addresses.is_empty() => {
             let user = accounts.verify(userid, password).await?;
             mail::request_address_change(app, &user, addresses, mail::Confirming::Change).await?
         }

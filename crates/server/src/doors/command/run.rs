@@ -158,7 +158,7 @@ async fn check_challenger(
         .find(|p| !p.to_ascii_lowercase().starts_with(BOT_PREFIX));
     match (password, challenger) {
         (Some(password), Some(challenger)) => accounts.verify(challenger, password).await.map(drop),
-        (None, _) if app.mail.is_none() => Ok(()),
+        (None, _) if app.outbox.is_none() => Ok(()),
         _ => Err(Error::Command(
             "this server mails the players of a challenge, so a challenge names the password \
              of its first player: ataxx challenge -password=<password> <you> <opponent>"

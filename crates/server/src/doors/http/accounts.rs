@@ -30,7 +30,7 @@ pub(super) async fn signup(
     let app = &state.app;
     let (userid, password, peer) = (&body.userid, &body.password, Some(peer.ip()));
     // With a mail door, addresses wait for their confirmation mail (doors/mail/commands.rs).
-    if app.mail.is_some() && !body.addresses.is_empty() {
+    if app.outbox.is_some() && !body.addresses.is_empty() {
         let accounts = app.accounts.from_peer(peer);
         let reply = mail::signup(app, &accounts, userid, password, &body.addresses, peer).await?;
         return Ok((StatusCode::CREATED, Json(reply.data)));

@@ -8,7 +8,6 @@ use rand::Rng;
 
 use serde_json::json;
 
-use super::outbox;
 use crate::domain::accounts::Accounts;
 use crate::domain::messages;
 use crate::domain::messages::Outgoing;
@@ -26,7 +25,7 @@ pub async fn message(
     to: Option<&[String]>,
     body: Option<&str>,
 ) -> Result<Reply> {
-    let Some(mail) = &app.mail else {
+    let Some(outbox) = &app.outbox else {
         return Err(Error::Command(
             "this server sends no mail (start it with --relay or --sendmail)".into(),
         ));
@@ -41,7 +40,7 @@ pub async fn message(
     let subject = match to {
         Some(_) => format!("message from {user}"),
         None => {
-            if !mail.config.admins.iter().any(|a| a == user) {
+            if !outbox.may_broadcast(user) {
                 return Err(Error::Command(format!(
                     "{user} may not broadcast: only the server's admins (serve --admin) may"
                 )));
@@ -76,7 +75,7 @@ pub async fn message(
         body: format!("{user} writes:\n\n{body}\n"),
         ..Default::default()
     };
-    let sender = outbox::sender(&mail.config, now);
+    let sender = outbox.sender(now);
     let messages::Sent {
         recipients,
         queued,
@@ -89,7 +88,7 @@ pub async fn message(
         MESSAGES_PER_ADDRESS_PER_HOUR,
     )
     .await?;
-    mail.outgoing.notify_one();
+    outbox.ring();
     let held = match held_back {
         0 => String::new(),
         n => format!(
@@ -219,7 +218,7 @@ pub async fn request_address_change(
     addresses: &[String],
     why: Confirming,
 ) -> Result<Reply> {
-    let mail = app.mail.as_ref().expect("called with a mail door");
+    let outbox = app.outbox.as_ref().expect("called with a mail door");
     for address in addresses {
         messages::check_address(address)?;
     }
@@ -250,10 +249,10 @@ pub async fn request_address_change(
         ),
         ..Default::default()
     };
-    let sender = outbox::sender(&mail.config, now);
+    let sender = outbox.sender(now);
     messages::request_address_change(&app.storage, &sender, user, addresses, &token, &confirm)
         .await?;
-    mail.outgoing.notify_one();
+    outbox.ring();
     Ok(Reply::ok(
         "address change waiting for confirmation",
         format!(

@@ -12,7 +12,6 @@ use crate::error::Result;
 use crate::model::Status;
 use crate::App;
 
-use super::outbox;
 use super::parse::{self, Inbound};
 use super::Mail;
 use crate::domain::messages;
@@ -24,7 +23,7 @@ pub async fn process(app: &App, mail: &Mail) -> Result<usize> {
     let rows = messages::unprocessed(&app.storage, 100).await?;
     for row in &rows {
         process_one(app, mail, row).await?;
-        mail.outgoing.notify_one();
+        mail.outbox.ring();
     }
     Ok(rows.len())
 }
@@ -46,7 +45,7 @@ async fn process_one(app: &App, mail: &Mail, row: &InboxRow) -> Result<()> {
         },
         Some(inbound) => answer(app, mail, row, &inbound, now).await?,
     };
-    let sender = outbox::sender(&mail.config, now);
+    let sender = mail.outbox.sender(now);
     messages::finish_inbound(
         &app.storage,
         &sender,
@@ -162,7 +161,7 @@ async fn answer(
         });
     }
     let refs = match parsed.as_ref().and_then(Command::board) {
-        Some(board) => outbox::board_thread(board, &mail.config),
+        Some(board) => mail.outbox.board_thread(board),
         None => String::new(),
     };
     let mail_reply = Outgoing {

@@ -8,8 +8,9 @@
 //! * [`notify`]: board mails, challenge notices, nags, chats and game ends, composed from what
 //!   changed on each board since its last mail (a cursor per board, so nothing is missed across
 //!   a crash, whatever door made the change).
-//! * [`outbox`] and [`relay`]: every outbound mail is a row first, then sent through an SMTP
-//!   relay or a local `sendmail`, retried with backoff, marked sent once.
+//! * [`relay`]: every outbound mail is a row first (queued through the domain's
+//!   [`Outbox`]), then sent through an SMTP relay or a local `sendmail`, retried with backoff,
+//!   marked sent once.
 //!
 //! Nothing is lost: a message is in the database before the SMTP `250`, and a processed message's
 //! replies are queued in the same transaction that marks it done.
@@ -17,7 +18,6 @@
 pub mod commands;
 pub mod inbound;
 pub mod notify;
-pub mod outbox;
 pub mod parse;
 pub mod relay;
 pub mod reset;
@@ -28,6 +28,7 @@ use std::time::Duration;
 
 use tokio::sync::{watch, Notify};
 
+use crate::domain::messages::Outbox;
 use crate::App;
 
 /// How the mail door runs.
@@ -79,21 +80,26 @@ impl MailConfig {
     }
 }
 
-/// The mail door's shared state: its configuration, a bell rung when a message is stored and
-/// one rung when mail is queued.
+/// The mail door's shared state: its configuration, a bell rung when a message is stored, and
+/// the outbox the domain queues mail through (its bell rung when mail is queued).
 #[derive(Clone)]
 pub struct Mail {
     pub config: Arc<MailConfig>,
     pub bell: Arc<Notify>,
-    pub outgoing: Arc<Notify>,
+    pub outbox: Outbox,
 }
 
 impl Mail {
     pub fn new(config: MailConfig) -> Mail {
+        let outbox = Outbox::new(
+            config.domain(),
+            &config.admins,
+            config.site_url.as_deref(),
+        );
         Mail {
             config: Arc::new(config),
             bell: Arc::new(Notify::new()),
-            outgoing: Arc::new(Notify::new()),
+            outbox,
         }
     }
 }
@@ -120,7 +126,7 @@ pub async fn work(app: App, mail: Mail, mut stopped: watch::Receiver<bool>) {
         }
         match notify::compose(&app, &mail).await {
             Ok(0) => {}
-            Ok(_) => mail.outgoing.notify_one(),
+            Ok(_) => mail.outbox.ring(),
             Err(err) => tracing::warn!(%err, "board mails"),
         }
     }

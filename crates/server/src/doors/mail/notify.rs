@@ -9,7 +9,6 @@ use crate::model::GameView;
 use crate::model::Status;
 use crate::App;
 
-use super::outbox;
 use super::Mail;
 use crate::domain::messages::{self, BoardMail, Outgoing};
 use crate::model::BoardCursor;
@@ -39,7 +38,7 @@ pub async fn compose(app: &App, mail: &Mail) -> Result<usize> {
             chat_seq: view.chat.last().map_or(0, |c| c.seq),
         };
         let notice = notice.map(|mut notice| {
-            notice.mail.refs = outbox::board_thread(board, &mail.config);
+            notice.mail.refs = mail.outbox.board_thread(board);
             notice.mail.in_reply_to = notice.mail.refs.clone();
             notice
         });
@@ -48,7 +47,7 @@ pub async fn compose(app: &App, mail: &Mail) -> Result<usize> {
             event: notice.event,
             recipients: &notice.recipients,
         });
-        let sender = outbox::sender(&mail.config, now);
+        let sender = mail.outbox.sender(now);
         queued += messages::board_mailed(&app.storage, &sender, board, board_mail, &next).await?;
     }
     Ok(queued)

@@ -75,7 +75,7 @@ pub async fn run(app: App, mail: Mail, mut stopped: watch::Receiver<bool>) {
     loop {
         tokio::select! {
             _ = ticker.tick() => {}
-            _ = mail.outgoing.notified() => {}
+            _ = mail.outbox.rung() => {}
             _ = stopped.changed() => return,
         }
         if !app.leader.leads() {

@@ -5,9 +5,8 @@
 
 use serde_json::json;
 
-use super::outbox;
 use crate::domain::accounts::{Accounts, ResetMailed};
-use crate::domain::messages::Outgoing;
+use crate::domain::messages::{Outbox, Outgoing};
 use crate::doors::command::Reply;
 use crate::error::{Error, Result};
 use crate::App;
@@ -43,9 +42,9 @@ fn compose(site: Option<&str>, user: &str, token: &str) -> Outgoing {
     }
 }
 
-/// The mail door, or the refusal of a server that sends no mail.
-fn mail_door(app: &App) -> Result<&super::Mail> {
-    app.mail.as_ref().ok_or_else(|| {
+/// The outbox, or the refusal of a server that sends no mail.
+fn outbox(app: &App) -> Result<&Outbox> {
+    app.outbox.as_ref().ok_or_else(|| {
         Error::Command(
             "this server sends no mail, so it cannot reset passwords (start it with --relay or \
              --sendmail)"
@@ -56,13 +55,13 @@ fn mail_door(app: &App) -> Result<&super::Mail> {
 
 /// `reset <userid|address>` from anyone: the same answer whatever the account.
 pub async fn request(app: &App, accounts: &Accounts, who: &str) -> Result<Reply> {
-    let mail = mail_door(app)?;
-    let sender = outbox::sender(&mail.config, app.clock.now_ms());
-    let site = mail.config.site_url.as_deref();
+    let outbox = outbox(app)?;
+    let sender = outbox.sender(app.clock.now_ms());
+    let site = outbox.site_url();
     let compose = |user: &str, token: &str| compose(site, user, token);
     let mailed = accounts.request_reset(who, &sender, &compose).await?;
     if !mailed.addresses.is_empty() {
-        mail.outgoing.notify_one();
+        outbox.ring();
     }
     Ok(Reply::ok(
         "password reset asked for",
@@ -83,16 +82,16 @@ pub async fn confirm(accounts: &Accounts, token: &str, password: &str) -> Result
 
 /// An admin's `reset <user>`: mails the user a reset token, logged in the admin log.
 pub async fn admin_send(app: &App, admin: &str, user: &str, reason: &str) -> Result<ResetMailed> {
-    let mail = mail_door(app)?;
-    let sender = outbox::sender(&mail.config, app.clock.now_ms());
-    let site = mail.config.site_url.as_deref();
+    let outbox = outbox(app)?;
+    let sender = outbox.sender(app.clock.now_ms());
+    let site = outbox.site_url();
     let compose = |user: &str, token: &str| compose(site, user, token);
     let mailed = app
         .admin
         .send_reset(admin, user, reason, &sender, &compose)
         .await?;
     if !mailed.addresses.is_empty() {
-        mail.outgoing.notify_one();
+        outbox.ring();
     }
     Ok(mailed)
 }

@@ -1,0 +1,290 @@
+//! The server: [`Config`] (how to run one) and [`Server::start`], which builds the services
+//! ([`App::open`]) and starts what uses them: the doors, the cluster's listener, the bots, the
+//! tournament director, the analysis workers and the deadline sweeper. The door types are named
+//! here and in the doors only.
+
+use std::net::SocketAddr;
+use std::time::Duration;
+
+use tokio::sync::watch;
+use tokio::task::JoinHandle;
+
+use crate::app::{self, App};
+use crate::cluster;
+use crate::domain::accounts::RateLimits;
+use crate::domain::analysis::{LiveOptions, Options as AnalysisOptions};
+use crate::domain::messages::Outbox;
+use crate::domain::{bots, games::Games, leader::Leader};
+use crate::doors::{http, mail, text, text_tls};
+use crate::error::{Error, Result};
+use crate::store;
+
+/// How to run a server.
+#[derive(Clone, Debug)]
+pub struct Config {
+    /// SQLite file path or database URL.
+    pub db: String,
+    /// HTTP (JSON API, WebSocket, `POST /api/command`) address; None = no HTTP door.
+    pub http: Option<SocketAddr>,
+    /// The HTTP door's limits (connections per address, header and idle timeout) and public URL.
+    pub http_options: http::Options,
+    /// Text port address; None = no text door.
+    pub text: Option<SocketAddr>,
+    /// The text door's TLS certificate and key; None = plain TCP (for loopback behind a tunnel).
+    pub text_tls: Option<text_tls::TlsFiles>,
+    /// Let `clock advance <seconds>` move the server's clock (tests of deadlines).
+    pub test_clock: bool,
+    pub rate_limits: RateLimits,
+    /// How often the sweeper looks for passed deadlines.
+    pub sweep_interval: Duration,
+    /// How durable a commit is before the server answers (SQLite).
+    pub sync: store::Durability,
+    /// A text connection with no command for this long is closed.
+    pub text_idle: Duration,
+    /// SMTP listener address (the mail door's way in); None = none.
+    pub smtp: Option<SocketAddr>,
+    /// The mail door (inbox processing, board mails, the outbox); None = no mail.
+    pub mail: Option<mail::MailConfig>,
+    /// Where `GET /metrics` (Prometheus) is served; None = nowhere.
+    pub metrics: Option<SocketAddr>,
+    /// The server's admins (`serve --admin`): moderators, who may make others moderators.
+    pub admins: Vec<String>,
+    /// `serve --admin-2fa`: admins must have a second factor on to use admin powers.
+    pub admin_2fa: bool,
+    /// The computer analysis of finished games: workers, budget, lease.
+    pub analysis: AnalysisOptions,
+    /// The analysis board's live searches: how many at once, how long each.
+    pub live_analysis: LiveOptions,
+}
+
+impl Config {
+    /// What the services are built from; `outbox` is the mail door's, when there is one.
+    pub(crate) fn app_options(&self, outbox: Option<Outbox>) -> app::Options {
+        app::Options {
+            db: self.db.clone(),
+            sync: self.sync,
+            test_clock: self.test_clock,
+            rate_limits: self.rate_limits,
+            admins: self.admins.clone(),
+            admin_2fa: self.admin_2fa,
+            analysis: self.analysis.clone(),
+            live_analysis: self.live_analysis.clone(),
+            outbox,
+        }
+    }
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Config {
+            db: "ataxx.db".into(),
+            http: Some(SocketAddr::from(([127, 0, 0, 1], 8080))),
+            http_options: http::Options::default(),
+            text: Some(SocketAddr::from(([127, 0, 0, 1], 7070))),
+            text_tls: None,
+            test_clock: false,
+            rate_limits: RateLimits::DEFAULT,
+            sweep_interval: Duration::from_secs(1),
+            sync: store::Durability::Full,
+            text_idle: text::IDLE_TIMEOUT,
+            smtp: None,
+            mail: None,
+            metrics: None,
+            admins: vec![],
+            admin_2fa: false,
+            analysis: AnalysisOptions::default(),
+            live_analysis: LiveOptions::default(),
+        }
+    }
+}
+
+/// A running server.
+pub struct Server {
+    pub http_addr: Option<SocketAddr>,
+    pub text_addr: Option<SocketAddr>,
+    pub smtp_addr: Option<SocketAddr>,
+    pub metrics_addr: Option<SocketAddr>,
+    pub app: App,
+    stop: watch::Sender<bool>,
+    tasks: Vec<JoinHandle<()>>,
+    /// The analysis workers' threads.
+    workers: Vec<std::thread::JoinHandle<()>>,
+}
+
+impl Server {
+    /// Opens the database, creates the bot accounts, binds the doors and starts serving.
+    pub async fn start(config: Config) -> Result<Server> {
+        let mail = config.mail.clone().map(mail::Mail::new);
+        let app = App::open(&config.app_options(mail.as_ref().map(|m| m.outbox.clone()))).await?;
+        let (stop, stopped) = watch::channel(false);
+        match app.storage.is_shared() {
+            true => {
+                let node = cluster::Node {
+                    storage: app.storage.clone(),
+                    games: app.games.clone(),
+                    hub: app.hub.clone(),
+                    clock: app.clock.clone(),
+                };
+                cluster::listen(node, stopped.clone()).await?
+            }
+            false => {
+                app.games.load_subscriptions().await?;
+                // Live seeks belong to open pages, and a restarted lone node has none; on a
+                // shared database other nodes' pages may still be open.
+                app.seeks.clear_live().await?;
+            }
+        }
+        bots::start(
+            &app.accounts,
+            &app.games,
+            &app.storage,
+            &app.hub,
+            &app.leader,
+        )
+        .await?;
+        let mut tasks = vec![];
+        let mut http_addr = None;
+        let mut text_addr = None;
+        if let Some(addr) = config.http {
+            let listener = bind(addr).await?;
+            http_addr = Some(listener.local_addr().map_err(io_error)?);
+            let mut options = config.http_options.clone();
+            options.limits.per_address = config.rate_limits.http_connections_per_address as usize;
+            options.limit_reads = config.rate_limits.public_reads;
+            tasks.push(tokio::spawn(http::serve(
+                app.clone(),
+                listener,
+                stopped.clone(),
+                options,
+            )));
+        }
+        if let Some(addr) = config.text {
+            let tls = config
+                .text_tls
+                .as_ref()
+                .map(|files| files.acceptor())
+                .transpose()?;
+            let listener = bind(addr).await?;
+            text_addr = Some(listener.local_addr().map_err(io_error)?);
+            let limits = text::Limits {
+                idle: config.text_idle,
+                per_address: config.rate_limits.text_connections_per_address as usize,
+            };
+            tasks.push(tokio::spawn(text::serve_with(
+                app.clone(),
+                listener,
+                stopped.clone(),
+                limits,
+                tls,
+            )));
+        }
+        let mut smtp_addr = None;
+        if let Some(mail) = &mail {
+            if let Some(transport) = &mail.config.transport {
+                transport.check()?;
+            }
+            if let Some(addr) = config.smtp {
+                let listener = bind(addr).await?;
+                smtp_addr = Some(listener.local_addr().map_err(io_error)?);
+                tasks.push(tokio::spawn(mail::smtp::serve(
+                    app.clone(),
+                    mail.clone(),
+                    listener,
+                    stopped.clone(),
+                )));
+            }
+            tasks.push(tokio::spawn(mail::work(
+                app.clone(),
+                mail.clone(),
+                stopped.clone(),
+            )));
+            tasks.push(tokio::spawn(mail::relay::run(
+                app.clone(),
+                mail.clone(),
+                stopped.clone(),
+            )));
+        } else if config.smtp.is_some() {
+            return Err(Error::Config(
+                "--smtp needs the mail door (a mail configuration)".into(),
+            ));
+        }
+        let mut metrics_addr = None;
+        if let Some(addr) = config.metrics {
+            let listener = bind(addr).await?;
+            metrics_addr = Some(listener.local_addr().map_err(io_error)?);
+            tasks.push(tokio::spawn(http::metrics::serve(
+                app.clone(),
+                listener,
+                stopped.clone(),
+            )));
+        }
+        tasks.push(tokio::spawn(app.tournaments.clone().direct(
+            app.leader.clone(),
+            config.sweep_interval,
+            stopped.clone(),
+        )));
+        let workers = app.analyses.start_workers(stopped.clone());
+        tasks.push(tokio::spawn(sweeper(
+            app.games.clone(),
+            app.leader.clone(),
+            config.sweep_interval,
+            stopped,
+        )));
+        Ok(Server {
+            http_addr,
+            text_addr,
+            smtp_addr,
+            metrics_addr,
+            app,
+            stop,
+            tasks,
+            workers,
+        })
+    }
+
+    /// Stops accepting, lets the doors finish their current requests, closes the database.
+    pub async fn shutdown(self) {
+        let _ = self.stop.send(true);
+        for task in self.tasks {
+            let _ = task.await;
+        }
+        for worker in self.workers {
+            let _ = tokio::task::spawn_blocking(move || worker.join()).await;
+        }
+        self.app.storage.close().await;
+    }
+}
+
+fn io_error(err: std::io::Error) -> Error {
+    Error::Config(err.to_string())
+}
+
+async fn bind(addr: SocketAddr) -> Result<tokio::net::TcpListener> {
+    tokio::net::TcpListener::bind(addr)
+        .await
+        .map_err(|err| Error::Config(format!("cannot listen on {addr}: {err}")))
+}
+
+/// Applies passed deadlines (nag, forfeit, clocks) every `interval` until stopped, while this
+/// node leads.
+async fn sweeper(
+    games: Games,
+    leader: Leader,
+    interval: Duration,
+    mut stopped: watch::Receiver<bool>,
+) {
+    let mut ticker = tokio::time::interval(interval);
+    loop {
+        tokio::select! {
+            _ = ticker.tick() => {
+                if !leader.leads() {
+                    continue;
+                }
+                if let Err(err) = games.sweep().await {
+                    tracing::warn!(%err, "sweeper");
+                }
+            }
+            _ = stopped.changed() => return,
+        }
+    }
+}
