@@ -211,7 +211,9 @@ impl SocketServer {
                 let _ = std::fs::remove_file(format!("{}{suffix}", db.display()));
             }
             let table = runtime
-                .block_on(ataxx_server::fuzz::SocketTable::open(&db.display().to_string()))
+                .block_on(ataxx_server::fuzz::SocketTable::open(
+                    &db.display().to_string(),
+                ))
                 .unwrap();
             SocketServer { runtime, table }
         })
@@ -247,11 +249,11 @@ pub fn ws(data: &[u8]) {
         .unwrap();
     let stream_board = (who & 4 == 0).then_some(board);
     let reply = match &parsed {
-        Ok(message) => server.runtime.block_on(server.table.answer(
-            user,
-            stream_board,
-            message.clone(),
-        )),
+        Ok(message) => {
+            server
+                .runtime
+                .block_on(server.table.answer(user, stream_board, message.clone()))
+        }
         Err(refusal) => refusal.clone(),
     };
     let reply: Value = serde_json::from_str(&reply).expect("an answer is JSON");

@@ -57,7 +57,9 @@ impl SocketTable {
             app,
             board: AtomicI64::new(0),
         };
-        table.board.store(table.new_game().await?, Ordering::Relaxed);
+        table
+            .board
+            .store(table.new_game().await?, Ordering::Relaxed);
         Ok(table)
     }
 

@@ -9,7 +9,10 @@ use tokio::sync::watch;
 use tokio::time::Instant;
 
 use super::ELECTION_RETRY;
+use crate::domain::clock::Clock;
+use crate::domain::games::Games;
 use crate::error::Result;
+use crate::events::Hub;
 use crate::model::GameRow;
 use crate::model::Status;
 use crate::model::{Event, EventKind};
@@ -17,9 +20,6 @@ use crate::store::notices::{
     event_text, listener_name, send_probe, Listener, SubscriptionNotice, EVENTS, LOBBY,
     REVOCATIONS, SUBSCRIPTIONS,
 };
-use crate::domain::clock::Clock;
-use crate::domain::games::Games;
-use crate::events::Hub;
 use crate::store::{self, Storage};
 
 /// A node that has heard nothing for this long sends itself a probe.

@@ -12,4 +12,3 @@ pub mod request_id;
 pub mod session_cookie;
 pub mod text;
 pub mod text_tls;
-mod web;

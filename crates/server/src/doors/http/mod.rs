@@ -48,6 +48,7 @@ mod tournaments;
 mod tv;
 mod users;
 mod vacation;
+mod web;
 
 use auth::{authenticated, token};
 use errors::{bad, ApiError, ApiResult, Body};
@@ -238,7 +239,7 @@ fn router(state: HttpState, limit_reads: bool) -> Router {
             "/api/account/tokens/{id}",
             axum::routing::delete(tokens::revoke),
         )
-        .merge(crate::doors::web::routes(state.app.clone()))
+        .merge(web::routes(state.app.clone()))
         // API tokens reach only what their scopes allow (scopes.rs).
         .layer(axum::middleware::from_fn_with_state(
             state.clone(),

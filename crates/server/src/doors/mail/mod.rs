@@ -91,11 +91,7 @@ pub struct Mail {
 
 impl Mail {
     pub fn new(config: MailConfig) -> Mail {
-        let outbox = Outbox::new(
-            config.domain(),
-            &config.admins,
-            config.site_url.as_deref(),
-        );
+        let outbox = Outbox::new(config.domain(), &config.admins, config.site_url.as_deref());
         Mail {
             config: Arc::new(config),
             bell: Arc::new(Notify::new()),

@@ -26,7 +26,7 @@ macro_rules! asset {
         Asset {
             file: $file,
             content_type: $content_type,
-            body: include_str!(concat!("../../../../../web/", $file)),
+            body: include_str!(concat!("../../../../../../web/", $file)),
         }
     };
 }
