@@ -2,8 +2,8 @@
 //! players, and the doors people use: the pbmserv command language over a line-based TCP port
 //! and `POST /api/command`, a JSON API with WebSocket events.
 //!
-//! The modules are rooms with one-way doors between them (docs/architecture.md): [`server`]
-//! starts the [`doors`], which call the services of [`app`]; the doors
+//! The modules are rooms with one-way doors between them (docs/architecture.md): `server.rs`
+//! starts the [`doors`], which call the services of `app.rs` ([`App`]); the doors
 //! translate protocols into calls of the [`domain`], which holds the rules of the service, reads
 //! and writes through the [`store`] (the only place that knows SQL) and announces changes through
 //! [`events`]; [`cluster`] lets several nodes share one PostgreSQL database.
