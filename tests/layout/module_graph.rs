@@ -156,16 +156,24 @@ pub fn circles(graph: &BTreeMap<String, BTreeSet<String>>) -> Vec<String> {
     found
 }
 
-/// The circles of the crate at `crate_dir` (its `CARGO_MANIFEST_DIR`).
-pub fn circles_of(crate_dir: &str) -> Vec<String> {
+/// Asserts that the crate at `crate_dir` (its `CARGO_MANIFEST_DIR`) has exactly the circles
+/// `known` (none, but for a debt its test names), after checking the checker itself.
+pub fn assert_circles(crate_dir: &str, known: &[&str]) {
+    check_the_checker();
     let files = sources(crate_dir, Path::new(""));
     assert!(files.len() > 3, "{crate_dir}/src has hardly any sources");
-    circles(&module_graph(&files))
+    let found = circles(&module_graph(&files));
+    assert_eq!(
+        found,
+        known,
+        "modules on a circle (beyond the known ones, or a known one gone):\n{}",
+        found.join("\n")
+    );
 }
 
-/// Checks of the checker itself, on made-up modules: each layout test calls it, so that a
-/// check that passes on a tree it misreads fails here.
-pub fn check_the_checker() {
+/// Checks of the checker itself, on made-up modules, so that a check that passes on a tree it
+/// misreads fails here.
+fn check_the_checker() {
     let file = |name: &str, text: &str| (name.to_string(), text.to_string());
     // The server's old circle: the command language called the mail door's commands, which
     // answered with the command language's reply type, each through another file.

@@ -211,12 +211,7 @@ impl Tournaments {
         let now = self.clock.now_ms();
         let mut tx = self.storage.write().await?;
         let mut t = Self::lock(&mut tx, id).await?;
-        if t.creator != user {
-            return Err(Error::Command(format!(
-                "only {} (who created tournament {id}) may start it",
-                t.creator
-            )));
-        }
+        refuse_unless_creator(&t, user, "start")?;
         if t.status != TournamentStatus::Open {
             return Err(Error::Command(format!(
                 "tournament {id} is {}, not open",
@@ -246,12 +241,7 @@ impl Tournaments {
         let now = self.clock.now_ms();
         let mut tx = self.storage.write().await?;
         let mut t = Self::lock(&mut tx, id).await?;
-        if t.creator != user {
-            return Err(Error::Command(format!(
-                "only {} (who created tournament {id}) may stop it",
-                t.creator
-            )));
-        }
+        refuse_unless_creator(&t, user, "stop")?;
         if t.kind == TournamentKind::Arena {
             return Err(Error::Command(format!(
                 "tournament {id} is an arena: it ends at its set time"
@@ -272,4 +262,15 @@ impl Tournaments {
         self.announce(id).await;
         self.show(id).await
     }
+}
+
+/// Only a tournament's creator may start or stop it (`act` names which, for the refusal).
+fn refuse_unless_creator(t: &TournamentRow, user: &str, act: &str) -> Result<()> {
+    if t.creator == user {
+        return Ok(());
+    }
+    Err(Error::Command(format!(
+        "only {} (who created tournament {}) may {act} it",
+        t.creator, t.id
+    )))
 }
