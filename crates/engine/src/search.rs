@@ -13,22 +13,25 @@
 //! [`Engine::search_lines`] (the `multipv` module) searches the best few root moves instead of
 //! one, for analysis.
 
+use std::ops::ControlFlow;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 use std::thread;
 use std::time::{Duration, Instant};
 
 use arrayvec::ArrayVec;
-use ataxx::{Bitboard, Move, Position, HALFMOVE_LIMIT};
+use ataxx::{Move, Position, HALFMOVE_LIMIT};
 
 use crate::eval::Evaluator;
 use crate::nnue::{Accumulator, Network};
 use crate::ordering::{MovePicker, OrderingTables};
-use crate::score::{self, from_table, is_decisive, to_table, win_in, INFINITE, MAX_PLY, WIN_BOUND};
+use crate::score::{self, is_decisive, to_table, win_in, INFINITE, MAX_PLY};
 use crate::time::{Limits, TimeManager};
 use crate::tt::{Bound, Entry, TranspositionTable};
 
 mod multipv;
+mod selectivity;
 pub use multipv::{Line, LinesReport};
+use selectivity::{MovePruning, Reductions};
 
 /// What a finished iteration found; also the final answer of a search.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -61,75 +64,59 @@ impl Report {
     }
 }
 
-// Pruning parameters (scores in hundredths of a piece).
-const RFP_DEPTH: i32 = 6;
-const RFP_MARGIN: i32 = 60;
-const FUTILITY_DEPTH: i32 = 6;
-const FUTILITY_MARGIN: i32 = 60;
-const LMP_DEPTH: i32 = 6;
-const LMR_MIN_DEPTH: i32 = 3;
-const LMR_MIN_MOVES: usize = 3;
+// Aspiration windows (scores in hundredths of a piece).
 const ASPIRATION_DEPTH: i32 = 4;
 const ASPIRATION_WINDOW: i32 = 30;
-const IIR_DEPTH: i32 = 6;
-const SINGULAR_DEPTH: i32 = 6;
-/// How far below the table's depth an entry may be and still be tested for singularity.
-const SINGULAR_ENTRY_DEPTH: i32 = 3;
-/// The singular search's bound lies this many hundredths of a piece per ply below the entry.
-const SINGULAR_MARGIN: i32 = 2;
-const SINGULAR_EXTENSION: i32 = 1;
 
-/// Moves searched at a node (any but the root) before jumps that capture nothing are skipped.
-const QUIET_JUMP_MOVES: usize = 2;
+/// What a node knows before its moves: what the selective search and the move loop share.
+struct Node<'p> {
+    pos: &'p Position,
+    /// `pos`'s hash.
+    key: u64,
+    /// Once the move loop starts, after internal iterative reduction.
+    depth: i32,
+    ply: usize,
+    pv_node: bool,
+    must_pass: bool,
+    /// Whether a search to the node's depth before any reduction stays clear of the 100-ply
+    /// rule: only then is its result stored.
+    clock_safe: bool,
+    /// The move a singular search leaves out here, if any.
+    excluded: Option<Move>,
+    /// Only where the pruning uses it ([`selectivity::uses_static_eval`]); 0 elsewhere.
+    static_eval: i32,
+    entry: Option<Entry>,
+}
 
-/// Whether `mv` is a jump that captures nothing.
+impl Node<'_> {
+    fn tt_move(&self) -> Option<Move> {
+        self.entry.and_then(|e| e.mv)
+    }
+}
+
+/// The score of a finished game for the side to move at `ply`; `None` while it goes on.
+/// `has_move` spares the full test in the usual case.
 #[inline]
-fn is_quiet_jump(pos: &Position, mv: Move) -> bool {
-    match mv {
-        Move::Jump { to, .. } => (Bitboard::neighbours_of(to) & pos.pieces(!pos.turn())).is_empty(),
-        _ => false,
+fn game_end_score(pos: &Position, has_move: bool, ply: usize) -> Option<i32> {
+    let may_be_over =
+        !has_move || pos.halfmove_clock() >= HALFMOVE_LIMIT || pos.pieces(!pos.turn()).is_empty();
+    if !may_be_over {
+        return None;
     }
+    let outcome = pos.outcome()?;
+    Some(match outcome.winner() {
+        Some(side) if side == pos.turn() => win_in(ply),
+        Some(_) => -win_in(ply),
+        None => 0,
+    })
 }
 
-/// Moves searched at a non-PV node of depth `depth` before the rest are skipped.
-fn late_move_count(depth: i32) -> usize {
-    (2 + depth * depth) as usize
-}
-
-/// Late-move reductions by depth and move number: they grow with the log of both.
-struct Reductions([[u8; 64]; 64]);
-
-impl Reductions {
-    fn new() -> Reductions {
-        let mut table = [[0u8; 64]; 64];
-        for (depth, row) in table.iter_mut().enumerate().skip(1) {
-            for (moves, r) in row.iter_mut().enumerate().skip(1) {
-                let raw = (0.5 + (depth as f64).ln() * (moves as f64).ln() / 2.5) as u8;
-                // Even reductions only: the evaluation swings with the side to move, so a
-                // search one ply shorter returns a score of the other parity.
-                *r = (raw + 1) & !1;
-            }
-        }
-        Reductions(table)
-    }
-
-    fn get(&self, depth: i32, move_number: usize) -> i32 {
-        i32::from(self.0[(depth as usize).min(63)][move_number.min(63)])
-    }
-
-    /// The reduction of the `index`-th move (from 0) at a node of `depth`: even, and no deeper
-    /// than the child's depth.
-    fn of(&self, depth: i32, index: usize, pv_node: bool) -> i32 {
-        if depth < LMR_MIN_DEPTH || index < LMR_MIN_MOVES {
-            return 0;
-        }
-        let new_depth = depth - 1;
-        // The cap is even too: the old cap of `new_depth - 1` handed back odd reductions at low
-        // depth. A reduced search may end at depth 0 (the static evaluation, of the same
-        // parity as `new_depth` when that is even).
-        let cap = new_depth.max(0) & !1;
-        (self.get(depth, index) - 2 * i32::from(pv_node)).clamp(0, cap)
-    }
+/// Whether a subtree `depth` plies deep from `pos` stays clear of the 100-ply rule. The hash
+/// ignores the halfmove clock: results whose subtree may reach the rule are neither trusted
+/// nor stored. An entry's subtree is as deep as the entry, not as the node's search.
+#[inline]
+fn fits_clock(pos: &Position, depth: i32) -> bool {
+    pos.halfmove_clock() as i32 + depth < HALFMOVE_LIMIT as i32
 }
 
 /// One search thread's state for one `go`.
@@ -251,24 +238,11 @@ impl<'a, E: Evaluator> Searcher<'a, E> {
         // One dilation answers both "is the game over" and "must the side to move pass" in the
         // usual case, where the side to move has a move.
         let has_move = !(pos.pieces(pos.turn()).within_two() & pos.empty()).is_empty();
-        if !has_move || pos.halfmove_clock() >= HALFMOVE_LIMIT || pos.pieces(!pos.turn()).is_empty()
-        {
-            if let Some(outcome) = pos.outcome() {
-                return match outcome.winner() {
-                    Some(side) if side == pos.turn() => win_in(ply),
-                    Some(_) => -win_in(ply),
-                    None => 0,
-                };
-            }
+        if let Some(score) = game_end_score(pos, has_move, ply) {
+            return score;
         }
-        let must_pass = !has_move;
         if depth <= 0 || ply >= MAX_PLY - 1 {
-            // Leaves check the node limit too, so that it is kept to the node (leaves of the
-            // first iteration, at ply 1, never abort it).
-            if ply > 1 && self.nodes >= self.node_limit {
-                self.aborted = true;
-            }
-            return self.evaluate(pos, ply);
+            return self.leaf(pos, ply);
         }
         // Abort only after depth 1 is complete, so that there is always a move to play.
         if ply > 0 && self.check_abort() {
@@ -276,61 +250,75 @@ impl<'a, E: Evaluator> Searcher<'a, E> {
         }
 
         // Mate-distance pruning: no line from here can beat a win at this ply.
-        let mut alpha = alpha.max(-win_in(ply));
+        let alpha = alpha.max(-win_in(ply));
         let beta = beta.min(win_in(ply + 1));
         if alpha >= beta {
             return alpha;
         }
 
+        let mut node = self.node(pos, key, depth, ply, pv_node, !has_move);
+        if let Some(score) = node.cut_before_moves(alpha, beta) {
+            return score;
+        }
+        node.depth = node.searched_depth();
+        self.search_moves(&node, alpha, beta)
+    }
+
+    /// A leaf's score: its static evaluation. Leaves check the node limit too, so that it is
+    /// kept to the node (leaves of the first iteration, at ply 1, never abort it).
+    #[inline]
+    fn leaf(&mut self, pos: &Position, ply: usize) -> i32 {
+        if ply > 1 && self.nodes >= self.node_limit {
+            self.aborted = true;
+        }
+        self.evaluate(pos, ply)
+    }
+
+    /// What the node of `pos` at `ply`, to be searched to `depth`, knows before its moves.
+    #[inline]
+    fn node<'p>(
+        &self,
+        pos: &'p Position,
+        key: u64,
+        depth: i32,
+        ply: usize,
+        pv_node: bool,
+        must_pass: bool,
+    ) -> Node<'p> {
         debug_assert_eq!(key, pos.hash());
-        // The hash ignores the halfmove clock: results whose subtree may reach the 100-ply
-        // rule are neither trusted nor stored. An entry's subtree is as deep as the entry, not
-        // as this node's search.
-        let fits_clock = |d: i32| pos.halfmove_clock() as i32 + d < HALFMOVE_LIMIT as i32;
-        let clock_safe = fits_clock(depth);
-        // The static evaluation serves only the pruning of non-PV nodes. Computed before the
-        // probe, it overlaps the load of the slot that the parent prefetched.
-        let static_eval = if !pv_node && depth <= RFP_DEPTH.max(FUTILITY_DEPTH) {
+        // Computed before the probe, the static evaluation overlaps the load of the slot that
+        // the parent prefetched.
+        let static_eval = if selectivity::uses_static_eval(pv_node, depth) {
             self.evaluate(pos, ply)
         } else {
             0
         };
-        let excluded = self.excluded[ply];
-        let entry = self.tt.probe(key);
-        if let Some(e) = entry
-            .filter(|e| !pv_node && excluded.is_none() && e.depth >= depth && fits_clock(e.depth))
-        {
-            let s = from_table(e.score, ply);
-            let cut = match e.bound {
-                Bound::Exact => true,
-                Bound::Lower => s >= beta,
-                Bound::Upper => s <= alpha,
-            };
-            if cut {
-                return s;
-            }
+        Node {
+            pos,
+            key,
+            depth,
+            ply,
+            pv_node,
+            must_pass,
+            clock_safe: fits_clock(pos, depth),
+            excluded: self.excluded[ply],
+            static_eval,
+            entry: self.tt.probe(key),
         }
+    }
 
-        if !pv_node
-            && !must_pass
-            && excluded.is_none()
-            && depth <= RFP_DEPTH
-            && !is_decisive(beta)
-            && static_eval - RFP_MARGIN * depth >= beta
-        {
-            return static_eval;
-        }
-
-        let tt_move = entry.and_then(|e| e.mv);
-        // Internal iterative reduction: with no move from the table this node's ordering is a
-        // guess, so search it shallower, by two plies to keep the score's parity; the next
-        // iteration finds the move this search stores.
-        let depth = if tt_move.is_none() && !must_pass && excluded.is_none() && depth >= IIR_DEPTH {
-            depth - 2
-        } else {
-            depth
-        };
-        let mut picker = MovePicker::new(pos, tt_move, must_pass);
+    /// The moves of `node` best-first within `(alpha, beta)`, each skipped, extended or
+    /// reduced as the selective search says: the node's score, stored in the table.
+    #[inline]
+    fn search_moves(&mut self, node: &Node, mut alpha: i32, beta: i32) -> i32 {
+        let Node {
+            pos,
+            depth,
+            ply,
+            excluded,
+            ..
+        } = *node;
+        let mut picker = MovePicker::new(pos, node.tt_move(), node.must_pass);
         let original_alpha = alpha;
         let mut best_score = -INFINITE;
         let mut best_move = None;
@@ -344,99 +332,16 @@ impl<'a, E: Evaluator> Searcher<'a, E> {
             let index = next_index;
             next_index += 1;
             let mv = picked.mv;
-            // A jump that captures nothing only moves a piece (and leaves a hole): after the
-            // first two moves such jumps are skipped at every node but the root.
-            if ply > 0
-                && index >= QUIET_JUMP_MOVES
-                && best_score > -WIN_BOUND
-                && !is_decisive(alpha)
-                && is_quiet_jump(pos, mv)
-            {
-                continue;
+            match node.move_pruning(index, picked, best_score, alpha) {
+                MovePruning::Search => {}
+                MovePruning::Skip => continue,
+                MovePruning::SkipRest => break,
             }
-            // Static margins say nothing once the window is about forced game ends.
-            if !pv_node && index > 0 && best_score > -WIN_BOUND && !is_decisive(alpha) {
-                // Moves come by falling gain: past the count, the rest rarely matter.
-                if depth <= LMP_DEPTH && index >= late_move_count(depth) {
-                    break;
-                }
-                if depth <= FUTILITY_DEPTH
-                    && static_eval + FUTILITY_MARGIN * depth + 50 * picked.gain <= alpha
-                {
-                    continue;
-                }
-            }
-            // Singular extension: when every other move stays well below the table's score for
-            // the table's move, that move is searched a ply deeper; when another move also
-            // reaches this node's beta, the node is cut (multicut).
-            let mut extension = 0;
-            if let Some(e) = entry.filter(|e| {
-                index == 0
-                    && Some(mv) == tt_move
-                    && excluded.is_none()
-                    && !pv_node
-                    && ply > 0
-                    && depth >= SINGULAR_DEPTH
-                    && e.depth >= depth - SINGULAR_ENTRY_DEPTH
-                    && e.bound != Bound::Upper
-                    && !is_decisive(from_table(e.score, ply))
-            }) {
-                let singular_beta = from_table(e.score, ply) - SINGULAR_MARGIN * depth;
-                // About half the depth, of the same parity.
-                let singular_depth = depth - 2 * ((depth + 3) / 4);
-                self.excluded[ply] = Some(mv);
-                let score = self.negamax(
-                    pos,
-                    key,
-                    singular_depth,
-                    ply,
-                    singular_beta - 1,
-                    singular_beta,
-                );
-                self.excluded[ply] = None;
-                self.pv_len[ply] = 0;
-                if self.aborted {
-                    return 0;
-                }
-                if score < singular_beta {
-                    extension = SINGULAR_EXTENSION;
-                } else if singular_beta >= beta {
-                    return singular_beta;
-                }
-            }
-            let mut child = *pos;
-            child.play_unchecked(mv);
-            self.enter_child(pos, &child, ply);
-            let new_depth = depth - 1 + extension;
-            // Only searches of depth 1 or more probe the table: hash the child for them, and
-            // start loading its slot while this node's work goes on.
-            let child_key = if new_depth > 0 {
-                let k = child.hash();
-                self.tt.prefetch(k);
-                k
-            } else {
-                0
+            let extension = match self.singular_extension(node, index, mv, beta) {
+                ControlFlow::Continue(plies) => plies,
+                ControlFlow::Break(score) => return score,
             };
-            let score = if index == 0 {
-                -self.negamax(&child, child_key, new_depth, ply + 1, -beta, -alpha)
-            } else {
-                let reduction = self.reductions.of(depth, index, pv_node);
-                let mut s = -self.negamax(
-                    &child,
-                    child_key,
-                    new_depth - reduction,
-                    ply + 1,
-                    -alpha - 1,
-                    -alpha,
-                );
-                if s > alpha && reduction > 0 {
-                    s = -self.negamax(&child, child_key, new_depth, ply + 1, -alpha - 1, -alpha);
-                }
-                if s > alpha && s < beta {
-                    s = -self.negamax(&child, child_key, new_depth, ply + 1, -beta, -alpha);
-                }
-                s
-            };
+            let score = self.search_move(node, mv, index, depth - 1 + extension, alpha, beta);
             if self.aborted {
                 return 0;
             }
@@ -457,28 +362,81 @@ impl<'a, E: Evaluator> Searcher<'a, E> {
                 tried.push(mv);
             }
         }
+        let bound = if best_score >= beta {
+            Bound::Lower
+        } else if alpha > original_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.store(node, best_score, best_move, bound);
+        best_score
+    }
 
-        // Without some of its moves a node's score is not the position's: not stored.
-        let whole = excluded.is_none() && (ply > 0 || self.root_excluded.is_empty());
-        if clock_safe && whole {
-            let bound = if best_score >= beta {
-                Bound::Lower
-            } else if alpha > original_alpha {
-                Bound::Exact
-            } else {
-                Bound::Upper
-            };
+    /// Plays `mv`, the `index`-th move searched at `node` (from 0), and searches the child to
+    /// `new_depth`: the first move in the full window, the others in a null window, reduced
+    /// late in the list and searched again, unreduced then in the full window, when they beat
+    /// alpha.
+    #[inline]
+    fn search_move(
+        &mut self,
+        node: &Node,
+        mv: Move,
+        index: usize,
+        new_depth: i32,
+        alpha: i32,
+        beta: i32,
+    ) -> i32 {
+        let Node { pos, ply, .. } = *node;
+        let mut child = *pos;
+        child.play_unchecked(mv);
+        self.enter_child(pos, &child, ply);
+        // Only searches of depth 1 or more probe the table: hash the child for them, and
+        // start loading its slot while this node's work goes on.
+        let child_key = if new_depth > 0 {
+            let k = child.hash();
+            self.tt.prefetch(k);
+            k
+        } else {
+            0
+        };
+        if index == 0 {
+            return -self.negamax(&child, child_key, new_depth, ply + 1, -beta, -alpha);
+        }
+        let reduction = self.reductions.of(node.depth, index, node.pv_node);
+        let mut s = -self.negamax(
+            &child,
+            child_key,
+            new_depth - reduction,
+            ply + 1,
+            -alpha - 1,
+            -alpha,
+        );
+        if s > alpha && reduction > 0 {
+            s = -self.negamax(&child, child_key, new_depth, ply + 1, -alpha - 1, -alpha);
+        }
+        if s > alpha && s < beta {
+            s = -self.negamax(&child, child_key, new_depth, ply + 1, -beta, -alpha);
+        }
+        s
+    }
+
+    /// Stores `node`'s result, unless the 100-ply rule may lie within its reach or some of its
+    /// moves were left out: without them a node's score is not the position's.
+    #[inline]
+    fn store(&self, node: &Node, best_score: i32, best_move: Option<Move>, bound: Bound) {
+        let whole = node.excluded.is_none() && (node.ply > 0 || self.root_excluded.is_empty());
+        if node.clock_safe && whole {
             self.tt.store(
-                key,
+                node.key,
                 Entry {
                     mv: best_move,
-                    score: to_table(best_score, ply),
-                    depth,
+                    score: to_table(best_score, node.ply),
+                    depth: node.depth,
                     bound,
                 },
             );
         }
-        best_score
     }
 
     fn update_pv(&mut self, ply: usize, mv: Move) {
@@ -811,22 +769,6 @@ mod tests {
         }
     }
 
-    #[test]
-    fn reductions_are_even_and_never_below_depth_zero() {
-        let reductions = Reductions::new();
-        for depth in 1..40 {
-            for index in 0..100 {
-                for pv_node in [false, true] {
-                    let r = reductions.of(depth, index, pv_node);
-                    assert_eq!(r % 2, 0, "depth {depth}, move {index}, pv {pv_node}: {r}");
-                    assert!(r >= 0 && depth - 1 - r >= 0, "depth {depth}: {r}");
-                }
-            }
-        }
-        // Deep enough, late moves are reduced.
-        assert!(reductions.of(12, 30, false) >= 2);
-    }
-
     /// A null-window search of `pos` at `depth`, one ply below the root, with `tt`.
     fn null_window(pos: &Position, depth: i32, tt: &TranspositionTable) -> i32 {
         let eval = HandCrafted::default();
@@ -844,16 +786,6 @@ mod tests {
             pos,
         );
         searcher.negamax(pos, pos.hash(), depth, 1, 0, 1)
-    }
-
-    #[test]
-    fn quiet_jumps_are_the_jumps_that_capture_nothing() {
-        // x on c3, b2, a1; o on c5, d5, e5.
-        let pos: Position = "7/7/2ooo2/7/2x4/1x5/x6 x 0 1".parse().unwrap();
-        let quiet = |text: &str| is_quiet_jump(&pos, text.parse().unwrap());
-        assert!(quiet("a1a3") && quiet("c3e1"));
-        // c3-e4 lands beside d5 and e5; d4 is a single.
-        assert!(!quiet("c3e4") && !quiet("d4") && !quiet("b1"));
     }
 
     #[test]
