@@ -2,7 +2,7 @@
 
 use anyhow::Context;
 use ataxx::Position;
-use ataxx_players::{search, Heuristic, Level, MoveSet, Player, SearchSpec};
+use ataxx_players::{search, Heuristic, Level, MoveSet, Player, PlayerSpec, SearchSpec};
 use clap::Args as ClapArgs;
 use indicatif::{ProgressBar, ProgressStyle};
 use rand::SeedableRng;
@@ -53,15 +53,35 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let spec = level
         .classic()
         .with_context(|| format!("level {} is the engine; choose a classic level", level.name))?;
-    let bar = ProgressBar::new(u64::from(args.games)).with_style(
-        ProgressStyle::with_template("{msg:12} {bar:40} {pos}/{len} games  {elapsed_precise}")
-            .expect("valid template"),
-    );
-    bar.set_message("self-play");
     let mut stats = Stats {
         games: args.games,
         ..Stats::default()
     };
+    let positions = self_play(&args, &spec, &mut stats)?;
+    count_boards(&args, &positions, &mut stats);
+    if args.json {
+        println!("{}", serde_json::to_string_pretty(&stats)?);
+    } else {
+        print_table(&args, level, &spec, &stats);
+    }
+    Ok(())
+}
+
+/// A progress bar over `len` steps, each one of `unit`, labelled by its message.
+fn progress_bar(len: u64, unit: &str) -> ProgressBar {
+    ProgressBar::new(len).with_style(
+        ProgressStyle::with_template(&format!(
+            "{{msg:12}} {{bar:40}} {{pos}}/{{len}} {unit}  {{elapsed_precise}}"
+        ))
+        .expect("valid template"),
+    )
+}
+
+/// Plays the self-play games, filling in `stats`' move counts and game lengths; returns every
+/// position the games went through, in order.
+fn self_play(args: &Args, spec: &PlayerSpec, stats: &mut Stats) -> anyhow::Result<Vec<Position>> {
+    let bar = progress_bar(u64::from(args.games), "games");
+    bar.set_message("self-play");
     let (mut raw, mut merged, mut reduced, mut plies) = (0u64, 0u64, 0u64, 0u64);
     let mut positions = Vec::new();
     for game in 0..args.games {
@@ -93,7 +113,12 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     stats.avg_moves_merged = per_position(merged);
     stats.avg_moves_reduced = per_position(reduced);
     stats.avg_game_plies = plies as f64 / f64::from(args.games.max(1));
+    Ok(positions)
+}
 
+/// Fills in `stats`' board counts: the boards a plain minimax examines, on average, over
+/// `args.search_samples` of `positions` spread evenly.
+fn count_boards(args: &Args, positions: &[Position], stats: &mut Stats) {
     let step = (positions.len() / args.search_samples.max(1)).max(1);
     let samples: Vec<Position> = positions
         .iter()
@@ -103,10 +128,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         .collect();
     stats.search_samples = samples.len();
     let mut rng = ChaCha8Rng::seed_from_u64(args.seed);
-    let bar = ProgressBar::new(samples.len() as u64).with_style(
-        ProgressStyle::with_template("{msg:12} {bar:40} {pos}/{len} positions  {elapsed_precise}")
-            .expect("valid template"),
-    );
+    let bar = progress_bar(samples.len() as u64, "positions");
     let mut boards = |depth: u32, moves: MoveSet, name: &str| {
         bar.reset();
         bar.set_message(name.to_string());
@@ -132,11 +154,10 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         stats.boards_depth4_reduced = Some(boards(4, MoveSet::Reduced, "depth 4 red."));
     }
     bar.finish_and_clear();
+}
 
-    if args.json {
-        println!("{}", serde_json::to_string_pretty(&stats)?);
-        return Ok(());
-    }
+/// The measurements beside seed 003's figures, one row each.
+fn print_table(args: &Args, level: &Level, spec: &PlayerSpec, stats: &Stats) {
     println!(
         "{} self-play games at level {} ({}), {} positions",
         args.games, level.name, spec, stats.positions
@@ -196,5 +217,4 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         "\n(boards: positions made by a plain minimax, averaged over {} positions of these games)",
         stats.search_samples
     );
-    Ok(())
 }
