@@ -126,19 +126,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         _ => NetEval::new(Some(Network::load(&args.eval_file)?)),
     };
     let starts = match &args.book {
-        Some(path) => {
-            let text = std::fs::read_to_string(path)
-                .with_context(|| format!("reading {}", path.display()))?;
-            let book = arena::book::parse(&text)
-                .with_context(|| format!("reading the book {}", path.display()))?;
-            if book.is_empty() {
-                bail!("the book {} holds no position", path.display());
-            }
-            if let Some(other) = book.iter().find(|p| p.size() != 7) {
-                bail!("the training data holds 7x7 games; the book has {other}");
-            }
-            book
-        }
+        Some(path) => book_starts(path)?,
         None => vec![Position::startpos()],
     };
     let layouts = playable_layouts(args.max_blocks);
@@ -152,24 +140,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         .with_context(|| format!("creating {}", args.output.display()))?;
     let settings = settings_of(&args);
     let chunks = args.games.div_ceil(args.chunk_games);
-    let first_missing = (0..chunks)
-        .find(|&k| !chunk_path(&args, k).exists())
-        .unwrap_or(chunks);
-    if first_missing > 0 {
-        // Resuming: the files already there must have been made the same way.
-        let last = chunk_path(&args, first_missing - 1);
-        let bytes = std::fs::read(&last).with_context(|| format!("reading {}", last.display()))?;
-        let found = Chunk::from_bytes(&bytes)
-            .with_context(|| format!("reading {}", last.display()))?
-            .settings;
-        if found != settings {
-            bail!(
-                "{} was made with other settings ({found}); this run's are {settings}; \
-                 give this run a seed of its own",
-                last.display()
-            );
-        }
-    }
+    let first_missing = first_missing_chunk(&args, chunks, &settings)?;
     if first_missing == chunks {
         println!(
             "{} already holds {} games of seed {}",
@@ -181,17 +152,9 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     }
     let (first_game, end_game) = (first_missing * args.chunk_games, chunks * args.chunk_games);
 
-    let bar = ProgressBar::new(end_game).with_style(
-        ProgressStyle::with_template(
-            "{bar:40} {pos}/{len} games  {msg}  {elapsed_precise}, ETA {eta_precise}",
-        )
-        .expect("valid template"),
-    );
-    bar.set_position(first_game);
     let next = AtomicU64::new(first_game);
     let (send, receive) = mpsc::channel::<Played>();
-    let started = Instant::now();
-    let mut positions = 0u64;
+    let mut collector = Collector::new(&args, settings, first_game, end_game);
     std::thread::scope(|scope| -> anyhow::Result<()> {
         for _ in 0..args.threads {
             let send = send.clone();
@@ -211,51 +174,143 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             });
         }
         drop(send);
-        // Games finish out of order; a file is written once all of its games are in.
-        let mut pending = BTreeMap::new();
-        let mut expected = first_game;
-        let mut games = Vec::new();
         for played in receive {
-            pending.insert(played.index, played.game);
-            while let Some(game) = pending.remove(&expected) {
-                positions += game.plies.iter().filter(|p| **p != Ply::Pass).count() as u64;
-                games.push(game);
-                expected += 1;
-                bar.inc(1);
-                let secs = started.elapsed().as_secs_f64().max(1e-3);
-                bar.set_message(format!(
-                    "{positions} positions, {:.0} positions/s",
-                    positions as f64 / secs
-                ));
-                if expected % args.chunk_games == 0 {
-                    let chunk = Chunk {
-                        settings: settings.clone(),
-                        games: std::mem::take(&mut games),
-                    };
-                    let path = chunk_path(&args, expected / args.chunk_games - 1);
-                    write_chunk(&path, &chunk)?;
-                    // A line per file, also where the bar is hidden (no terminal).
-                    bar.suspend(|| {
-                        eprintln!(
-                            "wrote {} ({expected} games, {positions} new positions, {:.0}/s)",
-                            path.display(),
-                            positions as f64 / started.elapsed().as_secs_f64().max(1e-3)
-                        )
-                    });
-                }
-            }
+            collector.add(played)?;
         }
         Ok(())
     })?;
-    bar.finish();
+    collector.bar.finish();
     println!(
-        "{}: {} games of seed {}, {positions} new positions in {:.1} s",
+        "{}: {} games of seed {}, {} new positions in {:.1} s",
         args.output.display(),
         end_game,
         args.seed,
-        started.elapsed().as_secs_f64()
+        collector.positions,
+        collector.started.elapsed().as_secs_f64()
     );
     Ok(())
+}
+
+/// The start positions of the book at `path`: at least one, all 7×7.
+fn book_starts(path: &Path) -> anyhow::Result<Vec<Position>> {
+    let text =
+        std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
+    let book = arena::book::parse(&text)
+        .with_context(|| format!("reading the book {}", path.display()))?;
+    if book.is_empty() {
+        bail!("the book {} holds no position", path.display());
+    }
+    if let Some(other) = book.iter().find(|p| p.size() != 7) {
+        bail!("the training data holds 7x7 games; the book has {other}");
+    }
+    Ok(book)
+}
+
+/// The first of this seed's `chunks` files not yet written (`chunks` when all are). When
+/// resuming, the files already there must have been made the same way, with `settings`.
+fn first_missing_chunk(args: &Args, chunks: u64, settings: &str) -> anyhow::Result<u64> {
+    let first_missing = (0..chunks)
+        .find(|&k| !chunk_path(args, k).exists())
+        .unwrap_or(chunks);
+    if first_missing > 0 {
+        let last = chunk_path(args, first_missing - 1);
+        let bytes = std::fs::read(&last).with_context(|| format!("reading {}", last.display()))?;
+        let found = Chunk::from_bytes(&bytes)
+            .with_context(|| format!("reading {}", last.display()))?
+            .settings;
+        if found != settings {
+            bail!(
+                "{} was made with other settings ({found}); this run's are {settings}; \
+                 give this run a seed of its own",
+                last.display()
+            );
+        }
+    }
+    Ok(first_missing)
+}
+
+/// Takes the finished games, which come out of order, and writes each file once all of its
+/// games are in; shows the progress.
+struct Collector<'a> {
+    args: &'a Args,
+    settings: String,
+    bar: ProgressBar,
+    started: Instant,
+    /// Finished games waiting for an earlier one, by index.
+    pending: BTreeMap<u64, GameRecord>,
+    /// The index of the next game of the file being filled.
+    expected: u64,
+    /// The file being filled, its games in order.
+    games: Vec<GameRecord>,
+    /// Positions (plies other than passes) of the games this run played so far.
+    positions: u64,
+}
+
+impl<'a> Collector<'a> {
+    /// A collector for the games `first_game..end_game`.
+    fn new(args: &'a Args, settings: String, first_game: u64, end_game: u64) -> Self {
+        let bar = ProgressBar::new(end_game).with_style(
+            ProgressStyle::with_template(
+                "{bar:40} {pos}/{len} games  {msg}  {elapsed_precise}, ETA {eta_precise}",
+            )
+            .expect("valid template"),
+        );
+        bar.set_position(first_game);
+        Collector {
+            args,
+            settings,
+            bar,
+            started: Instant::now(),
+            pending: BTreeMap::new(),
+            expected: first_game,
+            games: Vec::new(),
+            positions: 0,
+        }
+    }
+
+    fn add(&mut self, played: Played) -> anyhow::Result<()> {
+        self.pending.insert(played.index, played.game);
+        while let Some(game) = self.pending.remove(&self.expected) {
+            self.positions += game.plies.iter().filter(|p| **p != Ply::Pass).count() as u64;
+            self.games.push(game);
+            self.expected += 1;
+            self.bar.inc(1);
+            self.bar.set_message(format!(
+                "{} positions, {:.0} positions/s",
+                self.positions,
+                self.positions_per_second()
+            ));
+            if self.expected.is_multiple_of(self.args.chunk_games) {
+                self.write_file()?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Writes the file just filled.
+    fn write_file(&mut self) -> anyhow::Result<()> {
+        let chunk = Chunk {
+            settings: self.settings.clone(),
+            games: std::mem::take(&mut self.games),
+        };
+        let path = chunk_path(self.args, self.expected / self.args.chunk_games - 1);
+        write_chunk(&path, &chunk)?;
+        // A line per file, also where the bar is hidden (no terminal).
+        self.bar.suspend(|| {
+            eprintln!(
+                "wrote {} ({} games, {} new positions, {:.0}/s)",
+                path.display(),
+                self.expected,
+                self.positions,
+                self.positions_per_second()
+            )
+        });
+        Ok(())
+    }
+
+    fn positions_per_second(&self) -> f64 {
+        self.positions as f64 / self.started.elapsed().as_secs_f64().max(1e-3)
+    }
 }
 
 /// How the games were made, stored in every file.
