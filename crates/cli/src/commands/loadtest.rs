@@ -169,55 +169,19 @@ fn load(args: &Args, dir: &std::path::Path) -> anyhow::Result<()> {
     let mut servers = (0..args.nodes)
         .map(|_| spawn_server(args, &db))
         .collect::<anyhow::Result<Vec<_>>>()?;
-    let server = &servers[0];
-    let base = format!("http://{}", server.http);
+    let base = format!("http://{}", servers[0].http);
     let agent: ureq::Agent = ureq::Agent::config_builder()
         .http_status_as_error(false)
         .build()
         .into();
-    let pairs = args.players / 2;
-    let names: Vec<String> = (0..pairs * 2).map(|i| format!("load{i}")).collect();
-    eprintln!("signing up {} players", names.len());
-    let mut tokens = vec![];
-    for name in &names {
-        let credentials = json!({"userid": name, "password": "loadpass"});
-        post(
-            &agent,
-            &format!("{base}/api/signup"),
-            None,
-            credentials.clone(),
-        )?;
-        let login = post(&agent, &format!("{base}/api/login"), None, credentials)?;
-        tokens.push(login["token"].as_str().context("token")?.to_string());
-    }
+    let names: Vec<String> = (0..names_len(args)).map(|i| format!("load{i}")).collect();
+    let tokens = sign_up(&agent, &base, &names)?;
     let rss_before: Option<u64> = servers.iter().map(|s| rss_kib(s.child.id())).sum();
-    eprintln!("opening {} games", args.games);
-    let mut games = vec![];
-    for g in 0..args.games {
-        let (x, o) = (2 * (g % pairs), 2 * (g % pairs) + 1);
-        let body = json!({"opponent": names[o], "color": "x"});
-        let game = post(&agent, &format!("{base}/api/games"), Some(&tokens[x]), body)?;
-        let board = game["board"].as_i64().context("board")?;
-        post(
-            &agent,
-            &format!("{base}/api/games/{board}/accept"),
-            Some(&tokens[o]),
-            json!({}),
-        )?;
-        games.push((board, x, o));
-    }
+    let games = open_games(&agent, &base, &names, &tokens, args.games)?;
     let runtime = tokio::runtime::Runtime::new()?;
-    let crowd = match args.spectators {
+    let audience = match args.spectators {
         0 => None,
-        count => {
-            let (board, server) = (games[0].0, &servers[0]);
-            eprintln!("opening {count} spectator sockets on board {board}");
-            let before = rss_kib(server.child.id());
-            let crowd = runtime.block_on(crowd::Crowd::gather(&server.http, board, count))?;
-            // Each socket's greeting sent and its buffers settled.
-            std::thread::sleep(std::time::Duration::from_secs(2));
-            Some((crowd, board, before, rss_kib(server.child.id())))
-        }
+        count => Some(Audience::gather(&runtime, &servers[0], games[0].0, count)?),
     };
     let queued = match args.analyses {
         0 => None,
@@ -240,6 +204,99 @@ fn load(args: &Args, dir: &std::path::Path) -> anyhow::Result<()> {
     if let Some(watch) = queued {
         watch.report(&agent, &base)?;
     }
+    print_report(
+        args,
+        &mut stats,
+        audience.as_ref(),
+        rss_before.zip(rss_after),
+    );
+    Ok(())
+}
+
+/// Signs up and logs in every player; their session tokens, in the same order.
+fn sign_up(agent: &ureq::Agent, base: &str, names: &[String]) -> anyhow::Result<Vec<String>> {
+    eprintln!("signing up {} players", names.len());
+    let mut tokens = vec![];
+    for name in names {
+        let credentials = json!({"userid": name, "password": "loadpass"});
+        post(
+            agent,
+            &format!("{base}/api/signup"),
+            None,
+            credentials.clone(),
+        )?;
+        let login = post(agent, &format!("{base}/api/login"), None, credentials)?;
+        tokens.push(login["token"].as_str().context("token")?.to_string());
+    }
+    Ok(tokens)
+}
+
+/// Opens `count` games, game g between the players of pair g mod pairs (x the first): each
+/// game's board and its x and o player indices.
+fn open_games(
+    agent: &ureq::Agent,
+    base: &str,
+    names: &[String],
+    tokens: &[String],
+    count: usize,
+) -> anyhow::Result<Vec<(i64, usize, usize)>> {
+    eprintln!("opening {count} games");
+    let pairs = names.len() / 2;
+    let mut games = vec![];
+    for g in 0..count {
+        let (x, o) = (2 * (g % pairs), 2 * (g % pairs) + 1);
+        let body = json!({"opponent": names[o], "color": "x"});
+        let game = post(agent, &format!("{base}/api/games"), Some(&tokens[x]), body)?;
+        let board = game["board"].as_i64().context("board")?;
+        post(
+            agent,
+            &format!("{base}/api/games/{board}/accept"),
+            Some(&tokens[o]),
+            json!({}),
+        )?;
+        games.push((board, x, o));
+    }
+    Ok(games)
+}
+
+/// The spectator sockets on one board, open until dropped, and the server's memory before
+/// and after they opened.
+struct Audience {
+    crowd: crowd::Crowd,
+    board: i64,
+    rss_before: Option<u64>,
+    rss_after: Option<u64>,
+}
+
+impl Audience {
+    fn gather(
+        runtime: &tokio::runtime::Runtime,
+        server: &Spawned,
+        board: i64,
+        count: usize,
+    ) -> anyhow::Result<Audience> {
+        eprintln!("opening {count} spectator sockets on board {board}");
+        let rss_before = rss_kib(server.child.id());
+        let crowd = runtime.block_on(crowd::Crowd::gather(&server.http, board, count))?;
+        // Each socket's greeting sent and its buffers settled.
+        std::thread::sleep(std::time::Duration::from_secs(2));
+        Ok(Audience {
+            crowd,
+            board,
+            rss_before,
+            rss_after: rss_kib(server.child.id()),
+        })
+    }
+}
+
+/// Prints the run's figures; `rss` is the servers' memory before the games and after them,
+/// where every node could be measured both times.
+fn print_report(
+    args: &Args,
+    stats: &mut play::Stats,
+    audience: Option<&Audience>,
+    rss: Option<(u64, u64)>,
+) {
     let latencies = &mut stats.latencies;
     latencies.sort();
     let pct = |p: f64| {
@@ -271,7 +328,13 @@ fn load(args: &Args, dir: &std::path::Path) -> anyhow::Result<()> {
     println!("lost             {}", stats.lost);
     println!("sockets behind   {} of {}", stats.behind, 2 * args.games);
     let mut crowd_kib = 0;
-    if let Some((crowd, board, Some(before), Some(after))) = &crowd {
+    if let Some(Audience {
+        crowd,
+        board,
+        rss_before: Some(before),
+        rss_after: Some(after),
+    }) = audience
+    {
         crowd_kib = after.saturating_sub(*before);
         println!(
             "spectators       {} on board {board}, {} open at the end, {} messages received",
@@ -284,14 +347,13 @@ fn load(args: &Args, dir: &std::path::Path) -> anyhow::Result<()> {
             crowd_kib as f64 / args.spectators as f64
         );
     }
-    if let (Some(before), Some(after)) = (rss_before, rss_after) {
+    if let Some((before, after)) = rss {
         println!("server RSS       {before} KiB before the games, {after} KiB after");
         println!(
             "memory per game  {:.1} KiB",
             after.saturating_sub(before + crowd_kib) as f64 / args.games as f64
         );
     }
-    Ok(())
 }
 
 fn names_len(args: &Args) -> usize {
