@@ -57,8 +57,6 @@ pub struct Args {
     threads: usize,
 }
 
-/// Writes `bytes` to `path` through a temporary file, so that an interrupted write never
-/// leaves a torn file behind.
 /// `path` if it is a file, or every data file under it (sorted, so that runs are repeatable).
 fn corpus_files(path: &Path, out: &mut Vec<PathBuf>) -> anyhow::Result<()> {
     if !path.is_dir() {
@@ -80,6 +78,8 @@ fn corpus_files(path: &Path, out: &mut Vec<PathBuf>) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// Writes `bytes` to `path` through a temporary file, so that an interrupted write never
+/// leaves a torn file behind.
 fn write_atomically(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
     let tmp = path.with_extension("tmp");
     std::fs::write(&tmp, bytes).with_context(|| format!("writing {}", tmp.display()))?;
@@ -101,8 +101,39 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         seed: args.seed,
         threads: args.threads,
     };
+    let records = read_corpus(&args.data)?;
+    let dataset = Dataset::split(&records, config.validation)?;
+    eprintln!(
+        "{} positions: {} for training, {} for validation ({} of other board sizes skipped)",
+        records.len(),
+        dataset.train_len(),
+        dataset.validation_len(),
+        records.len() - dataset.train_len() - dataset.validation_len()
+    );
+    let checkpoint_path = args.checkpoint.clone().unwrap_or_else(|| {
+        let mut name = args.output.clone().into_os_string();
+        name.push(".ckpt");
+        PathBuf::from(name)
+    });
+    let mut run = start_or_resume(&checkpoint_path, config, &records)?;
+    eprintln!(
+        "epoch 0: validation loss {:.6}",
+        dataset.validation_loss(&run.net, run.config.score_weight)
+    );
+    let reports = train_epochs(&mut run, &dataset, &checkpoint_path, &args.output)?;
+    eprint!("{}", loss_chart(&reports));
+    eprintln!(
+        "{} epochs done; net written to {}",
+        run.epochs_done,
+        args.output.display()
+    );
+    Ok(())
+}
+
+/// Every record of the data files at or under `paths`, after a line on what they hold.
+fn read_corpus(paths: &[PathBuf]) -> anyhow::Result<Vec<data::Record>> {
     let mut files = Vec::new();
-    for path in &args.data {
+    for path in paths {
         corpus_files(path, &mut files)?;
     }
     let (mut records, mut games) = (Vec::new(), 0);
@@ -130,42 +161,43 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         data::distinct_positions(&starts),
         100.0 * blocked as f64 / records.len().max(1) as f64
     );
-    let dataset = Dataset::split(&records, config.validation)?;
-    eprintln!(
-        "{} positions: {} for training, {} for validation ({} of other board sizes skipped)",
-        records.len(),
-        dataset.train_len(),
-        dataset.validation_len(),
-        records.len() - dataset.train_len() - dataset.validation_len()
-    );
-    let checkpoint_path = args.checkpoint.clone().unwrap_or_else(|| {
-        let mut name = args.output.clone().into_os_string();
-        name.push(".ckpt");
-        PathBuf::from(name)
-    });
-    let mut run = if checkpoint_path.exists() {
-        let bytes = std::fs::read(&checkpoint_path)
-            .with_context(|| format!("reading {}", checkpoint_path.display()))?;
-        let mut saved = Checkpoint::from_bytes(&bytes)
-            .with_context(|| format!("reading {}", checkpoint_path.display()))?;
-        saved.check_resumable(&config)?;
-        eprintln!(
-            "resuming {} after epoch {}",
-            checkpoint_path.display(),
-            saved.epochs_done
-        );
-        saved.config = config;
-        saved
-    } else {
-        let scale = train::fit_scale(&records);
-        eprintln!("score scale: sigmoid(score / {scale:.1}) fits the results best");
-        Checkpoint::new(config, scale)
-    };
-    eprintln!(
-        "epoch 0: validation loss {:.6}",
-        dataset.validation_loss(&run.net, run.config.score_weight)
-    );
+    Ok(records)
+}
 
+/// The training state: the checkpoint at `path` when there is one (its settings checked
+/// against `config`, which then replaces them), else a fresh net whose score scale is fitted
+/// to `records`.
+fn start_or_resume(
+    path: &Path,
+    config: Config,
+    records: &[data::Record],
+) -> anyhow::Result<Checkpoint> {
+    if !path.exists() {
+        let scale = train::fit_scale(records);
+        eprintln!("score scale: sigmoid(score / {scale:.1}) fits the results best");
+        return Ok(Checkpoint::new(config, scale));
+    }
+    let bytes = std::fs::read(path).with_context(|| format!("reading {}", path.display()))?;
+    let mut saved =
+        Checkpoint::from_bytes(&bytes).with_context(|| format!("reading {}", path.display()))?;
+    saved.check_resumable(&config)?;
+    eprintln!(
+        "resuming {} after epoch {}",
+        path.display(),
+        saved.epochs_done
+    );
+    saved.config = config;
+    Ok(saved)
+}
+
+/// Trains `run`'s remaining epochs on `dataset` under a progress bar; after each, prints its
+/// losses and writes the checkpoint and the net file. The epochs' reports.
+fn train_epochs(
+    run: &mut Checkpoint,
+    dataset: &Dataset,
+    checkpoint_path: &Path,
+    net_path: &Path,
+) -> anyhow::Result<Vec<EpochReport>> {
     let bar = ProgressBar::new(0);
     bar.set_style(
         ProgressStyle::with_template(
@@ -176,8 +208,8 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let mut epoch_start = Instant::now();
     bar.set_message(format!("{}", run.epochs_done + 1));
     let reports = train::train(
-        &mut run,
-        &dataset,
+        run,
+        dataset,
         |done, total| {
             bar.set_length(total as u64);
             bar.set_position(done as u64);
@@ -193,9 +225,9 @@ pub fn run(args: Args) -> anyhow::Result<()> {
                     epoch_start.elapsed().as_secs_f64()
                 )
             });
-            write_atomically(&checkpoint_path, &state.to_bytes())
+            write_atomically(checkpoint_path, &state.to_bytes())
                 .map_err(|e| std::io::Error::other(format!("{e:#}")))?;
-            write_atomically(&args.output, &state.net.quantise().to_bytes())
+            write_atomically(net_path, &state.net.quantise().to_bytes())
                 .map_err(|e| std::io::Error::other(format!("{e:#}")))?;
             epoch_start = Instant::now();
             bar.reset();
@@ -204,13 +236,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         },
     )?;
     bar.finish_and_clear();
-    eprint!("{}", loss_chart(&reports));
-    eprintln!(
-        "{} epochs done; net written to {}",
-        run.epochs_done,
-        args.output.display()
-    );
-    Ok(())
+    Ok(reports)
 }
 
 /// Width of the longest bar of [`loss_chart`], in characters.
