@@ -101,6 +101,59 @@ pub struct Args {
     plot: Option<PathBuf>,
 }
 
+impl Args {
+    /// `--seed`, or one from the clock.
+    fn seed(&self) -> u64 {
+        self.seed.unwrap_or_else(|| {
+            std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0, |d| d.as_nanos() as u64)
+        })
+    }
+
+    /// `--concurrency`, by default the number of cores.
+    fn concurrency(&self) -> anyhow::Result<usize> {
+        let concurrency = self
+            .concurrency
+            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+        if concurrency == 0 {
+            bail!("--concurrency must be at least 1");
+        }
+        Ok(concurrency)
+    }
+}
+
+/// A match's progress: a bar on a terminal; where stderr is not one, a line at every
+/// twentieth of the games.
+struct Progress {
+    bar: ProgressBar,
+    plain: bool,
+}
+
+impl Progress {
+    fn new() -> Progress {
+        let bar = ProgressBar::new(0).with_style(
+            ProgressStyle::with_template("{bar:30.cyan/blue} {pos}/{len} {elapsed_precise} {msg}")
+                .expect("a valid template"),
+        );
+        Progress {
+            bar,
+            plain: !std::io::stderr().is_terminal(),
+        }
+    }
+
+    /// `played` of `scheduled` games are done, and the score stands at `line`.
+    fn update(&self, played: u64, scheduled: u64, line: String) {
+        self.bar.set_length(scheduled);
+        self.bar.set_position(played);
+        let step = (scheduled / 20).max(1);
+        if self.plain && played.is_multiple_of(step) {
+            eprintln!("[{played}/{scheduled}] {line}");
+        }
+        self.bar.set_message(line);
+    }
+}
+
 /// The summary file: what was asked and what came out.
 #[derive(Serialize)]
 struct Summary<'a> {
@@ -124,11 +177,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     } else {
         Format::RoundRobin
     });
-    let seed = args.seed.unwrap_or_else(|| {
-        std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0, |d| d.as_nanos() as u64)
-    });
+    let seed = args.seed();
     let mut openings = match &args.book {
         Some(path) => {
             let text = std::fs::read_to_string(path)
@@ -141,12 +190,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     if !(args.hang_timeout.is_finite() && args.hang_timeout > 0.0) {
         bail!("--hang-timeout must be a positive number of seconds");
     }
-    let concurrency = args
-        .concurrency
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
-    if concurrency == 0 {
-        bail!("--concurrency must be at least 1");
-    }
+    let concurrency = args.concurrency()?;
     let settings = MatchSettings {
         engines,
         format,
@@ -177,11 +221,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         site: "ataxx match",
         date: &date,
     };
-    let progress = ProgressBar::new(0).with_style(
-        ProgressStyle::with_template("{bar:30.cyan/blue} {pos}/{len} {elapsed_precise} {msg}")
-            .expect("a valid template"),
-    );
-    let plain_progress = !std::io::stderr().is_terminal();
+    let progress = Progress::new();
     let mut pgn_error = None;
     let state = run_match(&settings, |game, state| {
         if let Some(out) = &mut pgn {
@@ -193,15 +233,9 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             }
         }
         let line = score_line(&state.pairings[game.pairing], &state.names, state.sprt);
-        progress.set_length(state.games_scheduled);
-        progress.set_position(state.games_played);
-        progress.set_message(line.clone());
-        let step = (state.games_scheduled / 20).max(1);
-        if plain_progress && state.games_played % step == 0 {
-            eprintln!("[{}/{}] {line}", state.games_played, state.games_scheduled);
-        }
+        progress.update(state.games_played, state.games_scheduled, line);
     })?;
-    progress.finish_and_clear();
+    progress.bar.finish_and_clear();
     if let Some(err) = pgn_error {
         return Err(err).context("cannot write the PGN file");
     }
@@ -385,6 +419,44 @@ fn print_summary(state: &MatchState, settings: &MatchSettings, args: &Args, seed
 
 /// `--variant`: two named levels in process, with the same progress line and summary.
 fn run_variant(kind: GameKind, args: &Args) -> anyhow::Result<()> {
+    let settings = variant_settings(kind, args)?;
+    let names = settings.levels.map(|l| l.name);
+    let progress = Progress::new();
+    let started = std::time::Instant::now();
+    let state = run_variant_match(&settings, |_, state| {
+        let line = variant_score_line(state, names);
+        progress.update(
+            u64::from(state.games_played),
+            u64::from(state.games_scheduled),
+            line,
+        );
+    })?;
+    progress.bar.finish_and_clear();
+    print_variant_summary(&state, &settings, started.elapsed());
+    if let Some(path) = &args.json {
+        let est = state.estimate();
+        let summary = serde_json::json!({
+            "variant": kind.to_string(),
+            "levels": names,
+            "specs": settings.levels.map(|l| l.spec()),
+            "games": state.games_played,
+            "wins": state.wdl.wins,
+            "draws": state.wdl.draws,
+            "losses": state.wdl.losses,
+            "points": state.points,
+            "score": est.score,
+            "elo": est.elo,
+            "seed": settings.seed,
+            "opening_plies": settings.opening_plies,
+        });
+        std::fs::write(path, serde_json::to_string_pretty(&summary)? + "\n")
+            .with_context(|| format!("cannot write {}", path.display()))?;
+    }
+    Ok(())
+}
+
+/// The settings of a `--variant` match, refusing the options that only engine matches take.
+fn variant_settings(kind: GameKind, args: &Args) -> anyhow::Result<VariantMatchSettings> {
     if kind == GameKind::Ataxx {
         bail!(
             "--variant ataxx: square Ataxx matches are between engines, e.g. \
@@ -421,57 +493,40 @@ fn run_variant(kind: GameKind, args: &Args) -> anyhow::Result<()> {
             )
         })
     };
-    let concurrency = args
-        .concurrency
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
-    if concurrency == 0 {
-        bail!("--concurrency must be at least 1");
-    }
-    let seed = args.seed.unwrap_or_else(|| {
-        std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0, |d| d.as_nanos() as u64)
-    });
-    let settings = VariantMatchSettings {
+    let concurrency = args.concurrency()?;
+    Ok(VariantMatchSettings {
         kind,
         options: Default::default(),
         levels: [level(first)?, level(second)?],
         games: args.games,
         opening_plies: args.opening_plies,
         max_plies: args.max_plies.unwrap_or(1000),
-        seed,
+        seed: args.seed(),
         concurrency,
-    };
+    })
+}
+
+/// What a `--variant` match that took `elapsed` found: the levels, the score, Elo and LOS.
+fn print_variant_summary(
+    state: &VariantMatchState,
+    settings: &VariantMatchSettings,
+    elapsed: Duration,
+) {
     let names = settings.levels.map(|l| l.name);
-    let progress = ProgressBar::new(0).with_style(
-        ProgressStyle::with_template("{bar:30.cyan/blue} {pos}/{len} {elapsed_precise} {msg}")
-            .expect("a valid template"),
-    );
-    let plain_progress = !std::io::stderr().is_terminal();
-    let started = std::time::Instant::now();
-    let state = run_variant_match(&settings, |_, state| {
-        let line = variant_score_line(state, names);
-        progress.set_length(u64::from(state.games_scheduled));
-        progress.set_position(u64::from(state.games_played));
-        progress.set_message(line.clone());
-        let step = (state.games_scheduled / 20).max(1);
-        if plain_progress && state.games_played % step == 0 {
-            eprintln!("[{}/{}] {line}", state.games_played, state.games_scheduled);
-        }
-    })?;
-    progress.finish_and_clear();
     let est = state.estimate();
     println!(
-        "{kind} match, {} games played of {} scheduled, openings of {} random plies, seed {seed}, {:.0} s",
+        "{} match, {} games played of {} scheduled, openings of {} random plies, seed {}, {:.0} s",
+        settings.kind,
         state.games_played,
         state.games_scheduled,
         settings.opening_plies,
-        started.elapsed().as_secs_f64()
+        settings.seed,
+        elapsed.as_secs_f64()
     );
     for (name, level) in names.iter().zip(settings.levels) {
         println!("  {name}: {}", level.spec());
     }
-    println!("{}", variant_score_line(&state, names));
+    println!("{}", variant_score_line(state, names));
     println!(
         "  points {:.2} of {}, Elo {} ± {} (95%), LOS {:.1}%",
         state.points,
@@ -486,25 +541,6 @@ fn run_variant(kind: GameKind, args: &Args) -> anyhow::Result<()> {
         settings.max_plies,
         state.adjudicated
     );
-    if let Some(path) = &args.json {
-        let summary = serde_json::json!({
-            "variant": kind.to_string(),
-            "levels": names,
-            "specs": settings.levels.map(|l| l.spec()),
-            "games": state.games_played,
-            "wins": state.wdl.wins,
-            "draws": state.wdl.draws,
-            "losses": state.wdl.losses,
-            "points": state.points,
-            "score": est.score,
-            "elo": est.elo,
-            "seed": seed,
-            "opening_plies": settings.opening_plies,
-        });
-        std::fs::write(path, serde_json::to_string_pretty(&summary)? + "\n")
-            .with_context(|| format!("cannot write {}", path.display()))?;
-    }
-    Ok(())
 }
 
 /// `A vs B: +W =D -L (score%)`, games by the first level's share of the points.
