@@ -23,50 +23,88 @@ struct Chart {
     y_label: &'static str,
 }
 
+impl Chart {
+    /// The LLR with the bounds of `sprt` if given, else the Elo band, over `history`.
+    fn of(history: &[HistoryPoint], sprt: Option<&SprtState>) -> Chart {
+        let clamp = |v: f64| v.clamp(-ELO_CAP, ELO_CAP);
+        match sprt {
+            Some(s) => Chart {
+                // The LLR is 0 before the first game.
+                line: std::iter::once((0.0, 0.0))
+                    .chain(
+                        history
+                            .iter()
+                            .map(|p| (p.games as f64, p.llr.unwrap_or(0.0))),
+                    )
+                    .collect(),
+                band: Vec::new(),
+                guides: vec![s.lower, 0.0, s.upper],
+                y_label: "LLR",
+            },
+            None => Chart {
+                line: history
+                    .iter()
+                    .map(|p| (p.games as f64, clamp(p.elo)))
+                    .collect(),
+                band: history
+                    .iter()
+                    .map(|p| (p.games as f64, clamp(p.lower), clamp(p.upper)))
+                    .collect(),
+                guides: vec![0.0],
+                y_label: "Elo (95% band)",
+            },
+        }
+    }
+}
+
+/// Where games and values land on the page: games from 0 to `max_games` across the plot
+/// area, values from `y_min` at its bottom to `y_max` at its top.
+struct Scale {
+    max_games: f64,
+    y_min: f64,
+    y_max: f64,
+}
+
+impl Scale {
+    /// A scale for `chart` over `max_games`, every value drawn inside with a margin.
+    fn of(chart: &Chart, max_games: f64) -> Scale {
+        let values = chart
+            .line
+            .iter()
+            .map(|p| p.1)
+            .chain(chart.band.iter().flat_map(|b| [b.1, b.2]))
+            .chain(chart.guides.iter().copied());
+        let (lo, hi) = values.fold((f64::MAX, f64::MIN), |(lo, hi), v| (lo.min(v), hi.max(v)));
+        let pad = ((hi - lo) * 0.05).max(0.5);
+        Scale {
+            max_games,
+            y_min: lo - pad,
+            y_max: hi + pad,
+        }
+    }
+
+    fn x(&self, games: f64) -> f64 {
+        LEFT + games / self.max_games * (WIDTH - LEFT - RIGHT)
+    }
+
+    fn y(&self, value: f64) -> f64 {
+        TOP + (self.y_max - value) / (self.y_max - self.y_min) * (HEIGHT - TOP - BOTTOM)
+    }
+
+    /// `points` as SVG coordinates, `x,y x,y ...`.
+    fn points(&self, points: impl Iterator<Item = (f64, f64)>) -> String {
+        let points: Vec<String> = points
+            .map(|(g, v)| format!("{:.1},{:.1}", self.x(g), self.y(v)))
+            .collect();
+        points.join(" ")
+    }
+}
+
 /// The chart of `history`: the LLR with the bounds of `sprt` if given, else the Elo band.
 pub fn svg(history: &[HistoryPoint], sprt: Option<&SprtState>, title: &str) -> String {
     let max_games = history.last().map_or(1, |p| p.games).max(1) as f64;
-    let clamp = |v: f64| v.clamp(-ELO_CAP, ELO_CAP);
-    let chart = match sprt {
-        Some(s) => Chart {
-            line: history
-                .iter()
-                .map(|p| (p.games as f64, p.llr.unwrap_or(0.0)))
-                .collect(),
-            band: Vec::new(),
-            guides: vec![s.lower, 0.0, s.upper],
-            y_label: "LLR",
-        },
-        None => Chart {
-            line: history
-                .iter()
-                .map(|p| (p.games as f64, clamp(p.elo)))
-                .collect(),
-            band: history
-                .iter()
-                .map(|p| (p.games as f64, clamp(p.lower), clamp(p.upper)))
-                .collect(),
-            guides: vec![0.0],
-            y_label: "Elo (95% band)",
-        },
-    };
-    let Chart {
-        line: series,
-        band,
-        guides,
-        y_label,
-    } = chart;
-    let values = series
-        .iter()
-        .map(|p| p.1)
-        .chain(band.iter().flat_map(|b| [b.1, b.2]))
-        .chain(guides.iter().copied());
-    let (lo, hi) = values.fold((f64::MAX, f64::MIN), |(lo, hi), v| (lo.min(v), hi.max(v)));
-    let pad = ((hi - lo) * 0.05).max(0.5);
-    let (y_min, y_max) = (lo - pad, hi + pad);
-    let x = |games: f64| LEFT + games / max_games * (WIDTH - LEFT - RIGHT);
-    let y = |v: f64| TOP + (y_max - v) / (y_max - y_min) * (HEIGHT - TOP - BOTTOM);
-
+    let chart = Chart::of(history, sprt);
+    let scale = Scale::of(&chart, max_games);
     let mut out = String::new();
     let _ = writeln!(
         out,
@@ -78,8 +116,22 @@ pub fn svg(history: &[HistoryPoint], sprt: Option<&SprtState>, title: &str) -> S
         WIDTH / 2.0,
         escape(title)
     );
-    for tick in ticks(y_min, y_max) {
-        let ty = y(tick);
+    draw_axes(&mut out, &scale, chart.y_label);
+    draw_values(&mut out, &scale, &chart);
+    let _ = writeln!(
+        out,
+        r##"<rect x="{LEFT}" y="{TOP}" width="{:.1}" height="{:.1}" fill="none" stroke="#555"/>"##,
+        WIDTH - LEFT - RIGHT,
+        HEIGHT - TOP - BOTTOM
+    );
+    out.push_str("</svg>\n");
+    out
+}
+
+/// The grid lines and tick labels of both axes, and the axes' names.
+fn draw_axes(out: &mut String, scale: &Scale, y_label: &str) {
+    for tick in ticks(scale.y_min, scale.y_max) {
+        let ty = scale.y(tick);
         let _ = writeln!(
             out,
             r##"<line x1="{LEFT}" y1="{ty:.1}" x2="{:.1}" y2="{ty:.1}" stroke="#e4e4e4"/><text x="{:.1}" y="{:.1}" text-anchor="end">{}</text>"##,
@@ -89,8 +141,8 @@ pub fn svg(history: &[HistoryPoint], sprt: Option<&SprtState>, title: &str) -> S
             trim_number(tick)
         );
     }
-    for tick in ticks(0.0, max_games) {
-        let tx = x(tick);
+    for tick in ticks(0.0, scale.max_games) {
+        let tx = scale.x(tick);
         let _ = writeln!(
             out,
             r#"<text x="{tx:.1}" y="{:.1}" text-anchor="middle">{}</text>"#,
@@ -106,21 +158,22 @@ pub fn svg(history: &[HistoryPoint], sprt: Option<&SprtState>, title: &str) -> S
         HEIGHT / 2.0,
         HEIGHT / 2.0
     );
-    if !band.is_empty() {
-        let upper = band.iter().map(|b| (b.0, b.2));
-        let lower = band.iter().rev().map(|b| (b.0, b.1));
-        let points: Vec<String> = upper
-            .chain(lower)
-            .map(|(g, v)| format!("{:.1},{:.1}", x(g), y(v)))
-            .collect();
+}
+
+/// The chart's band, its guide lines (dashed but at zero) and its line, in that order, so
+/// that the line is drawn over the rest.
+fn draw_values(out: &mut String, scale: &Scale, chart: &Chart) {
+    if !chart.band.is_empty() {
+        let upper = chart.band.iter().map(|b| (b.0, b.2));
+        let lower = chart.band.iter().rev().map(|b| (b.0, b.1));
         let _ = writeln!(
             out,
             r##"<polygon points="{}" fill="#9ecae1" fill-opacity="0.5" stroke="none"/>"##,
-            points.join(" ")
+            scale.points(upper.chain(lower))
         );
     }
-    for guide in &guides {
-        let gy = y(*guide);
+    for guide in &chart.guides {
+        let gy = scale.y(*guide);
         let dash = if *guide == 0.0 {
             ""
         } else {
@@ -132,24 +185,11 @@ pub fn svg(history: &[HistoryPoint], sprt: Option<&SprtState>, title: &str) -> S
             WIDTH - RIGHT
         );
     }
-    let points: Vec<String> = std::iter::once((0.0, if sprt.is_some() { 0.0 } else { f64::NAN }))
-        .filter(|p| p.1.is_finite())
-        .chain(series.iter().copied())
-        .map(|(g, v)| format!("{:.1},{:.1}", x(g), y(v)))
-        .collect();
     let _ = writeln!(
         out,
         r##"<polyline points="{}" fill="none" stroke="#08519c" stroke-width="1.8"/>"##,
-        points.join(" ")
+        scale.points(chart.line.iter().copied())
     );
-    let _ = writeln!(
-        out,
-        r##"<rect x="{LEFT}" y="{TOP}" width="{:.1}" height="{:.1}" fill="none" stroke="#555"/>"##,
-        WIDTH - LEFT - RIGHT,
-        HEIGHT - TOP - BOTTOM
-    );
-    out.push_str("</svg>\n");
-    out
 }
 
 /// About five round tick values (1, 2 or 5 times a power of ten apart) within `[lo, hi]`.
