@@ -256,7 +256,25 @@ impl<'a, E: Evaluator> Searcher<'a, E> {
             return alpha;
         }
 
-        let mut node = self.node(pos, key, depth, ply, pv_node, !has_move);
+        debug_assert_eq!(key, pos.hash());
+        let mut node = Node {
+            pos,
+            key,
+            depth,
+            ply,
+            pv_node,
+            must_pass: !has_move,
+            clock_safe: fits_clock(pos, depth),
+            excluded: self.excluded[ply],
+            // Computed before the probe, the static evaluation overlaps the load of the slot
+            // that the parent prefetched.
+            static_eval: if selectivity::uses_static_eval(pv_node, depth) {
+                self.evaluate(pos, ply)
+            } else {
+                0
+            },
+            entry: self.tt.probe(key),
+        };
         if let Some(score) = node.cut_before_moves(alpha, beta) {
             return score;
         }
@@ -272,39 +290,6 @@ impl<'a, E: Evaluator> Searcher<'a, E> {
             self.aborted = true;
         }
         self.evaluate(pos, ply)
-    }
-
-    /// What the node of `pos` at `ply`, to be searched to `depth`, knows before its moves.
-    #[inline]
-    fn node<'p>(
-        &self,
-        pos: &'p Position,
-        key: u64,
-        depth: i32,
-        ply: usize,
-        pv_node: bool,
-        must_pass: bool,
-    ) -> Node<'p> {
-        debug_assert_eq!(key, pos.hash());
-        // Computed before the probe, the static evaluation overlaps the load of the slot that
-        // the parent prefetched.
-        let static_eval = if selectivity::uses_static_eval(pv_node, depth) {
-            self.evaluate(pos, ply)
-        } else {
-            0
-        };
-        Node {
-            pos,
-            key,
-            depth,
-            ply,
-            pv_node,
-            must_pass,
-            clock_safe: fits_clock(pos, depth),
-            excluded: self.excluded[ply],
-            static_eval,
-            entry: self.tt.probe(key),
-        }
     }
 
     /// The moves of `node` best-first within `(alpha, beta)`, each skipped, extended or
