@@ -4,7 +4,8 @@
 //! iterative reduction when the table has no move, then the moves best-first with late-move
 //! pruning, futility pruning and late-move reductions; null-window searches for every move after
 //! the first, re-searched when they beat alpha. Ataxx has no quiet moves in the chess sense
-//! (every move changes material), so a leaf is scored statically.
+//! (every move changes material), so a leaf is scored statically. What a node cuts before its
+//! moves, and which moves it skips, reduces or extends, is the `selectivity` module's.
 //!
 //! With more than one thread (`Threads`), helper threads run the same iterative deepening on
 //! the same position, sharing only the transposition table (Lazy SMP): what they store cuts
