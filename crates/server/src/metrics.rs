@@ -35,6 +35,9 @@ pub struct Metrics {
     /// Queue lengths, set when scraped (`outbox`: mails waiting to be sent; `analysis`: analysis
     /// jobs queued or running).
     pub queue_length: IntGaugeVec,
+    /// Set when scraped: `this` is 1 while this node leads, `any` while some node does (0: a
+    /// cluster with nobody running bots, deadlines, tournaments and mail).
+    pub leader: IntGaugeVec,
     pub failed_logins: IntCounter,
     /// Live analysis searches running (the analysis board's lines).
     pub live_analyses: IntGauge,
@@ -133,6 +136,12 @@ impl Metrics {
                 "ataxx_queue_length",
                 "Items waiting in a queue.",
                 "queue",
+            ),
+            leader: gauge(
+                &r,
+                "ataxx_leader",
+                "1 when the node named leads the cluster: `this` node, or `any` node at all.",
+                "node",
             ),
             failed_logins,
             live_analyses,

@@ -3,7 +3,7 @@
 //! with SIGKILL, rate limits and the lobby across nodes, a node whose event listener drops, a
 //! load test that kills a node, a PostgreSQL restart that leaves the listeners' connections
 //! silent, sessions ended on one node closing sockets on the other (by a password reset too),
-//! and a Swiss whose leader is killed mid-round. Needs `ATAXX_TEST_POSTGRES` (scripts/test.sh starts a cluster
+//! a Swiss whose leader is killed mid-round, and a leader killed after a PostgreSQL restart. Needs `ATAXX_TEST_POSTGRES` (scripts/test.sh starts a cluster
 //! and sets it); without it each test prints a notice and returns.
 
 use std::collections::BTreeSet;
@@ -342,6 +342,70 @@ fn bots_still_move_after_the_leader_is_killed_with_sigkill() {
         wait_for(&mut door, 101, |g| g["ply"].as_i64() == Some(ply + 2));
         ply += 2;
     }
+}
+
+/// Who leads, as `/readyz` on `server` names it ("this node", "another node", "none"); None
+/// while the node is not ready.
+fn leader_seen_by(server: &Served) -> Option<String> {
+    let (status, body) = api("GET", &server.url("/readyz"), None, None);
+    (status == 200).then(|| body["leader"].as_str().unwrap_or_default().to_string())
+}
+
+/// Polls until exactly one of `nodes` says it leads and every other names another node (at
+/// most `secs` seconds); the leader's index.
+fn the_one_leader(nodes: &[&Served], secs: u64) -> usize {
+    let until = std::time::Instant::now() + std::time::Duration::from_secs(secs);
+    loop {
+        let seen: Vec<Option<String>> = nodes.iter().map(|n| leader_seen_by(n)).collect();
+        let leaders: Vec<usize> = (0..nodes.len())
+            .filter(|&i| seen[i].as_deref() == Some("this node"))
+            .collect();
+        let others_agree = (0..nodes.len())
+            .all(|i| leaders.contains(&i) || seen[i].as_deref() == Some("another node"));
+        if leaders.len() == 1 && others_agree {
+            return leaders[0];
+        }
+        assert!(
+            std::time::Instant::now() < until,
+            "no single leader within {secs} s: {seen:?}"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+}
+
+#[test]
+fn after_a_postgres_restart_a_killed_leader_is_replaced_within_seconds() {
+    let test = "after_a_postgres_restart_a_killed_leader_is_replaced_within_seconds";
+    let Some(postgres) = OwnPostgres::start(test) else {
+        return;
+    };
+    let db = postgres.database("leader_after_restart");
+    // The first node wins the election (the second starts once the first serves).
+    let mut nodes = [node(&db), node(&db)];
+    assert_eq!(the_one_leader(&[&nodes[0], &nodes[1]], 10), 0);
+    // Every connection ends; both nodes live through it, and one leads again.
+    postgres.restart();
+    let leader = the_one_leader(&[&nodes[0], &nodes[1]], 30);
+    // SIGKILL: the lock goes with the leader's connection, and the follower, which lived through
+    // the restart too, takes over.
+    nodes[leader].kill();
+    let survivor = &nodes[1 - leader];
+    let killed = std::time::Instant::now();
+    assert_eq!(the_one_leader(&[survivor], 10), 0);
+    eprintln!("a new leader {:?} after the kill", killed.elapsed());
+    // And it runs the singletons: a computer player answers.
+    let mut door = survivor.text();
+    door.signup(&[ALICE]);
+    door.start("ataxx challenge alice bot-very-easy", 101, &[ALICE]);
+    let game = wait_for(&mut door, 101, |g| g["to_move"] == "alice");
+    let pos: Position = game["fen"].as_str().unwrap().parse().unwrap();
+    let ply = game["ply"].as_i64().unwrap();
+    door.ok(&format!(
+        "ataxx move 101 alice secret-1 {}#{}",
+        pos.legal_moves()[0],
+        ply + 1
+    ));
+    wait_for(&mut door, 101, |g| g["ply"].as_i64() == Some(ply + 2));
 }
 
 /// The tournament `id` as `server` shows it, once `done` holds (at most 30 seconds).

@@ -12,7 +12,9 @@ use serde_json::{json, Value};
 use tokio_tungstenite::tungstenite::protocol::frame::coding::CloseCode;
 use tokio_tungstenite::tungstenite::Message;
 
-use crate::common::served::{api, close_code, connect_from, http, login, socket, Served, TextDoor};
+use crate::common::served::{
+    api, close_code, command, connect_from, http, login, signup_and_login, socket, Served, TextDoor,
+};
 use crate::common::table::Table;
 use crate::common::text_setup::{ALICE, BOB, CAROL};
 
@@ -289,6 +291,153 @@ fn challenges_made_by_others_do_not_count_against_the_limit() {
         reply.starts_with("error: invalid challenge: bob has reached their limit of 1 games"),
         "{reply}"
     );
+}
+
+/// Issue #50, finding 9: what one account may set going is capped: challenges waiting for one
+/// player's answer (each mails them), tournaments not finished, analyses waiting.
+#[test]
+fn challenges_tournaments_and_analyses_are_capped_per_account() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = Served::fresh(&dir, &["--analysis-workers", "0"]);
+    let mut door = server.text();
+    door.signup(&[ALICE, BOB, ("mallory", "secret-3")]);
+    // Twenty challenges may wait for a player's answer (a challenge made without a password
+    // waits for both); the next is refused, and says why.
+    for _ in 0..20 {
+        door.ok("ataxx challenge mallory bob");
+    }
+    let reply = door.send("ataxx challenge mallory bob");
+    assert!(
+        reply.contains("mallory has 20 challenges waiting for an answer"),
+        "{reply}"
+    );
+    // Bob declines one: one more may come to him, and then no more.
+    door.ok("ataxx decline 101 bob secret-2");
+    door.ok("ataxx challenge alice bob");
+    let reply = door.send("ataxx challenge alice bob");
+    assert!(
+        reply.contains("bob has 20 challenges waiting for an answer"),
+        "{reply}"
+    );
+
+    // Five tournaments not finished at once.
+    for n in 0..5 {
+        let created = door.json(&format!(
+            "tournament create swiss Cup{n} alice secret-1 rounds=1"
+        ));
+        assert_eq!(created["ok"], true, "{created}");
+    }
+    let refused = door.json("tournament create swiss Cup5 alice secret-1 rounds=1");
+    assert_eq!(refused["ok"], false, "{refused}");
+    assert!(
+        refused.to_string().contains("at most 5 at once"),
+        "{refused}"
+    );
+
+    // Ten analyses waiting (no worker runs them here).
+    let carol = signup_and_login(&server, "carol", "secret-3");
+    let finished: Vec<i64> = (0..11)
+        .map(|_| {
+            let board = command(&server, "ataxx challenge carol alice")["data"]["board"]
+                .as_i64()
+                .expect("the challenge names its board");
+            door.accept(board, &[CAROL, ALICE]);
+            door.ok(&format!("ataxx resign {board} alice secret-1"));
+            board
+        })
+        .collect();
+    for board in &finished[..10] {
+        let (status, body) = api(
+            "POST",
+            &server.url(&format!("/api/games/{board}/analysis")),
+            Some(&carol),
+            None,
+        );
+        assert_eq!(status, 201, "{body}");
+    }
+    let (status, body) = api(
+        "POST",
+        &server.url(&format!("/api/games/{}/analysis", finished[10])),
+        Some(&carol),
+        None,
+    );
+    assert_ne!(status, 201, "{body}");
+    assert!(
+        body.to_string()
+            .contains("10 analyses asked for by carol are waiting already"),
+        "{body}"
+    );
+}
+
+/// `POST /api/command` as a page on `origin` would send it (a simple request: `text/plain`,
+/// no cookie, no preflight); the status and the reply.
+fn command_from_page(server: &Served, origin: Option<&str>, line: &str) -> (u16, String) {
+    let mut stream = connect_from(&server.http, None);
+    let origin = origin.map_or(String::new(), |o| format!("Origin: {o}\r\n"));
+    write!(
+        stream,
+        "POST /api/command HTTP/1.1\r\nHost: {}\r\n{origin}Content-Type: text/plain\r\n\
+         Content-Length: {}\r\nConnection: close\r\n\r\n{line}",
+        server.http,
+        line.len()
+    )
+    .unwrap();
+    let mut response = String::new();
+    stream.read_to_string(&mut response).unwrap();
+    let status = response[9..12].parse().unwrap();
+    (
+        status,
+        response.split("\r\n\r\n").nth(1).unwrap_or("").to_string(),
+    )
+}
+
+/// Issue #50, finding 11: another site's page cannot make its visitors' browsers run commands
+/// (sign up, spend login attempts from their addresses); the site's own pages and clients that
+/// send no `Origin` (scripts, curl) can.
+#[test]
+fn the_command_line_refuses_a_page_on_another_site() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = Served::fresh(&dir, &[]);
+    let (status, reply) = command_from_page(
+        &server,
+        Some("https://evil.example"),
+        "signup mallory secret-99",
+    );
+    assert_eq!(status, 403, "{reply}");
+    assert!(
+        reply.contains("foreign_origin") || reply.contains("origin"),
+        "{reply}"
+    );
+    // It signed nobody up: the name is free.
+    server.text().ok("signup mallory secret-97");
+    let (status, reply) = command_from_page(&server, None, "signup nina secret-99");
+    assert_eq!(status, 200, "{reply}");
+    let own = format!("http://{}", server.http);
+    let (status, reply) = command_from_page(&server, Some(&own), "signup amy secret-98");
+    assert_eq!(status, 200, "{reply}");
+}
+
+/// Issue #50, finding 12: a chat line reaches others without the bytes a terminal obeys (a
+/// text-door user's screen cleared, a bell) or a bidirectional override; an all-control line
+/// is refused as empty.
+#[test]
+fn chat_reaches_others_without_terminal_commands_or_overrides() {
+    let (table, mut door) = Table::by_text(&[], &[ALICE, BOB], "ataxx challenge alice bob");
+    let alice = login(&table, "alice", "secret-1");
+    let chat = |text: &str| {
+        api(
+            "POST",
+            &table.url("/api/games/101/chat"),
+            Some(&alice),
+            Some(json!({ "text": text })),
+        )
+    };
+    let (status, line) = chat("\u{1b}[2J\u{7}good\u{0} game\u{8}\u{202e}ssap");
+    assert_eq!(status, 200, "{line}");
+    let shown = door.board(101)["chat"][0]["body"].clone();
+    assert_eq!(shown, "[2Jgood gamessap", "{shown}");
+    let (status, refused) = chat("\u{1b}\u{7}\u{0}");
+    assert_eq!(status, 400, "{refused}");
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -10,6 +10,7 @@ use crate::common::mail_kit::{
     count, mail_in, mail_server, mailq, mails_to, next_mail, sign_up, wait_for, wait_for_nth,
     wait_for_queue, wait_for_subject, MailTest,
 };
+use crate::common::served::connect_from;
 use crate::common::{ataxx_command, database, mail_kit, stdout_of};
 
 const ALICE: &str = "alice@a.test";
@@ -854,4 +855,36 @@ fn a_data_line_without_end_does_not_grow_the_server() {
     );
     writeln!(writer, "QUIT\r").unwrap();
     assert!(reply().starts_with("221"));
+}
+
+/// Issue #50, finding 3: one address holds at most 10 SMTP connections; the next is told 421
+/// and closed, another address is still greeted (20,000 idle connections from one address took
+/// every file descriptor before).
+#[test]
+fn one_address_holds_at_most_ten_smtp_connections() {
+    use std::io::{BufRead, BufReader};
+    let test = MailTest::new();
+    let _sink = test.relay(&[]);
+    let server = test.serve(&["--smtp", "127.0.0.1:0"]);
+    let smtp = server.smtp.clone().unwrap();
+    // Connections stay open while the test runs.
+    let mut held = vec![];
+    let mut greeting = |from: &str| -> String {
+        let stream = connect_from(&smtp, Some(from));
+        stream
+            .set_read_timeout(Some(Duration::from_secs(10)))
+            .unwrap();
+        let mut line = String::new();
+        BufReader::new(stream.try_clone().unwrap())
+            .read_line(&mut line)
+            .unwrap();
+        held.push(stream);
+        line
+    };
+    for _ in 0..10 {
+        assert!(greeting("127.0.0.1").starts_with("220"));
+    }
+    let refused = greeting("127.0.0.1");
+    assert!(refused.starts_with("421"), "{refused}");
+    assert!(greeting("127.0.0.2").starts_with("220"));
 }

@@ -70,6 +70,7 @@ fn metrics_move_by_exactly_what_a_scripted_game_does_and_logs_carry_request_ids(
     assert_eq!(get(&server.url("/healthz")).0, 200);
     let (status, _, body) = get(&server.url("/readyz"));
     assert_eq!((status, body.contains("ready")), (200, true), "{body}");
+    assert!(body.contains(r#""leader":"this node""#), "{body}");
 
     let before = scrape();
     let mut door = server.text();
@@ -88,6 +89,9 @@ fn metrics_move_by_exactly_what_a_scripted_game_does_and_logs_carry_request_ids(
     }
     let during = scrape();
     assert_eq!(sample(&during, "ataxx_active_games"), 1.0);
+    // One node on SQLite: it leads, and so some node does.
+    assert_eq!(sample(&during, "ataxx_leader{node=\"this\"}"), 1.0);
+    assert_eq!(sample(&during, "ataxx_leader{node=\"any\"}"), 1.0);
     assert!(sample(&during, "ataxx_connections{door=\"text\"}") >= 1.0);
     let reply = door.send("ataxx resign 101 alice wrong-password");
     assert!(reply.starts_with("error"), "{reply}");
@@ -223,6 +227,15 @@ fn a_backup_taken_under_load_restores_with_every_answered_move() {
         .filter(|(_, _, at)| *at > backup_began)
         .count();
     assert!(during > 0, "moves went on while the backup ran");
+    // Not over the running server's database (issue #50: it was accepted and broke the server).
+    let (ok, said) = ataxx(&["restore", "--input", backup.to_str().unwrap(), "--db", live]);
+    assert!(!ok, "{said}");
+    assert!(said.contains("open in a running server"), "{said}");
+    assert_eq!(
+        server.text().board(101)["board"],
+        101,
+        "the server still serves"
+    );
 
     let restored = dir.path().join("restored.db");
     let restored = restored.to_str().unwrap();

@@ -38,12 +38,25 @@ async fn campaign(storage: Storage, tell: watch::Sender<bool>) {
                 continue;
             }
         };
-        loop {
-            match conn.try_lock().await {
-                Ok(true) => break,
-                Ok(false) if !storage.is_closed() => tokio::time::sleep(ELECTION_RETRY).await,
-                _ => return,
+        // A failed try (the database restarted under this connection) means a new connection,
+        // never the end of the campaign: a cluster whose followers gave up has no leader once
+        // the leader dies.
+        let won = loop {
+            if storage.is_closed() {
+                return;
             }
+            match conn.try_lock().await {
+                Ok(true) => break true,
+                Ok(false) => tokio::time::sleep(ELECTION_RETRY).await,
+                Err(err) => {
+                    tracing::warn!(err = %crate::redact::scrub(&err.to_string(), &url), "leader election: reconnecting");
+                    tokio::time::sleep(ELECTION_RETRY).await;
+                    break false;
+                }
+            }
+        };
+        if !won {
+            continue;
         }
         tracing::info!("this node leads (bots, deadline sweeper)");
         tell.send_replace(true);

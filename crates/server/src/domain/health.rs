@@ -1,19 +1,62 @@
 //! Whether this node can serve (`GET /readyz`: the database answers, its migrations are all
-//! applied, and on a shared PostgreSQL this node's event listener listens), and the gauges an
-//! operator's scrape reads from the database (games in play, mail waiting to be sent).
+//! applied, its writes go through, and on a shared PostgreSQL this node's event listener
+//! listens), who leads the
+//! cluster, and the gauges an operator's scrape reads from the database (games in play, mail
+//! waiting to be sent, whether any node leads).
 
 use std::time::Duration;
 
+use crate::domain::leader::Leader;
 use crate::error::{Error, Result};
 use crate::events::Hub;
 use crate::metrics::metrics;
 use crate::store::{self, Storage};
 
+/// How long after the last failed commit readiness tries a write of its own.
+const PROBE_AFTER: Duration = Duration::from_secs(10);
+
 /// A database that has not answered within this long is taken as away.
 const DATABASE_WAIT: Duration = Duration::from_secs(2);
 
-/// Why a node is not ready, in words; Ok when it is.
-pub async fn readiness(storage: &Storage, hub: &Hub) -> std::result::Result<(), String> {
+/// Who runs the singletons (computer players, deadlines, tournaments, mail), as this node sees
+/// it. A cluster with no leader still serves moves, so it stays ready: readiness names it and
+/// the `ataxx_leader` gauge lets an operator's alert see it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Leadership {
+    ThisNode,
+    AnotherNode,
+    NoNode,
+}
+
+impl Leadership {
+    /// The word `/readyz` answers.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Leadership::ThisNode => "this node",
+            Leadership::AnotherNode => "another node",
+            Leadership::NoNode => "none",
+        }
+    }
+}
+
+/// Who leads: this node while it holds the lock (always on SQLite), else whether PostgreSQL
+/// shows the lock held by another.
+pub async fn leadership(storage: &Storage, leader: &Leader) -> Result<Leadership> {
+    if leader.leads() || !storage.is_shared() {
+        return Ok(Leadership::ThisNode);
+    }
+    Ok(match store::notices::leader_present(storage).await? {
+        true => Leadership::AnotherNode,
+        false => Leadership::NoNode,
+    })
+}
+
+/// Why a node is not ready, in words; who leads when it is.
+pub async fn readiness(
+    storage: &Storage,
+    hub: &Hub,
+    leader: &Leader,
+) -> std::result::Result<Leadership, String> {
     let database = tokio::time::timeout(DATABASE_WAIT, async {
         let mut conn = storage.read().await?;
         store::migrations_done(&mut conn).await
@@ -29,22 +72,43 @@ pub async fn readiness(storage: &Storage, hub: &Hub) -> std::result::Result<(), 
         Ok(Ok(false)) => return Err("the database's migrations are not all applied".into()),
         Ok(Ok(true)) => {}
     }
-    match hub.listener_away() {
-        true => Err("this node's event listener is reconnecting".into()),
-        false => Ok(()),
+    if let Some(since) = storage.since_write_failure() {
+        // Ready again once a commit goes through. A node taken out of the rotation may get no
+        // writes to find out by, so once the failures have stopped for a while a probe write
+        // asks. The failure itself is logged, not shown: it may name the server's files.
+        let probed = since >= PROBE_AFTER
+            && matches!(
+                tokio::time::timeout(DATABASE_WAIT, storage.probe_write()).await,
+                Ok(Ok(()))
+            );
+        if !probed {
+            return Err("writes to the database fail".into());
+        }
+    }
+    if hub.listener_away() {
+        return Err("this node's event listener is reconnecting".into());
+    }
+    match tokio::time::timeout(DATABASE_WAIT, leadership(storage, leader)).await {
+        Err(_) => Err(format!(
+            "the database did not answer within {DATABASE_WAIT:?}"
+        )),
+        Ok(Err(err)) => Err(format!("the database: {err}")),
+        Ok(Ok(leadership)) => Ok(leadership),
     }
 }
 
 /// Sets the gauges read from the database, before a scrape renders them.
-pub async fn read_gauges(storage: &Storage) -> Result<()> {
+pub async fn read_gauges(storage: &Storage, leader: &Leader) -> Result<()> {
     let read = async {
         let mut conn = storage.read().await?;
         let in_play = store::games_in_play(&mut conn).await?;
         let outbox = store::mail::outbox_waiting(&mut conn).await?;
         let analysis = store::analysis_jobs_waiting(&mut conn).await?;
-        Ok::<_, Error>((in_play, outbox, analysis))
+        drop(conn);
+        let leadership = leadership(storage, leader).await?;
+        Ok::<_, Error>((in_play, outbox, analysis, leadership))
     };
-    let (in_play, outbox, analysis) = tokio::time::timeout(DATABASE_WAIT, read)
+    let (in_play, outbox, analysis, leadership) = tokio::time::timeout(DATABASE_WAIT, read)
         .await
         .map_err(|_| Error::Command("the database did not answer".into()))??;
     let metrics = metrics();
@@ -57,5 +121,13 @@ pub async fn read_gauges(storage: &Storage) -> Result<()> {
         .queue_length
         .with_label_values(&["analysis"])
         .set(analysis);
+    metrics
+        .leader
+        .with_label_values(&["this"])
+        .set(i64::from(leadership == Leadership::ThisNode));
+    metrics
+        .leader
+        .with_label_values(&["any"])
+        .set(i64::from(leadership != Leadership::NoNode));
     Ok(())
 }

@@ -18,6 +18,7 @@ pub mod listings;
 pub mod messages;
 pub mod moderation;
 pub mod online;
+pub(crate) mod printable;
 pub mod profiles;
 mod publish;
 pub mod ratings;

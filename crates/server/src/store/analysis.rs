@@ -77,6 +77,22 @@ pub async fn analysis_jobs_waiting(conn: &mut AnyConnection) -> Result<i64> {
     Ok(row.try_get("n")?)
 }
 
+/// Analysis jobs not yet done that `requested_by` asked for ("" for those asked without a
+/// name).
+pub async fn analysis_jobs_waiting_for(
+    conn: &mut AnyConnection,
+    requested_by: &str,
+) -> Result<i64> {
+    let row = sqlx::query(
+        "SELECT COUNT(*) AS n FROM analysis_jobs \
+         WHERE status IN ('queued', 'running') AND requested_by = $1",
+    )
+    .bind(requested_by)
+    .fetch_one(conn)
+    .await?;
+    Ok(row.try_get("n")?)
+}
+
 /// When the first lease of a running job passes, if a job is running.
 pub async fn first_lease_end(conn: &mut AnyConnection) -> Result<Option<i64>> {
     let row = sqlx::query(

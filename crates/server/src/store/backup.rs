@@ -130,9 +130,14 @@ pub async fn check_backup(file: &Path) -> Result<BackupSummary> {
 
 /// Replaces the SQLite database at `url` with the checked backup `file`: copied beside it, then
 /// renamed over it (its WAL and shared-memory files removed first), so that a failed copy leaves
-/// the old database. The server must not be running on it.
+/// the old database. Refused while a server (or any process through [`super::Storage`]) has it
+/// open; none may open it until the restore is done.
 pub async fn restore(file: &Path, url: &str) -> Result<BackupSummary> {
     let target = sqlite_path(url)?;
+    let _alone = match target.exists() {
+        true => Some(super::in_use::InUse::exclusive(&target)?),
+        false => None,
+    };
     let summary = check_backup(file).await?;
     let mut partial = target.clone().into_os_string();
     partial.push(".restoring");

@@ -32,6 +32,7 @@ pub mod backup;
 mod board;
 mod chat;
 mod games;
+mod in_use;
 pub mod limits;
 pub mod mail;
 mod moderation;
@@ -52,6 +53,7 @@ pub mod tournaments;
 mod tx;
 mod users;
 mod vacations;
+mod write_health;
 
 // The tables' queries, one file per table family, called as `store::game(…)`.
 pub use admin::*;
@@ -109,6 +111,9 @@ pub struct Storage {
     /// (row locks instead, across nodes).
     writer: Option<Writer>,
     flusher: Option<Flusher>,
+    write_health: write_health::WriteHealth,
+    /// SQLite: the shared lock on the file that keeps `ataxx restore` away while it is open.
+    _in_use: Option<in_use::InUse>,
     url: Arc<str>,
 }
 
@@ -150,6 +155,10 @@ impl Storage {
                     crate::redact::scrub(&err.to_string(), url)
                 ))
             })?;
+        // The file exists once the pool has connected (mode=rwc creates it).
+        let in_use = sqlite_file(url)
+            .map(|file| in_use::InUse::share(&file))
+            .transpose()?;
         migrations()
             .run(&pool)
             .await
@@ -169,6 +178,8 @@ impl Storage {
             pool,
             writer: sqlite.then(|| Writer::new(options)),
             flusher,
+            write_health: Default::default(),
+            _in_use: in_use,
             url: url.into(),
         })
     }

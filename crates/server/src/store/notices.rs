@@ -187,6 +187,22 @@ impl LeaderConnection {
     }
 }
 
+/// Whether some node of the cluster holds the leader lock (PostgreSQL's view of the
+/// advisory locks in this database: a bigint key is split into `classid`, its high half, and
+/// `objid`, its low half).
+pub async fn leader_present(storage: &Storage) -> Result<bool> {
+    let mut conn = storage.read().await?;
+    let holders: i64 = sqlx::query_scalar(
+        "SELECT COUNT(*) FROM pg_locks WHERE locktype = 'advisory' AND granted \
+         AND objsubid = 1 AND database = (SELECT oid FROM pg_database WHERE datname = current_database()) \
+         AND classid::bigint * 4294967296 + objid::bigint = $1",
+    )
+    .bind(LEADER_LOCK)
+    .fetch_one(&mut *conn)
+    .await?;
+    Ok(holders > 0)
+}
+
 /// Deletes the event bodies every node read long ago.
 pub async fn forget_old_bodies(storage: &Storage) -> Result<()> {
     let now = std::time::SystemTime::now()

@@ -114,6 +114,17 @@ pub async fn tournaments(conn: &mut AnyConnection, limit: i64) -> Result<Vec<Tou
     rows.iter().map(from_row).collect()
 }
 
+/// How many tournaments `creator` made that are not finished.
+pub async fn unfinished_tournaments_by(conn: &mut AnyConnection, creator: &str) -> Result<i64> {
+    let row = sqlx::query(
+        "SELECT COUNT(*) AS n FROM tournaments WHERE creator = $1 AND status <> 'finished'",
+    )
+    .bind(creator)
+    .fetch_one(conn)
+    .await?;
+    Ok(row.try_get("n")?)
+}
+
 /// The ids of the tournaments that are not finished.
 pub async fn unfinished_tournaments(conn: &mut AnyConnection) -> Result<Vec<i64>> {
     let rows = sqlx::query("SELECT id FROM tournaments WHERE status <> 'finished' ORDER BY id")

@@ -115,6 +115,18 @@ pub async fn users_with_bot_level(conn: &mut AnyConnection, level: &str) -> Resu
     Ok(users)
 }
 
+/// The challenges waiting for `name`'s answer (not accepted yet).
+pub async fn challenges_waiting(conn: &mut AnyConnection, name: &str) -> Result<i64> {
+    let row = sqlx::query(
+        "SELECT COUNT(*) AS n FROM games JOIN seats ON seats.board = games.board \
+         WHERE seats.name = $1 AND games.status = 'challenge' AND seats.accepted = 0",
+    )
+    .bind(name)
+    .fetch_one(conn)
+    .await?;
+    Ok(row.try_get("n")?)
+}
+
 /// Games in play of `name` and the challenges `name` accepted: what `ataxx limit` counts.
 pub async fn committed_games(conn: &mut AnyConnection, name: &str) -> Result<i64> {
     let row = sqlx::query(

@@ -44,6 +44,11 @@ pub struct Options {
     pub poll: Duration,
 }
 
+/// Analyses one requester may have waiting (queued or running): each costs seconds of a
+/// worker, and 600 were queued in seconds (issue #50). Those asked for without a userid share
+/// one allowance.
+pub const JOBS_WAITING_PER_REQUESTER: i64 = 10;
+
 impl Default for Options {
     fn default() -> Options {
         Options {
@@ -163,6 +168,17 @@ impl Analyses {
             positions: loaded.view.moves.len() as i64 + 1,
         };
         let mut tx = self.storage.write().await?;
+        let waiting = store::analysis_jobs_waiting_for(&mut tx, &job.requested_by).await?;
+        if waiting >= JOBS_WAITING_PER_REQUESTER {
+            return Err(Error::Command(format!(
+                "{} analyses asked for {} are waiting already: ask again once they are done",
+                waiting,
+                match user {
+                    Some(user) => format!("by {user}"),
+                    None => "without a userid".to_string(),
+                }
+            )));
+        }
         let queued = store::queue_analysis(&mut tx, &job).await?;
         self.announce(tx, board, JobStatus::Queued, 0, job.positions)
             .await?;

@@ -171,8 +171,13 @@ pub(crate) async fn open_board(
             )));
         }
         limits::check(conn, &user).await?;
+        let accepts = accepted.contains(&name.as_str());
+        // Computer players answer by themselves and read no mail.
+        if !accepts && user.bot_level.is_none() {
+            limits::check_waiting(conn, &user).await?;
+        }
         seats.push(SeatRow {
-            accepted: accepted.contains(&name.as_str()),
+            accepted: accepts,
             name,
             remaining_ms: options.clock.map(|c| c.0),
             used_ms: 0,

@@ -149,9 +149,10 @@ impl Games {
             .ok_or(Error::UnknownBoard(board))
     }
 
-    /// Adds a chat line to a board: to the players' channel from a player, to the spectators'
-    /// from anyone else. A muted user's line is refused (on every door: they all come here).
+    /// Adds a chat line to a board, without control characters ([`crate::domain::printable`]):
+    /// to the players' channel from a player, to the spectators' from anyone else. A muted user's line is refused (on every door: they all come here).
     pub async fn chat(&self, board: i64, user: &str, body: &str) -> Result<ChatRow> {
+        let body = crate::domain::printable::printable(body);
         let body = body.trim();
         if body.is_empty() {
             return Err(Error::Command("chat needs a message".into()));

@@ -30,6 +30,10 @@ pub struct NewTournament {
     pub starts_ms: Option<i64>,
 }
 
+/// Tournaments one account may have not finished at once: each costs the director a write
+/// every second while it runs, and one account made 20,000 in a minute (issue #50).
+pub const TOURNAMENTS_PER_CREATOR: i64 = 5;
+
 impl NewTournament {
     /// Sensible defaults for a kind: a 3+2 clock, 3 rounds or 30 minutes, ataxx, rated.
     pub fn new(kind: TournamentKind, name: &str) -> NewTournament {
@@ -109,6 +113,13 @@ impl Tournaments {
         let options = new.options()?;
         let now = self.clock.now_ms();
         let mut tx = self.storage.write().await?;
+        let unfinished = tournament_store::unfinished_tournaments_by(&mut tx, creator).await?;
+        if unfinished >= TOURNAMENTS_PER_CREATOR {
+            return Err(Error::Command(format!(
+                "{creator} has {unfinished} tournaments not finished: at most \
+                 {TOURNAMENTS_PER_CREATOR} at once"
+            )));
+        }
         let row = TournamentRow {
             id: tournament_store::next_tournament(&mut tx).await?,
             kind: new.kind,

@@ -1,6 +1,6 @@
 //! `GET /healthz` (the process answers) and `GET /readyz` (the node can serve: its database
 //! answers with every migration applied, and on a shared PostgreSQL its event listener
-//! listens), for load balancers and orchestrators; and the request id of every HTTP request
+//! listens; it names who leads), for load balancers and orchestrators; and the request id of every HTTP request
 //! (doors/request_id.rs).
 
 use axum::extract::{Request, State};
@@ -19,8 +19,9 @@ pub(super) async fn healthz() -> impl IntoResponse {
 }
 
 pub(super) async fn readyz(State(state): State<HttpState>) -> Response {
-    match crate::domain::health::readiness(&state.app.storage, &state.app.hub).await {
-        Ok(()) => Json(json!({"status": "ready"})).into_response(),
+    let app = &state.app;
+    match crate::domain::health::readiness(&app.storage, &app.hub, &app.leader).await {
+        Ok(leader) => Json(json!({"status": "ready", "leader": leader.as_str()})).into_response(),
         Err(reason) => (
             StatusCode::SERVICE_UNAVAILABLE,
             Json(json!({"status": "not ready", "reason": reason})),

@@ -18,6 +18,9 @@ use super::{ApiError, HttpState};
 use crate::doors::session_cookie::session_token;
 use crate::error::Error;
 
+/// The command language's route, refused from a foreign origin with or without the cookie.
+const COMMAND_PATH: &str = "/api/command";
+
 /// Where the site is seen from outside, when that is known.
 #[derive(Clone, Debug, Default)]
 pub struct Site {
@@ -71,14 +74,25 @@ impl Site {
             == Some(host.as_str())
     }
 
-    /// The origin to refuse a request from, if it is one.
-    fn foreign_origin<'a>(&self, method: &Method, headers: &'a HeaderMap) -> Option<&'a str> {
+    /// The origin to refuse a request for `path` from, if it is one.
+    fn foreign_origin<'a>(
+        &self,
+        method: &Method,
+        path: &str,
+        headers: &'a HeaderMap,
+    ) -> Option<&'a str> {
         let origin = headers.get(header::ORIGIN)?;
         let cookie_used =
             session_token(headers).is_some() && !headers.contains_key(header::AUTHORIZATION);
         let changes = !matches!(*method, Method::GET | Method::HEAD | Method::OPTIONS);
         let opens_socket = headers.contains_key(header::UPGRADE);
-        if !cookie_used || !(changes || opens_socket) {
+        // `/api/command` reads any body as text, so a page elsewhere may POST to it with no
+        // preflight, and its passwords travel in the body: without this, any site could make
+        // its visitors' browsers sign up addresses and spend login attempts from their
+        // addresses (issue #50). The JSON routes refuse what a page can send without a
+        // preflight (their content type must be `application/json`).
+        let command_line = path == COMMAND_PATH;
+        if !(cookie_used || command_line) || !(changes || opens_socket) {
             return None;
         }
         let origin = origin.to_str().unwrap_or("(not text)");
@@ -93,9 +107,10 @@ pub(super) async fn same_origin(
     request: Request,
     next: Next,
 ) -> Response {
-    if let Some(origin) = state
-        .site
-        .foreign_origin(request.method(), request.headers())
+    if let Some(origin) =
+        state
+            .site
+            .foreign_origin(request.method(), request.uri().path(), request.headers())
     {
         tracing::info!(%origin, path = %request.uri().path(), "refused: foreign origin with the session cookie");
         return ApiError(Error::ForeignOrigin(origin.chars().take(200).collect())).into_response();
@@ -125,17 +140,24 @@ mod tests {
         let post = Method::POST;
         let evil = headers(&[cookie.clone(), from("https://evil.example"), host.clone()]);
         assert_eq!(
-            site.foreign_origin(&post, &evil),
+            site.foreign_origin(&post, "/api/games/1/move", &evil),
             Some("https://evil.example")
         );
-        assert_eq!(site.foreign_origin(&Method::GET, &evil), None);
+        assert_eq!(
+            site.foreign_origin(&Method::GET, "/api/games/1/move", &evil),
+            None
+        );
         let own = |origin| headers(&[cookie.clone(), from(origin), host.clone()]);
         assert_eq!(
-            site.foreign_origin(&post, &own("http://127.0.0.1:8080")),
+            site.foreign_origin(&post, "/api/games/1/move", &own("http://127.0.0.1:8080")),
             None
         );
         assert_eq!(
-            site.foreign_origin(&post, &own("https://ATAXX.example.org")),
+            site.foreign_origin(
+                &post,
+                "/api/games/1/move",
+                &own("https://ATAXX.example.org")
+            ),
             None
         );
         let bearer = headers(&[
@@ -143,9 +165,15 @@ mod tests {
             from("https://evil.example"),
             (header::AUTHORIZATION, "Bearer t"),
         ]);
-        assert_eq!(site.foreign_origin(&post, &bearer), None);
+        assert_eq!(
+            site.foreign_origin(&post, "/api/games/1/move", &bearer),
+            None
+        );
         let no_cookie = headers(&[from("https://evil.example")]);
-        assert_eq!(site.foreign_origin(&post, &no_cookie), None);
+        assert_eq!(
+            site.foreign_origin(&post, "/api/games/1/move", &no_cookie),
+            None
+        );
         assert!(site.is_https());
         assert!(Site::at("ftp://x").is_err());
     }

@@ -15,13 +15,16 @@ use tokio::task::JoinSet;
 
 use super::Mail;
 use crate::domain::messages;
-use crate::doors::accept::Acceptor;
+use crate::doors::accept::{Acceptor, Open, Slot, Warnings};
 use crate::App;
 
 /// The longest command line (RFC 5321 allows 512 octets; a little slack).
 const MAX_LINE: usize = 1000;
 /// An idle connection is closed after this long (RFC 5321 suggests 5 minutes).
 const IDLE: Duration = Duration::from_secs(300);
+/// Connections one client address may hold open. A sending MTA opens a few at a time; 20,000
+/// idle ones from one address took every file descriptor of the server (issue #50).
+pub const MAX_PER_ADDRESS: usize = 10;
 /// Recipients per message.
 const MAX_RECIPIENTS: usize = 100;
 
@@ -37,13 +40,25 @@ pub async fn serve(
 ) {
     let mut connections = JoinSet::new();
     let mut acceptor = Acceptor::new(listener, "smtp");
+    let open = Open::default();
+    let mut refusals = Warnings::default();
     loop {
         tokio::select! {
-            (stream, _) = acceptor.accept() => {
-                connections.spawn(session(app.clone(), mail.clone(), stream));
-            }
+            (stream, peer) = acceptor.accept() => match open.take(peer.ip(), MAX_PER_ADDRESS) {
+                Some(slot) => {
+                    connections.spawn(session(app.clone(), mail.clone(), stream, slot));
+                }
+                None => {
+                    if let Some(held_back) = refusals.may_log() {
+                        tracing::warn!(%peer, max = MAX_PER_ADDRESS, held_back, "smtp: too many connections from one address");
+                    }
+                    connections.spawn(refuse(stream));
+                }
+            },
             _ = stopped.changed() => break,
         }
+        // Finished sessions' results are dropped as they come, not kept until shutdown.
+        while connections.try_join_next().is_some() {}
     }
     let _ = tokio::time::timeout(Duration::from_secs(5), async {
         while connections.join_next().await.is_some() {}
@@ -72,7 +87,17 @@ fn declared_size(params: &str) -> Option<usize> {
     })
 }
 
-async fn session(app: App, mail: Mail, stream: TcpStream) {
+/// RFC 5321's answer to a client over its address's cap: 421, then the connection closes.
+async fn refuse(mut stream: TcpStream) {
+    crate::metrics::refused("smtp");
+    let reply =
+        format!("421 too many connections from your address (at most {MAX_PER_ADDRESS})\r\n");
+    let _ = tokio::time::timeout(Duration::from_secs(5), stream.write_all(reply.as_bytes())).await;
+    let _ = stream.shutdown().await;
+}
+
+/// One client's session; `_slot` holds its place in its address's count until it ends.
+async fn session(app: App, mail: Mail, stream: TcpStream, _slot: Slot) {
     let _connected = crate::metrics::Connected::to("smtp");
     let domain = mail.config.domain().to_string();
     let hard_limit = mail.config.max_bytes.saturating_mul(HARD_LIMIT_FACTOR);
