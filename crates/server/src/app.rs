@@ -10,10 +10,15 @@ use crate::domain::admin::Admin;
 use crate::domain::analysis::{Analyses, LiveAnalyses, LiveOptions, Options as AnalysisOptions};
 use crate::domain::clock::Clock;
 use crate::domain::explorer::Explorer;
+use crate::domain::health::Health;
 use crate::domain::leader::Leader;
-use crate::domain::messages::Outbox;
+use crate::domain::listings::Listings;
+use crate::domain::messages::{Messages, Outbox};
 use crate::domain::moderation::Moderation;
 use crate::domain::online::Online;
+use crate::domain::profiles::Profiles;
+use crate::domain::standings::Standings;
+use crate::domain::tv::Tv;
 use crate::domain::{games::Games, seeks::Seeks, tournaments::Tournaments};
 use crate::error::{Error, Result};
 use crate::events::{Hub, Publisher};
@@ -51,8 +56,9 @@ pub struct App {
     pub tournaments: Tournaments,
     pub clock: Arc<Clock>,
     pub hub: Hub,
-    /// Where mail is queued, when the server sends mail.
-    pub outbox: Option<Outbox>,
+    /// The inbox, the outbox and the account rules that mail (refused when the server sends
+    /// none).
+    pub messages: Messages,
     /// Whether this node runs the singletons (bots, deadline sweeper).
     pub leader: Leader,
     pub moderation: Moderation,
@@ -66,6 +72,16 @@ pub struct App {
     pub explorer: Explorer,
     /// Who is online, as every node sees it.
     pub online: Online,
+    /// Whether this node can serve, and the gauges read from the database.
+    pub health: Health,
+    /// The leaderboards and standings.
+    pub standings: Standings,
+    /// Players as the API shows them.
+    pub profiles: Profiles,
+    /// The listings of boards (`games`, `history`, `list`).
+    pub listings: Listings,
+    /// The featured games in play (the front page, TV).
+    pub tv: Tv,
 }
 
 impl App {
@@ -113,7 +129,14 @@ impl App {
             options.admins.clone(),
             options.admin_2fa,
         );
+        let standings = Standings::new(storage.clone(), clock.clone());
+        let messages = Messages::new(storage.clone(), clock.clone(), options.outbox.clone());
         Ok(App {
+            health: Health::new(storage.clone(), hub.clone()),
+            profiles: Profiles::new(storage.clone(), standings.clone()),
+            standings,
+            listings: Listings::new(storage.clone(), games.clone()),
+            tv: Tv::new(storage.clone(), games.clone()),
             analyses,
             live: LiveAnalyses::new(storage.clone(), options.live_analysis.clone()),
             explorer: Explorer::new(storage.clone()),
@@ -130,7 +153,7 @@ impl App {
             storage,
             clock,
             hub,
-            outbox: options.outbox.clone(),
+            messages,
             moderation,
         })
     }

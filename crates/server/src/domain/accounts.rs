@@ -20,17 +20,20 @@ use crate::model::UserRow;
 use crate::store::{self, Storage};
 
 mod api_tokens;
-pub use api_tokens::{is_api_token, MAX_LABEL, MAX_TOKENS, TOKEN_PREFIX};
+mod bot_accounts;
+pub use bot_accounts::{bot_account_name, engine_bots, ENGINE_BOT};
+mod challenge_policy;
+pub use api_tokens::is_api_token;
 mod limits;
 pub use limits::RateLimits;
 mod passwords;
-pub use passwords::{check_password, MAX_PASSWORD, MIN_PASSWORD};
+pub use passwords::check_password;
 use passwords::{hash_password, Verified, VerifiedFrom, NO_LOGIN};
 mod reset;
 mod sessions;
 mod totp;
 pub use reset::{ResetMail, ResetMailed};
-pub use totp::{code as totp_code, split_code, TotpSetup};
+pub use totp::split_code;
 
 /// The longest userid.
 pub const MAX_USERID: usize = 32;
@@ -71,13 +74,6 @@ pub async fn existing_user(storage: &Storage, name: &str) -> Result<String> {
 
 /// Checks a userid: 1 to 32 characters from letters, digits, `_`, `.`, `-`, starting with a
 /// letter or digit. Userids are case-insensitive and stored in lower case.
-///
-/// ```
-/// use ataxx_server::domain::accounts::normalize_userid;
-/// assert_eq!(normalize_userid("Alice").unwrap(), "alice");
-/// assert!(normalize_userid("al:ice").is_err());
-/// assert!(normalize_userid("").is_err());
-/// ```
 pub fn normalize_userid(userid: &str) -> Result<String> {
     let invalid = |reason| Error::InvalidUserid {
         userid: userid.chars().take(40).collect(),
@@ -221,5 +217,17 @@ impl Accounts {
         let mut tx = self.storage.write().await?;
         store::set_addresses(&mut tx, &name, &addresses.join(" ")).await?;
         tx.commit().await
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_userid_is_lower_case_letters_digits_and_few_marks() {
+        assert_eq!(normalize_userid("Alice").unwrap(), "alice");
+        assert!(normalize_userid("al:ice").is_err());
+        assert!(normalize_userid("").is_err());
     }
 }

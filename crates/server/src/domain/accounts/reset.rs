@@ -77,7 +77,10 @@ impl Accounts {
         }
         let who = who.trim();
         let name = match who.contains('@') {
-            true => messages::user_by_address(&self.storage, who).await?,
+            true => {
+                let mut conn = self.storage.read().await?;
+                mail_store::user_by_address(&mut conn, who).await?
+            }
             false => normalize_userid(who).ok(),
         };
         let Some(name) = name else {

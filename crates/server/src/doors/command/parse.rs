@@ -8,17 +8,6 @@ use super::words::{usage, words, Words};
 use super::{Command, MAX_LINE};
 use crate::error::{Error, Result};
 /// Parses a command line.
-///
-/// ```
-/// use ataxx_server::doors::command::{parse, Command};
-/// use ataxx_server::domain::games::Action;
-/// let cmd = parse("ataxx move 101 alice s3cret c3b5#9").unwrap();
-/// assert_eq!(cmd, Command::Act {
-///     board: 101, userid: "alice".into(), password: "s3cret".into(),
-///     action: Action::Play("c3b5".into()), guard: Some(9),
-/// });
-/// assert!(parse("ataxx move 101 alice").is_err());
-/// ```
 pub fn parse(line: &str) -> Result<Command> {
     if line.len() > MAX_LINE {
         return Err(Error::TooLong {
@@ -152,6 +141,22 @@ pub fn parse(line: &str) -> Result<Command> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_move_reads_its_board_player_password_move_and_number() {
+        let cmd = parse("ataxx move 101 alice s3cret c3b5#9").unwrap();
+        assert_eq!(
+            cmd,
+            Command::Act {
+                board: 101,
+                userid: "alice".into(),
+                password: "s3cret".into(),
+                action: Action::Play("c3b5".into()),
+                guard: Some(9),
+            }
+        );
+        assert!(parse("ataxx move 101 alice").is_err());
+    }
     use crate::domain::games::{Action, Answer};
 
     #[test]

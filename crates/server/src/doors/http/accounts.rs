@@ -10,7 +10,7 @@ use serde::Deserialize;
 use serde_json::{json, Value};
 
 use super::{authenticated, token, ApiError, ApiResult, Body, HttpState};
-use crate::doors::mail::commands as mail;
+use crate::doors::command::mail;
 use crate::doors::session_cookie::SESSION_COOKIE;
 use crate::error::Error;
 
@@ -29,8 +29,8 @@ pub(super) async fn signup(
 ) -> ApiResult<(StatusCode, Json<Value>)> {
     let app = &state.app;
     let (userid, password, peer) = (&body.userid, &body.password, Some(peer.ip()));
-    // With a mail door, addresses wait for their confirmation mail (doors/mail/commands.rs).
-    if app.outbox.is_some() && !body.addresses.is_empty() {
+    // With mail, addresses wait for their confirmation mail (domain/messages/account_mail.rs).
+    if app.messages.sends_mail() && !body.addresses.is_empty() {
         let accounts = app.accounts.from_peer(peer);
         let reply = mail::signup(app, &accounts, userid, password, &body.addresses, peer).await?;
         return Ok((StatusCode::CREATED, Json(reply.data)));

@@ -19,7 +19,7 @@ pub(super) async fn healthz() -> impl IntoResponse {
 }
 
 pub(super) async fn readyz(State(state): State<HttpState>) -> Response {
-    match crate::domain::health::readiness(&state.app.storage, &state.app.hub).await {
+    match state.app.health.readiness().await {
         Ok(()) => Json(json!({"status": "ready"})).into_response(),
         Err(reason) => (
             StatusCode::SERVICE_UNAVAILABLE,

@@ -11,7 +11,7 @@ use serde::Deserialize;
 use serde_json::Value;
 
 use super::{ApiResult, Body, HttpState};
-use crate::doors::mail::reset;
+use crate::doors::command::mail;
 
 #[derive(Deserialize)]
 pub(super) struct RequestBody {
@@ -24,7 +24,7 @@ pub(super) async fn request(
     Body(body): Body<RequestBody>,
 ) -> ApiResult<(StatusCode, Json<Value>)> {
     let accounts = state.app.accounts.from_peer(Some(peer.ip()));
-    let reply = reset::request(&state.app, &accounts, &body.user).await?;
+    let reply = mail::reset_request(&state.app, &accounts, &body.user).await?;
     Ok((StatusCode::ACCEPTED, Json(reply.data)))
 }
 
@@ -40,6 +40,6 @@ pub(super) async fn confirm(
     Body(body): Body<ConfirmBody>,
 ) -> ApiResult {
     let accounts = state.app.accounts.from_peer(Some(peer.ip()));
-    let reply = reset::confirm(&accounts, &body.token, &body.password).await?;
+    let reply = mail::reset(&accounts, &body.token, &body.password).await?;
     Ok(Json(reply.data))
 }

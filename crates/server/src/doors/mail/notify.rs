@@ -10,7 +10,7 @@ use crate::model::Status;
 use crate::App;
 
 use super::Mail;
-use crate::domain::messages::{self, BoardMail, Outgoing};
+use crate::domain::messages::{BoardMail, Outgoing};
 use crate::model::BoardCursor;
 
 /// One mail to the board's people: who gets it, and which account setting lets them refuse it.
@@ -23,11 +23,11 @@ struct Notice {
 
 /// Composes the mails of every changed board; returns how many mails were queued.
 pub async fn compose(app: &App, mail: &Mail) -> Result<usize> {
-    let changed = messages::changed_boards(&app.storage).await?;
+    let changed = app.messages.changed_boards().await?;
     let mut queued = 0;
     for (board, cursor) in changed {
         let view = app.games.view(board).await?;
-        let nagged_ply = messages::nagged_ply(&app.storage, board).await?;
+        let nagged_ply = app.messages.nagged_ply(board).await?;
         let now = app.games.now_ms();
         let notice = notice(&view, cursor.as_ref(), nagged_ply, now);
         let next = BoardCursor {
@@ -48,7 +48,10 @@ pub async fn compose(app: &App, mail: &Mail) -> Result<usize> {
             recipients: &notice.recipients,
         });
         let sender = mail.outbox.sender(now);
-        queued += messages::board_mailed(&app.storage, &sender, board, board_mail, &next).await?;
+        queued += app
+            .messages
+            .board_mailed(&sender, board, board_mail, &next)
+            .await?;
     }
     Ok(queued)
 }
