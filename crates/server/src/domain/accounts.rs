@@ -50,7 +50,7 @@ pub struct Accounts {
     logins: crate::domain::throttle::LoginThrottle,
     /// Bounds the argon2 runs at once (each takes 19 MiB), whatever asks for them.
     argon2: Gate,
-    /// The client address of the request this handle serves (see [`Accounts::from_peer`]).
+    /// The client address of the request this handle serves (see [`Accounts::for_peer`]).
     peer: Option<IpAddr>,
     /// Announces ended sessions to open WebSockets, of every node (through the hub).
     publisher: Publisher,
@@ -124,7 +124,7 @@ impl Accounts {
     }
 
     /// The same service, counting failed logins against `peer` (the client's address).
-    pub fn from_peer(&self, peer: Option<IpAddr>) -> Accounts {
+    pub fn for_peer(&self, peer: Option<IpAddr>) -> Accounts {
         Accounts {
             peer,
             ..self.clone()

@@ -9,7 +9,7 @@ use crate::App;
 
 /// Runs an account command.
 pub(super) async fn run(app: &App, request: &Request, command: &Command) -> Result<Reply> {
-    let accounts = &app.accounts.from_peer(request.peer);
+    let accounts = &app.accounts.for_peer(request.peer);
     Ok(match command {
         Command::Signup {
             userid,
@@ -129,7 +129,7 @@ pub(super) async fn run(app: &App, request: &Request, command: &Command) -> Resu
 
 /// `signoff`/`delete`: closes the account, then resigns or cancels its games.
 async fn close(app: &App, request: &Request, userid: &str, password: &str) -> Result<Reply> {
-    let accounts = app.accounts.from_peer(request.peer);
+    let accounts = app.accounts.for_peer(request.peer);
     let (name, left) = app.games.close_account(&accounts, userid, password).await?;
     Ok(Reply::ok(
         format!("account {name} closed"),

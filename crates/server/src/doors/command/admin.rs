@@ -79,7 +79,7 @@ pub(super) async fn run(
 ) -> Result<Reply> {
     let me = app
         .accounts
-        .from_peer(request.peer)
+        .for_peer(request.peer)
         .verify(userid, password)
         .await?;
     let admin = &app.admin;

@@ -16,7 +16,7 @@ use crate::App;
 /// Runs a command that mails: messages, broadcasts, address confirmations, mail settings,
 /// password resets.
 pub(super) async fn run(app: &App, request: &Request, command: &Command) -> Result<Reply> {
-    let accounts = &app.accounts.from_peer(request.peer);
+    let accounts = &app.accounts.for_peer(request.peer);
     let body = request.body.as_deref();
     match command {
         Command::Message {

@@ -53,7 +53,7 @@ pub(super) async fn run(app: &App, request: &Request, command: &Command) -> Resu
             let user = match (userid, password) {
                 (Some(userid), Some(password)) => Some(
                     app.accounts
-                        .from_peer(request.peer)
+                        .for_peer(request.peer)
                         .verify(userid, password)
                         .await?,
                 ),
@@ -67,7 +67,7 @@ pub(super) async fn run(app: &App, request: &Request, command: &Command) -> Resu
 
 /// The commands on boards: challenges and their answers, moves, chat, following, seeks.
 async fn play(app: &App, request: &Request, command: &Command) -> Result<Reply> {
-    let accounts = &app.accounts.from_peer(request.peer);
+    let accounts = &app.accounts.for_peer(request.peer);
     let games = &app.games;
     Ok(match command {
         Command::Challenge {

@@ -31,7 +31,7 @@ pub(super) async fn signup(
     let (userid, password, peer) = (&body.userid, &body.password, Some(peer.ip()));
     // With mail, addresses wait for their confirmation mail (domain/messages/account_mail.rs).
     if app.messages.sends_mail() && !body.addresses.is_empty() {
-        let accounts = app.accounts.from_peer(peer);
+        let accounts = app.accounts.for_peer(peer);
         let reply = mail::signup(app, &accounts, userid, password, &body.addresses, peer).await?;
         return Ok((StatusCode::CREATED, Json(reply.data)));
     }
@@ -59,7 +59,7 @@ pub(super) async fn login(
     let (name, token) = state
         .app
         .accounts
-        .from_peer(Some(peer.ip()))
+        .for_peer(Some(peer.ip()))
         .login(&body.userid, &body.password, body.code.as_deref())
         .await?;
     let attributes = state.site.cookie_attributes();
@@ -107,7 +107,7 @@ pub(super) async fn change_password(
     state
         .app
         .accounts
-        .from_peer(Some(peer.ip()))
+        .for_peer(Some(peer.ip()))
         .change_password(&name, &body.current, &body.new)
         .await?;
     Ok(Json(json!({"userid": name})))

@@ -23,7 +23,7 @@ pub(super) async fn request(
     ConnectInfo(peer): ConnectInfo<SocketAddr>,
     Body(body): Body<RequestBody>,
 ) -> ApiResult<(StatusCode, Json<Value>)> {
-    let accounts = state.app.accounts.from_peer(Some(peer.ip()));
+    let accounts = state.app.accounts.for_peer(Some(peer.ip()));
     let reply = mail::reset_request(&state.app, &accounts, &body.user).await?;
     Ok((StatusCode::ACCEPTED, Json(reply.data)))
 }
@@ -39,7 +39,7 @@ pub(super) async fn confirm(
     ConnectInfo(peer): ConnectInfo<SocketAddr>,
     Body(body): Body<ConfirmBody>,
 ) -> ApiResult {
-    let accounts = state.app.accounts.from_peer(Some(peer.ip()));
+    let accounts = state.app.accounts.for_peer(Some(peer.ip()));
     let reply = mail::reset(&accounts, &body.token, &body.password).await?;
     Ok(Json(reply.data))
 }
