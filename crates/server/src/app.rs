@@ -8,14 +8,16 @@ use crate::cluster;
 use crate::domain::accounts::{Accounts, RateLimits};
 use crate::domain::admin::Admin;
 use crate::domain::analysis::{Analyses, LiveAnalyses, LiveOptions, Options as AnalysisOptions};
+use crate::domain::bots;
 use crate::domain::clock::Clock;
 use crate::domain::explorer::Explorer;
 use crate::domain::health::Health;
 use crate::domain::leader::Leader;
 use crate::domain::listings::Listings;
-use crate::domain::messages::{Messages, Outbox};
+use crate::domain::messages::Messages;
 use crate::domain::moderation::Moderation;
 use crate::domain::online::Online;
+use crate::domain::outbox::Outbox;
 use crate::domain::profiles::Profiles;
 use crate::domain::standings::Standings;
 use crate::domain::tv::Tv;
@@ -46,10 +48,10 @@ pub struct Options {
     pub outbox: Option<Outbox>,
 }
 
-/// Everything a door needs.
+/// Everything a door needs. The database itself is not among it: the services hold it.
 #[derive(Clone)]
 pub struct App {
-    pub storage: Storage,
+    storage: Storage,
     pub accounts: Accounts,
     pub games: Games,
     pub seeks: Seeks,
@@ -85,6 +87,39 @@ pub struct App {
 }
 
 impl App {
+    /// Whether several nodes share the database (PostgreSQL).
+    pub(crate) fn is_shared(&self) -> bool {
+        self.storage.is_shared()
+    }
+
+    /// What the cluster's listener feeds and reads.
+    pub(crate) fn cluster_node(&self) -> cluster::Node {
+        cluster::Node {
+            storage: self.storage.clone(),
+            games: self.games.clone(),
+            hub: self.hub.clone(),
+            clock: self.clock.clone(),
+        }
+    }
+
+    /// Creates the computer players' accounts and starts them answering (while this node
+    /// leads).
+    pub(crate) async fn start_bots(&self) -> Result<()> {
+        bots::start(
+            &self.accounts,
+            &self.games,
+            &self.storage,
+            &self.hub,
+            &self.leader,
+        )
+        .await
+    }
+
+    /// Closes the database, once the doors and workers have stopped.
+    pub(crate) async fn close(&self) {
+        self.storage.close().await;
+    }
+
     /// Opens the database (applying migrations) and builds the services; on a database several
     /// nodes share, this node campaigns to lead.
     pub async fn open(options: &Options) -> Result<App> {

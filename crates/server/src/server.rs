@@ -14,8 +14,8 @@ use crate::app::{self, App};
 use crate::cluster;
 use crate::domain::accounts::RateLimits;
 use crate::domain::analysis::{LiveOptions, Options as AnalysisOptions};
-use crate::domain::messages::Outbox;
-use crate::domain::{bots, games::Games, leader::Leader};
+use crate::domain::outbox::Outbox;
+use crate::domain::{games::Games, leader::Leader};
 use crate::doors::{http, mail, text, text_tls};
 use crate::error::{Error, Result};
 use crate::store;
@@ -131,14 +131,7 @@ impl Server {
         let app = App::open(&config.app_options(mail.as_ref().map(|m| m.outbox.clone()))).await?;
         let (stop, stopped) = watch::channel(false);
         catch_up(&app, &stopped).await?;
-        bots::start(
-            &app.accounts,
-            &app.games,
-            &app.storage,
-            &app.hub,
-            &app.leader,
-        )
-        .await?;
+        app.start_bots().await?;
         let mut tasks = Tasks {
             stopped,
             handles: vec![],
@@ -187,7 +180,7 @@ impl Server {
         for worker in self.workers {
             let _ = tokio::task::spawn_blocking(move || worker.join()).await;
         }
-        self.app.storage.close().await;
+        self.app.close().await;
     }
 }
 
@@ -195,16 +188,8 @@ impl Server {
 /// the hub from now on; a lone node loads its subscriptions and drops the live seeks of pages a
 /// restart closed.
 async fn catch_up(app: &App, stopped: &watch::Receiver<bool>) -> Result<()> {
-    match app.storage.is_shared() {
-        true => {
-            let node = cluster::Node {
-                storage: app.storage.clone(),
-                games: app.games.clone(),
-                hub: app.hub.clone(),
-                clock: app.clock.clone(),
-            };
-            cluster::listen(node, stopped.clone()).await
-        }
+    match app.is_shared() {
+        true => cluster::listen(app.cluster_node(), stopped.clone()).await,
         false => {
             app.games.load_subscriptions().await?;
             // Live seeks belong to open pages, and a restarted lone node has none; on a

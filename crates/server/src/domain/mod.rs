@@ -16,6 +16,7 @@ pub mod listings;
 pub mod messages;
 pub mod moderation;
 pub mod online;
+pub mod outbox;
 pub mod profiles;
 mod publish;
 pub mod ratings;

@@ -7,9 +7,9 @@ use std::net::IpAddr;
 
 use rand::Rng;
 
-use super::outbox::{queue, Outgoing, Sender};
 use super::{Messages, HOUR_MS};
 use crate::domain::accounts::Accounts;
+use crate::domain::outbox::{queue, Outgoing, Sender};
 use crate::error::{Error, Result};
 use crate::store::mail as mail_store;
 

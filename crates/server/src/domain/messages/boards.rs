@@ -1,8 +1,8 @@
 //! Board mails' records: each board's mail cursor (what its last mail told), and the queueing
 //! of a board's mail with the cursor's move, in one transaction.
 
-use super::outbox::{queue_to_user, Outgoing, Sender};
 use super::Messages;
+use crate::domain::outbox::{queue_to_user, Outgoing, Sender};
 use crate::error::Result;
 use crate::model::BoardCursor;
 use crate::store::mail as mail_store;

@@ -2,8 +2,8 @@
 //! `mail-in`'s exit status), then processed oldest first, and what the mail door asks of past
 //! mail to keep its limits: how much came from an address, what went to it, whose it is.
 
-use super::outbox::{queue, Outgoing, Sender};
 use super::Messages;
+use crate::domain::outbox::{queue, Outgoing, Sender};
 use crate::error::Result;
 use crate::model::InboxRow;
 use crate::store::mail as mail_store;

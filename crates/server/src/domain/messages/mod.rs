@@ -1,14 +1,14 @@
-//! Mail as the service sees it ([`Messages`]): the outbox every change queues its mails in
-//! ([`outbox`]), the inbox the mail door stores into and works through, the sender's claims on
-//! queued mails, each board's mail cursor, and the rules of the commands that only make sense
-//! with mail: confirmed addresses (a signup's, `change address`), `message` and `broadcast`
-//! with their hourly limits, the events that mail a user, and password resets by mail. The mail
-//! door composes board mails, parses and sends; every write here is one transaction.
+//! Mail as the service sees it ([`Messages`]): the inbox the mail door stores into and works
+//! through, the sender's claims on queued mails, each board's mail cursor, and the rules of the
+//! commands that only make sense with mail: confirmed addresses (a signup's, `change address`),
+//! `message` and `broadcast` with their hourly limits, the events that mail a user, and password
+//! resets by mail. Mails are queued through the port of [`crate::domain::outbox`], which the
+//! accounts and the admins use too. The mail door composes board mails, parses and sends; every
+//! write here is one transaction.
 
 mod account_mail;
 mod boards;
 mod inbox;
-mod outbox;
 mod reset;
 mod sending;
 
@@ -17,11 +17,10 @@ use std::sync::Arc;
 pub use account_mail::{Confirming, MESSAGES_PER_ADDRESS_PER_HOUR};
 pub use boards::BoardMail;
 pub use inbox::Stored;
-pub(crate) use outbox::queue;
-pub use outbox::{Outbox, Outgoing, Sender};
 pub use reset::RESET_REQUESTED;
 
 use crate::domain::clock::Clock;
+use crate::domain::outbox::Outbox;
 use crate::error::{Error, Result};
 use crate::store::Storage;
 

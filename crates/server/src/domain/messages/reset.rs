@@ -2,10 +2,10 @@
 //! <userid|address>`) or sent by an admin. The rules (tokens, throttles, revocation) are
 //! [`crate::domain::accounts`]'s; this file writes the mail and rings the outbox.
 
-use super::outbox::Outgoing;
 use super::Messages;
 use crate::domain::accounts::{Accounts, ResetMailed};
 use crate::domain::admin::Admin;
+use crate::domain::outbox::Outgoing;
 use crate::error::Result;
 
 /// The answer to every reset request, whatever became of it.

@@ -15,7 +15,7 @@ use crate::App;
 
 use super::parse::{self, Inbound};
 use super::Mail;
-use crate::domain::messages::Outgoing;
+use crate::domain::outbox::Outgoing;
 use crate::model::InboxRow;
 
 /// Processes every stored message not yet processed, oldest first.

@@ -27,7 +27,7 @@ use std::time::Duration;
 
 use tokio::sync::{watch, Notify};
 
-use crate::domain::messages::Outbox;
+use crate::domain::outbox::Outbox;
 use crate::App;
 
 /// How the mail door runs.

@@ -10,7 +10,8 @@ use crate::model::Status;
 use crate::App;
 
 use super::Mail;
-use crate::domain::messages::{BoardMail, Outgoing};
+use crate::domain::messages::BoardMail;
+use crate::domain::outbox::Outgoing;
 use crate::model::BoardCursor;
 
 /// One mail to the board's people: who gets it, and which account setting lets them refuse it.

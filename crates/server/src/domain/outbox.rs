@@ -117,7 +117,7 @@ pub(crate) async fn queue(
 
 /// Queues `mail` to a user's addresses if they take mails of `event` (None: always, as for
 /// the reply to their own command). Users without addresses (bots) get nothing.
-pub(super) async fn queue_to_user(
+pub(crate) async fn queue_to_user(
     tx: &mut WriteTx,
     sender: &Sender<'_>,
     user: &str,
