@@ -3,6 +3,7 @@
 //! tournament director, the analysis workers and the deadline sweeper. The door types are named
 //! here and in the doors only.
 
+use std::future::Future;
 use std::net::SocketAddr;
 use std::time::Duration;
 
@@ -13,8 +14,8 @@ use crate::app::{self, App};
 use crate::cluster;
 use crate::domain::accounts::RateLimits;
 use crate::domain::analysis::{LiveOptions, Options as AnalysisOptions};
-use crate::domain::messages::Outbox;
-use crate::domain::{bots, games::Games, leader::Leader};
+use crate::domain::outbox::Outbox;
+use crate::domain::{games::Games, leader::Leader};
 use crate::doors::{http, mail, text, text_tls};
 use crate::error::{Error, Result};
 use crate::store;
@@ -104,11 +105,23 @@ pub struct Server {
     pub text_addr: Option<SocketAddr>,
     pub smtp_addr: Option<SocketAddr>,
     pub metrics_addr: Option<SocketAddr>,
-    pub app: App,
+    app: App,
     stop: watch::Sender<bool>,
     tasks: Vec<JoinHandle<()>>,
     /// The analysis workers' threads.
     workers: Vec<std::thread::JoinHandle<()>>,
+}
+
+/// The tasks a starting server spawns, each stopped by the same signal.
+struct Tasks {
+    stopped: watch::Receiver<bool>,
+    handles: Vec<JoinHandle<()>>,
+}
+
+impl Tasks {
+    fn spawn(&mut self, task: impl Future<Output = ()> + Send + 'static) {
+        self.handles.push(tokio::spawn(task));
+    }
 }
 
 impl Server {
@@ -117,119 +130,35 @@ impl Server {
         let mail = config.mail.clone().map(mail::Mail::new);
         let app = App::open(&config.app_options(mail.as_ref().map(|m| m.outbox.clone()))).await?;
         let (stop, stopped) = watch::channel(false);
-        match app.storage.is_shared() {
-            true => {
-                let node = cluster::Node {
-                    storage: app.storage.clone(),
-                    games: app.games.clone(),
-                    hub: app.hub.clone(),
-                    clock: app.clock.clone(),
-                };
-                cluster::listen(node, stopped.clone()).await?
-            }
-            false => {
-                app.games.load_subscriptions().await?;
-                // Live seeks belong to open pages, and a restarted lone node has none; on a
-                // shared database other nodes' pages may still be open.
-                app.seeks.clear_live().await?;
-            }
-        }
-        bots::start(
-            &app.accounts,
-            &app.games,
-            &app.storage,
-            &app.hub,
-            &app.leader,
-        )
-        .await?;
-        let mut tasks = vec![];
-        let mut http_addr = None;
-        let mut text_addr = None;
-        if let Some(addr) = config.http {
-            let listener = bind(addr).await?;
-            http_addr = Some(listener.local_addr().map_err(io_error)?);
-            let mut options = config.http_options.clone();
-            options.limits.per_address = config.rate_limits.http_connections_per_address as usize;
-            options.limit_reads = config.rate_limits.public_reads;
-            tasks.push(tokio::spawn(http::serve(
-                app.clone(),
-                listener,
-                stopped.clone(),
-                options,
-            )));
-        }
-        if let Some(addr) = config.text {
-            let tls = config
-                .text_tls
-                .as_ref()
-                .map(|files| files.acceptor())
-                .transpose()?;
-            let listener = bind(addr).await?;
-            text_addr = Some(listener.local_addr().map_err(io_error)?);
-            let limits = text::Limits {
-                idle: config.text_idle,
-                per_address: config.rate_limits.text_connections_per_address as usize,
-            };
-            tasks.push(tokio::spawn(text::serve_with(
-                app.clone(),
-                listener,
-                stopped.clone(),
-                limits,
-                tls,
-            )));
-        }
-        let mut smtp_addr = None;
-        if let Some(mail) = &mail {
-            if let Some(transport) = &mail.config.transport {
-                transport.check()?;
-            }
-            if let Some(addr) = config.smtp {
-                let listener = bind(addr).await?;
-                smtp_addr = Some(listener.local_addr().map_err(io_error)?);
-                tasks.push(tokio::spawn(mail::smtp::serve(
-                    app.clone(),
-                    mail.clone(),
-                    listener,
-                    stopped.clone(),
-                )));
-            }
-            tasks.push(tokio::spawn(mail::work(
-                app.clone(),
-                mail.clone(),
-                stopped.clone(),
-            )));
-            tasks.push(tokio::spawn(mail::relay::run(
-                app.clone(),
-                mail.clone(),
-                stopped.clone(),
-            )));
-        } else if config.smtp.is_some() {
-            return Err(Error::Config(
-                "--smtp needs the mail door (a mail configuration)".into(),
-            ));
-        }
-        let mut metrics_addr = None;
-        if let Some(addr) = config.metrics {
-            let listener = bind(addr).await?;
-            metrics_addr = Some(listener.local_addr().map_err(io_error)?);
-            tasks.push(tokio::spawn(http::metrics::serve(
-                app.clone(),
-                listener,
-                stopped.clone(),
-            )));
-        }
-        tasks.push(tokio::spawn(app.tournaments.clone().direct(
-            app.leader.clone(),
-            config.sweep_interval,
-            stopped.clone(),
-        )));
-        let workers = app.analyses.start_workers(stopped.clone());
-        tasks.push(tokio::spawn(sweeper(
-            app.games.clone(),
-            app.leader.clone(),
-            config.sweep_interval,
+        catch_up(&app, &stopped).await?;
+        app.start_bots().await?;
+        let mut tasks = Tasks {
             stopped,
-        )));
+            handles: vec![],
+        };
+        let http_addr = start_http(&config, &app, &mut tasks).await?;
+        let text_addr = start_text(&config, &app, &mut tasks).await?;
+        let smtp_addr = start_mail(&config, &app, mail.as_ref(), &mut tasks).await?;
+        let metrics_addr = match config.metrics {
+            Some(addr) => {
+                let listener = bind(addr).await?;
+                let bound = listener.local_addr().map_err(io_error)?;
+                let stopped = tasks.stopped.clone();
+                tasks.spawn(http::metrics::serve(app.clone(), listener, stopped));
+                Some(bound)
+            }
+            None => None,
+        };
+        let stopped = tasks.stopped.clone();
+        let leader = app.leader.clone();
+        let interval = config.sweep_interval;
+        tasks.spawn(
+            app.tournaments
+                .clone()
+                .direct(leader.clone(), interval, stopped.clone()),
+        );
+        let workers = app.analyses.start_workers(stopped.clone());
+        tasks.spawn(sweeper(app.games.clone(), leader, interval, stopped));
         Ok(Server {
             http_addr,
             text_addr,
@@ -237,7 +166,7 @@ impl Server {
             metrics_addr,
             app,
             stop,
-            tasks,
+            tasks: tasks.handles,
             workers,
         })
     }
@@ -251,8 +180,102 @@ impl Server {
         for worker in self.workers {
             let _ = tokio::task::spawn_blocking(move || worker.join()).await;
         }
-        self.app.storage.close().await;
+        self.app.close().await;
     }
+}
+
+/// Brings this node up to date with the database: on a shared one, the cluster's listener feeds
+/// the hub from now on; a lone node loads its subscriptions and drops the live seeks of pages a
+/// restart closed.
+async fn catch_up(app: &App, stopped: &watch::Receiver<bool>) -> Result<()> {
+    match app.is_shared() {
+        true => cluster::listen(app.cluster_node(), stopped.clone()).await,
+        false => {
+            app.games.load_subscriptions().await?;
+            // Live seeks belong to open pages, and a restarted lone node has none; on a
+            // shared database other nodes' pages may still be open.
+            app.seeks.clear_live().await
+        }
+    }
+}
+
+/// The HTTP door (JSON API, WebSocket, pages), when the configuration has an address for it.
+async fn start_http(config: &Config, app: &App, tasks: &mut Tasks) -> Result<Option<SocketAddr>> {
+    let Some(addr) = config.http else {
+        return Ok(None);
+    };
+    let listener = bind(addr).await?;
+    let bound = listener.local_addr().map_err(io_error)?;
+    let mut options = config.http_options.clone();
+    options.limits.per_address = config.rate_limits.http_connections_per_address as usize;
+    options.limit_reads = config.rate_limits.public_reads;
+    let stopped = tasks.stopped.clone();
+    tasks.spawn(http::serve(app.clone(), listener, stopped, options));
+    Ok(Some(bound))
+}
+
+/// The text door, over TLS when the configuration has its files.
+async fn start_text(config: &Config, app: &App, tasks: &mut Tasks) -> Result<Option<SocketAddr>> {
+    let Some(addr) = config.text else {
+        return Ok(None);
+    };
+    let tls = config
+        .text_tls
+        .as_ref()
+        .map(|files| files.acceptor())
+        .transpose()?;
+    let listener = bind(addr).await?;
+    let bound = listener.local_addr().map_err(io_error)?;
+    let limits = text::Limits {
+        idle: config.text_idle,
+        per_address: config.rate_limits.text_connections_per_address as usize,
+    };
+    let stopped = tasks.stopped.clone();
+    tasks.spawn(text::serve_with(
+        app.clone(),
+        listener,
+        stopped,
+        limits,
+        tls,
+    ));
+    Ok(Some(bound))
+}
+
+/// The mail door: its SMTP listener when asked for, the mail worker and the relay; the SMTP
+/// listener's address.
+async fn start_mail(
+    config: &Config,
+    app: &App,
+    mail: Option<&mail::Mail>,
+    tasks: &mut Tasks,
+) -> Result<Option<SocketAddr>> {
+    let Some(mail) = mail else {
+        return match config.smtp {
+            Some(_) => Err(Error::Config(
+                "--smtp needs the mail door (a mail configuration)".into(),
+            )),
+            None => Ok(None),
+        };
+    };
+    if let Some(transport) = &mail.config.transport {
+        transport.check()?;
+    }
+    let mut smtp_addr = None;
+    if let Some(addr) = config.smtp {
+        let listener = bind(addr).await?;
+        smtp_addr = Some(listener.local_addr().map_err(io_error)?);
+        let stopped = tasks.stopped.clone();
+        tasks.spawn(mail::smtp::serve(
+            app.clone(),
+            mail.clone(),
+            listener,
+            stopped,
+        ));
+    }
+    let stopped = tasks.stopped.clone();
+    tasks.spawn(mail::work(app.clone(), mail.clone(), stopped.clone()));
+    tasks.spawn(mail::relay::run(app.clone(), mail.clone(), stopped));
+    Ok(smtp_addr)
 }
 
 fn io_error(err: std::io::Error) -> Error {

@@ -5,7 +5,7 @@
 use std::path::PathBuf;
 
 use anyhow::Context;
-use ataxx_server::store::{self, backup};
+use ataxx_server::offline;
 use clap::Args as ClapArgs;
 
 #[derive(ClapArgs)]
@@ -38,15 +38,9 @@ fn runtime() -> anyhow::Result<tokio::runtime::Runtime> {
         .context("starting the async runtime")
 }
 
-fn url_of(db: &str) -> anyhow::Result<String> {
-    store::database_url(db).map_err(anyhow::Error::msg)
-}
-
 pub fn run_backup(args: BackupArgs) -> anyhow::Result<()> {
-    let url = url_of(&args.db)?;
     runtime()?.block_on(async {
-        backup::backup(&url, &args.output).await?;
-        let summary = backup::check_backup(&args.output).await?;
+        let summary = offline::backup(&args.db, &args.output).await?;
         println!(
             "backed up to {}: {} users, {} games, {} moves (checked)",
             args.output.display(),
@@ -61,8 +55,8 @@ pub fn run_backup(args: BackupArgs) -> anyhow::Result<()> {
 pub fn run_restore(args: RestoreArgs) -> anyhow::Result<()> {
     runtime()?.block_on(async {
         let summary = match args.check {
-            true => backup::check_backup(&args.input).await?,
-            false => backup::restore(&args.input, &url_of(&args.db)?).await?,
+            true => offline::check_backup(&args.input).await?,
+            false => offline::restore(&args.input, &args.db).await?,
         };
         let done = match args.check {
             true => "checked".to_string(),

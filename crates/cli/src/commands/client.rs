@@ -5,7 +5,7 @@ use std::net::TcpStream;
 use std::time::Duration;
 
 use anyhow::{bail, Context};
-use ataxx_server::doors::text::unframe;
+use ataxx_server::unframe;
 use clap::Args as ClapArgs;
 
 use super::tls::{self, Trust, TrustArgs};

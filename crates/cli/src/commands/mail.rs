@@ -7,11 +7,8 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use anyhow::{bail, Context};
-use ataxx_server::domain::messages;
-use ataxx_server::doors::mail::parse;
-use ataxx_server::doors::mail::relay::Transport;
-use ataxx_server::doors::mail::MailConfig;
-use ataxx_server::store::{self, mail as mail_store, Durability, Storage};
+use ataxx_server::offline::{self, InboxRow, Stored};
+use ataxx_server::{MailConfig, Transport};
 use clap::Args as ClapArgs;
 
 /// The mail flags of `ataxx serve`.
@@ -142,37 +139,22 @@ pub fn mail_in(args: MailInArgs) -> anyhow::Result<()> {
         bail!("no message on standard input");
     }
     let runtime = tokio::runtime::Runtime::new().context("starting the async runtime")?;
-    let stored = runtime.block_on(async {
-        let url = store::database_url(&args.db).map_err(anyhow::Error::msg)?;
-        // Never a new database: the server would not read it, and the MTA would drop the mail.
-        let storage = Storage::open_existing(&url, Durability::Full).await?;
-        let now = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map(|d| d.as_millis() as i64)
-            .unwrap_or(0);
-        let sender = args.sender.as_deref().unwrap_or("unknown");
-        let message_id = parse::message_id(&raw);
-        let stored = messages::store_inbound(
-            &storage,
-            now,
-            sender,
-            message_id.as_deref(),
-            &raw,
-            args.max_bytes.max(1024),
-        )
-        .await?;
-        storage.close().await;
-        anyhow::Ok(stored)
-    });
+    let sender = args.sender.as_deref().unwrap_or("unknown");
+    let stored = runtime.block_on(offline::mail_in(
+        &args.db,
+        sender,
+        &raw,
+        args.max_bytes.max(1024),
+    ));
     match stored {
-        Ok(messages::Stored {
+        Ok(Stored {
             id,
             duplicate: true,
         }) => {
             println!("already stored as message {id} (the same Message-ID): dropped");
             Ok(())
         }
-        Ok(messages::Stored { id, .. }) => {
+        Ok(Stored { id, .. }) => {
             println!("stored as message {id}");
             Ok(())
         }
@@ -201,12 +183,8 @@ pub struct MailqArgs {
 }
 
 /// `ataxx mailq --inbox`.
-async fn print_inbox(storage: &Storage, args: &MailqArgs) -> anyhow::Result<()> {
-    let rows = {
-        let mut conn = storage.read().await?;
-        mail_store::inbox(&mut conn, args.limit.max(1)).await?
-    };
-    for row in &rows {
+fn print_inbox(rows: &[InboxRow], args: &MailqArgs) {
+    for row in rows {
         let kept = row.raw.len();
         if args.json {
             let object = serde_json::json!({
@@ -221,24 +199,17 @@ async fn print_inbox(storage: &Storage, args: &MailqArgs) -> anyhow::Result<()> 
             );
         }
     }
-    Ok(())
 }
 
 pub fn mailq(args: MailqArgs) -> anyhow::Result<()> {
     let runtime = tokio::runtime::Runtime::new().context("starting the async runtime")?;
     runtime.block_on(async {
-        let url = store::database_url(&args.db).map_err(anyhow::Error::msg)?;
-        let storage = Storage::open(&url, Durability::Full).await?;
+        let limit = args.limit.max(1);
         if args.inbox {
-            let printed = print_inbox(&storage, &args).await;
-            storage.close().await;
-            return printed;
+            print_inbox(&offline::mail_inbox(&args.db, limit).await?, &args);
+            return anyhow::Ok(());
         }
-        let rows = {
-            let mut conn = storage.read().await?;
-            mail_store::outbox(&mut conn, args.limit.max(1)).await?
-        };
-        storage.close().await;
+        let rows = offline::mailq(&args.db, limit).await?;
         if args.json {
             for row in &rows {
                 println!("{}", serde_json::to_string(row)?);

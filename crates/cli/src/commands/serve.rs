@@ -8,9 +8,10 @@ use std::net::SocketAddr;
 use std::time::Duration;
 
 use anyhow::Context;
-use ataxx_server::doors::http;
-use ataxx_server::store::Durability;
-use ataxx_server::{Config, RateLimits, Server};
+use ataxx_server::{
+    AnalysisOptions, Config, Durability, HttpLimits, HttpOptions, LiveOptions, MailConfig,
+    RateLimits, Server, Site, TlsFiles, TrustedProxies,
+};
 use clap::Args as ClapArgs;
 
 #[derive(ClapArgs)]
@@ -164,26 +165,24 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             None => args.db,
         },
         http: address("http", &args.http)?,
-        http_options: http::Options {
-            limits: http::Limits {
+        http_options: HttpOptions {
+            limits: HttpLimits {
                 idle: Duration::from_secs(args.http_idle_secs.max(1)),
-                ..http::Limits::default()
+                ..HttpLimits::default()
             },
             site: match &args.public_url {
-                Some(url) => http::Site::at(url).map_err(anyhow::Error::msg)?,
-                None => http::Site::default(),
+                Some(url) => Site::at(url).map_err(anyhow::Error::msg)?,
+                None => Site::default(),
             },
-            trusted_proxies: http::TrustedProxies::new(args.trusted_proxies),
+            trusted_proxies: TrustedProxies::new(args.trusted_proxies),
             // Set from the rate limits when the server starts.
             limit_reads: false,
         },
         text: address("text", &args.text)?,
-        text_tls: args
-            .text_tls
-            .map(|files| ataxx_server::doors::text_tls::TlsFiles {
-                cert: files[0].clone(),
-                key: files[1].clone(),
-            }),
+        text_tls: args.text_tls.map(|files| TlsFiles {
+            cert: files[0].clone(),
+            key: files[1].clone(),
+        }),
         test_clock: args.test_clock,
         rate_limits: if args.no_rate_limits {
             RateLimits::OFF
@@ -207,26 +206,23 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         admins: args.mail.admins(),
         admin_2fa: args.admin_2fa,
         // Password reset mails link to the site's own page.
-        mail: args
-            .mail
-            .config()?
-            .map(|mail| ataxx_server::doors::mail::MailConfig {
-                site_url: args.public_url.clone(),
-                ..mail
-            }),
+        mail: args.mail.config()?.map(|mail| MailConfig {
+            site_url: args.public_url.clone(),
+            ..mail
+        }),
         metrics: match &args.metrics {
             Some(text) => address("metrics", text)?,
             None => None,
         },
-        analysis: ataxx_server::domain::analysis::Options {
+        analysis: AnalysisOptions {
             workers: args.analysis_workers,
             nodes: args.analysis_nodes.max(1),
             lease: Duration::from_secs(args.analysis_lease_secs.max(1)),
             ..Default::default()
         },
         live_analysis: {
-            let defaults = ataxx_server::domain::analysis::LiveOptions::default();
-            ataxx_server::domain::analysis::LiveOptions {
+            let defaults = LiveOptions::default();
+            LiveOptions {
                 searches: args.live_analyses.unwrap_or(defaults.searches).max(1),
                 time: Duration::from_secs(args.live_analysis_secs.max(1)),
             }

@@ -664,7 +664,7 @@ async fn a_node_whose_event_listener_dropped_catches_up_on_moves_made_meanwhile(
         &db,
         &format!("ALTER DATABASE \"{name}\" WITH ALLOW_CONNECTIONS false"),
     );
-    let listener = ataxx_server::store::notices::listener_name(a.child.id());
+    let listener = ataxx_server::listener_name(a.child.id());
     let terminated = psql(
         &db,
         &format!(

@@ -20,17 +20,20 @@ use crate::model::UserRow;
 use crate::store::{self, Storage};
 
 mod api_tokens;
-pub use api_tokens::{is_api_token, MAX_LABEL, MAX_TOKENS, TOKEN_PREFIX};
+mod bot_accounts;
+pub use bot_accounts::{bot_account_name, engine_bots, ENGINE_BOT};
+mod challenge_policy;
+pub use api_tokens::is_api_token;
 mod limits;
 pub use limits::RateLimits;
 mod passwords;
-pub use passwords::{check_password, MAX_PASSWORD, MIN_PASSWORD};
+pub use passwords::check_password;
 use passwords::{hash_password, Verified, VerifiedFrom, NO_LOGIN};
 mod reset;
 mod sessions;
 mod totp;
 pub use reset::{ResetMail, ResetMailed};
-pub use totp::{code as totp_code, split_code, TotpSetup};
+pub use totp::split_code;
 
 /// The longest userid.
 pub const MAX_USERID: usize = 32;
@@ -47,7 +50,7 @@ pub struct Accounts {
     logins: crate::domain::throttle::LoginThrottle,
     /// Bounds the argon2 runs at once (each takes 19 MiB), whatever asks for them.
     argon2: Gate,
-    /// The client address of the request this handle serves (see [`Accounts::from_peer`]).
+    /// The client address of the request this handle serves (see [`Accounts::for_peer`]).
     peer: Option<IpAddr>,
     /// Announces ended sessions to open WebSockets, of every node (through the hub).
     publisher: Publisher,
@@ -71,13 +74,6 @@ pub async fn existing_user(storage: &Storage, name: &str) -> Result<String> {
 
 /// Checks a userid: 1 to 32 characters from letters, digits, `_`, `.`, `-`, starting with a
 /// letter or digit. Userids are case-insensitive and stored in lower case.
-///
-/// ```
-/// use ataxx_server::domain::accounts::normalize_userid;
-/// assert_eq!(normalize_userid("Alice").unwrap(), "alice");
-/// assert!(normalize_userid("al:ice").is_err());
-/// assert!(normalize_userid("").is_err());
-/// ```
 pub fn normalize_userid(userid: &str) -> Result<String> {
     let invalid = |reason| Error::InvalidUserid {
         userid: userid.chars().take(40).collect(),
@@ -128,7 +124,7 @@ impl Accounts {
     }
 
     /// The same service, counting failed logins against `peer` (the client's address).
-    pub fn from_peer(&self, peer: Option<IpAddr>) -> Accounts {
+    pub fn for_peer(&self, peer: Option<IpAddr>) -> Accounts {
         Accounts {
             peer,
             ..self.clone()
@@ -221,5 +217,17 @@ impl Accounts {
         let mut tx = self.storage.write().await?;
         store::set_addresses(&mut tx, &name, &addresses.join(" ")).await?;
         tx.commit().await
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_userid_is_lower_case_letters_digits_and_few_marks() {
+        assert_eq!(normalize_userid("Alice").unwrap(), "alice");
+        assert!(normalize_userid("al:ice").is_err());
+        assert!(normalize_userid("").is_err());
     }
 }

@@ -8,7 +8,6 @@ use ataxx_players::{choose_any, plays, Level, LEVELS};
 use tokio::sync::broadcast::error::RecvError;
 
 use crate::domain::accounts::Accounts;
-use crate::domain::bot_accounts;
 use crate::domain::games::{Action, Answer, Games};
 use crate::domain::leader::Leader;
 use crate::error::Result;
@@ -25,7 +24,7 @@ pub async fn start(
     leader: &Leader,
 ) -> Result<()> {
     for level in &LEVELS {
-        let name = bot_accounts::account_name(level);
+        let name = crate::domain::accounts::bot_account_name(level);
         accounts.ensure_bot(&name, level.name).await?;
         let events = hub.user(&name);
         let bot = Bot {

@@ -38,20 +38,25 @@ impl Clock {
     }
 
     /// Moves a test clock forward.
-    ///
-    /// ```
-    /// use ataxx_server::Clock;
-    /// let clock = Clock::adjustable();
-    /// let before = clock.now_ms();
-    /// clock.advance(86_400_000).unwrap();
-    /// assert!(clock.now_ms() - before >= 86_400_000);
-    /// assert!(Clock::system().advance(1).is_err());
-    /// ```
     pub fn advance(&self, ms: i64) -> Result<(), FixedClock> {
         if !self.adjustable {
             return Err(FixedClock);
         }
         self.offset_ms.fetch_add(ms, Ordering::Relaxed);
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_a_test_clock_moves_forward() {
+        let clock = Clock::adjustable();
+        let before = clock.now_ms();
+        clock.advance(86_400_000).unwrap();
+        assert!(clock.now_ms() - before >= 86_400_000);
+        assert!(Clock::system().advance(1).is_err());
     }
 }

@@ -5,9 +5,7 @@
 pub mod accounts;
 pub mod admin;
 pub mod analysis;
-pub mod bot_accounts;
 pub mod bots;
-pub mod challenge_policy;
 pub mod clock;
 pub mod explorer;
 pub mod games;
@@ -18,6 +16,7 @@ pub mod listings;
 pub mod messages;
 pub mod moderation;
 pub mod online;
+pub mod outbox;
 pub(crate) mod printable;
 pub mod profiles;
 mod publish;

@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use games::GameKind;
 use serde::Serialize;
 
-use crate::domain::standings;
+use crate::domain::standings::Standings;
 use crate::error::{Error, Result};
 use crate::model::{RatingPoint, RatingRow, UserRow};
 use crate::store::{self, Storage};
@@ -99,84 +99,6 @@ async fn profile(conn: &mut store::Conn, user: &UserRow, game: &str) -> Result<P
     })
 }
 
-/// A user's profile (`/api/users/{name}`, `/api/me`).
-pub async fn user(storage: &Storage, name: &str) -> Result<UserProfile> {
-    let mut conn = storage.read().await?;
-    let user = store::user(&mut conn, name)
-        .await?
-        .ok_or_else(|| Error::UnknownUser(name.to_string()))?;
-    let rating_history = store::rating_history(&mut conn, name).await?;
-    let profile = profile(&mut conn, &user, GameKind::Ataxx.name()).await?;
-    let away = store::vacation(&mut conn, name).await?;
-    Ok(UserProfile {
-        profile,
-        rating_history,
-        away_until_ms: away.map(|vacation| vacation.until_ms),
-    })
-}
-
-/// The profiles of everyone in a game's standings, in rating order.
-pub async fn standings(storage: &Storage, game: GameKind, now_ms: i64) -> Result<Vec<Profile>> {
-    let standings = standings::standings(storage, game.name(), now_ms).await?;
-    let mut conn = storage.read().await?;
-    let mut out = vec![];
-    for user in standings.iter().filter_map(|s| s.user.as_ref()) {
-        out.push(profile(&mut conn, user, game.name()).await?);
-    }
-    Ok(out)
-}
-
-/// The computer players: the built-in levels, then the engines their authors put on the server
-/// with `ataxx bot`.
-pub async fn bots(storage: &Storage) -> Result<Vec<BotProfile>> {
-    let mut conn = storage.read().await?;
-    let mut out = vec![];
-    for level in &ataxx_players::LEVELS {
-        let name = crate::domain::bot_accounts::account_name(level);
-        let Some(user) = store::user(&mut conn, &name).await? else {
-            continue;
-        };
-        // A level plays the games whose table names it, each its own way: the lobby offers
-        // it for those only, describing how it plays the chosen one.
-        let descriptions: BTreeMap<String, String> = GameKind::ALL
-            .into_iter()
-            .filter_map(|kind| {
-                ataxx_players::description(level.name, kind)
-                    .map(|text| (kind.name().to_string(), text.to_string()))
-            })
-            .collect();
-        let games: Vec<String> = GameKind::ALL
-            .into_iter()
-            .map(|kind| kind.name().to_string())
-            .filter(|game| descriptions.contains_key(game))
-            .collect();
-        let mut profile = profile(&mut conn, &user, GameKind::Ataxx.name()).await?;
-        rate_in_every(&mut conn, &mut profile, &games).await?;
-        out.push(BotProfile {
-            profile,
-            level: level.name.to_string(),
-            description: level.description.to_string(),
-            engine: false,
-            games: Some(games),
-            descriptions: Some(descriptions),
-        });
-    }
-    for user in crate::domain::bot_accounts::engine_bots(&mut conn).await? {
-        let games: Vec<String> = GameKind::ALL.map(|g| g.name().to_string()).to_vec();
-        let mut profile = profile(&mut conn, &user, GameKind::Ataxx.name()).await?;
-        rate_in_every(&mut conn, &mut profile, &games).await?;
-        out.push(BotProfile {
-            profile,
-            level: user.name.clone(),
-            description: "An engine played through `ataxx bot` (UAI) by its author.".into(),
-            engine: true,
-            games: None,
-            descriptions: None,
-        });
-    }
-    Ok(out)
-}
-
 /// Gives a bot's `ratings` an entry for every game it is offered in, the initial rating where it
 /// has not played that game yet: the lobby's level menu shows the rating in the chosen game.
 async fn rate_in_every(conn: &mut store::Conn, bot: &mut Profile, games: &[String]) -> Result<()> {
@@ -187,4 +109,95 @@ async fn rate_in_every(conn: &mut store::Conn, bot: &mut Profile, games: &[Strin
         }
     }
     Ok(())
+}
+
+/// Players as the API shows them, over one database.
+#[derive(Clone)]
+pub struct Profiles {
+    storage: Storage,
+    standings: Standings,
+}
+
+impl Profiles {
+    pub fn new(storage: Storage, standings: Standings) -> Profiles {
+        Profiles { storage, standings }
+    }
+
+    /// A user's profile (`/api/users/{name}`, `/api/me`).
+    pub async fn user(&self, name: &str) -> Result<UserProfile> {
+        let mut conn = self.storage.read().await?;
+        let user = store::user(&mut conn, name)
+            .await?
+            .ok_or_else(|| Error::UnknownUser(name.to_string()))?;
+        let rating_history = store::rating_history(&mut conn, name).await?;
+        let profile = profile(&mut conn, &user, GameKind::Ataxx.name()).await?;
+        let away = store::vacation(&mut conn, name).await?;
+        Ok(UserProfile {
+            profile,
+            rating_history,
+            away_until_ms: away.map(|vacation| vacation.until_ms),
+        })
+    }
+
+    /// The profiles of everyone in a game's standings, in rating order.
+    pub async fn standings(&self, game: GameKind) -> Result<Vec<Profile>> {
+        let standings = self.standings.standings(game.name()).await?;
+        let mut conn = self.storage.read().await?;
+        let mut out = vec![];
+        for user in standings.iter().filter_map(|s| s.user.as_ref()) {
+            out.push(profile(&mut conn, user, game.name()).await?);
+        }
+        Ok(out)
+    }
+
+    /// The computer players: the built-in levels, then the engines their authors put on the server
+    /// with `ataxx bot`.
+    pub async fn bots(&self) -> Result<Vec<BotProfile>> {
+        let mut conn = self.storage.read().await?;
+        let mut out = vec![];
+        for level in &ataxx_players::LEVELS {
+            let name = crate::domain::accounts::bot_account_name(level);
+            let Some(user) = store::user(&mut conn, &name).await? else {
+                continue;
+            };
+            // A level plays the games whose table names it, each its own way: the lobby offers
+            // it for those only, describing how it plays the chosen one.
+            let descriptions: BTreeMap<String, String> = GameKind::ALL
+                .into_iter()
+                .filter_map(|kind| {
+                    ataxx_players::description(level.name, kind)
+                        .map(|text| (kind.name().to_string(), text.to_string()))
+                })
+                .collect();
+            let games: Vec<String> = GameKind::ALL
+                .into_iter()
+                .map(|kind| kind.name().to_string())
+                .filter(|game| descriptions.contains_key(game))
+                .collect();
+            let mut profile = profile(&mut conn, &user, GameKind::Ataxx.name()).await?;
+            rate_in_every(&mut conn, &mut profile, &games).await?;
+            out.push(BotProfile {
+                profile,
+                level: level.name.to_string(),
+                description: level.description.to_string(),
+                engine: false,
+                games: Some(games),
+                descriptions: Some(descriptions),
+            });
+        }
+        for user in crate::domain::accounts::engine_bots(&mut conn).await? {
+            let games: Vec<String> = GameKind::ALL.map(|g| g.name().to_string()).to_vec();
+            let mut profile = profile(&mut conn, &user, GameKind::Ataxx.name()).await?;
+            rate_in_every(&mut conn, &mut profile, &games).await?;
+            out.push(BotProfile {
+                profile,
+                level: user.name.clone(),
+                description: "An engine played through `ataxx bot` (UAI) by its author.".into(),
+                engine: true,
+                games: None,
+                descriptions: None,
+            });
+        }
+        Ok(out)
+    }
 }

@@ -6,6 +6,9 @@
 
 use serde::Serialize;
 
+use std::sync::Arc;
+
+use crate::domain::clock::Clock;
 use crate::error::{Error, Result};
 use crate::store::{self, Storage};
 
@@ -84,65 +87,6 @@ pub struct Leaderboard {
     pub provisional: Vec<Entry>,
 }
 
-/// The leaderboard of a game at a speed.
-pub async fn leaderboard(storage: &Storage, game: &str, speed: Speed) -> Result<Leaderboard> {
-    let mut conn = storage.read().await?;
-    let counts = store::rated_games_per_player(&mut conn, game, speed.clocked()).await?;
-    // Players an admin marked as cheaters are left out (their ratings stay as they were).
-    let cheaters = store::marked(&mut conn, store::Mark::Cheater).await?;
-    let mut players = vec![];
-    let mut provisional = vec![];
-    for rating in store::ratings_of_game(&mut conn, game).await? {
-        let Some(&games) = counts.get(&rating.name) else {
-            continue;
-        };
-        if cheaters.contains(&rating.name) {
-            continue;
-        }
-        let history: Vec<f64> = store::rating_history(&mut conn, &rating.name)
-            .await?
-            .into_iter()
-            .filter(|point| point.game == game)
-            .map(|point| point.rating)
-            .collect();
-        // The rating before the first of the last TREND_GAMES games: the point before them, or
-        // the initial rating when the player has played no more than that.
-        let before = match history.len() {
-            n if n > TREND_GAMES => history[n - TREND_GAMES - 1],
-            _ => crate::domain::ratings::initial().rating,
-        };
-        let bot = store::user(&mut conn, &rating.name)
-            .await?
-            .is_some_and(|u| u.bot_level.is_some());
-        let entry = Entry {
-            rank: None,
-            userid: rating.name.clone(),
-            rating: rating.rating,
-            deviation: rating.deviation,
-            rating_text: rating.rating_text(),
-            games,
-            wins: rating.wins,
-            losses: rating.losses,
-            draws: rating.draws,
-            trend: (rating.rating - before).round() as i64,
-            bot,
-        };
-        match rating.is_provisional() {
-            true => provisional.push(entry),
-            false => players.push(entry),
-        }
-    }
-    for (i, entry) in players.iter_mut().enumerate() {
-        entry.rank = Some(i + 1);
-    }
-    Ok(Leaderboard {
-        game: game.to_string(),
-        speed: speed.name(),
-        players,
-        provisional,
-    })
-}
-
 /// Days without a game after which a player is listed as inactive.
 pub const INACTIVE_DAYS: i64 = 180;
 
@@ -183,30 +127,103 @@ impl Standing {
     }
 }
 
-/// The standings of a game: everyone who has played it, in rating order.
-pub async fn standings(storage: &Storage, game: &str, now_ms: i64) -> Result<Vec<Standing>> {
-    let mut conn = storage.read().await?;
-    let mut out = vec![];
-    for rating in store::ratings_of_game(&mut conn, game).await? {
-        if rating.games_played() == 0 {
-            continue;
-        }
-        let user = store::user(&mut conn, &rating.name).await?;
-        let inactive = rating
-            .last_game_ms
-            .is_none_or(|t| now_ms - t > INACTIVE_DAYS * 24 * 3600 * 1000);
-        let group = if inactive {
-            Group::Inactive
-        } else if rating.is_provisional() {
-            Group::Provisional
-        } else {
-            Group::Established
-        };
-        out.push(Standing {
-            rating,
-            user,
-            group,
-        });
+/// The leaderboards and standings of every game, over the ratings of one database.
+#[derive(Clone)]
+pub struct Standings {
+    storage: Storage,
+    clock: Arc<Clock>,
+}
+
+impl Standings {
+    pub fn new(storage: Storage, clock: Arc<Clock>) -> Standings {
+        Standings { storage, clock }
     }
-    Ok(out)
+
+    /// The leaderboard of a game at a speed.
+    pub async fn leaderboard(&self, game: &str, speed: Speed) -> Result<Leaderboard> {
+        let mut conn = self.storage.read().await?;
+        let counts = store::rated_games_per_player(&mut conn, game, speed.clocked()).await?;
+        // Players an admin marked as cheaters are left out (their ratings stay as they were).
+        let cheaters = store::marked(&mut conn, store::Mark::Cheater).await?;
+        let mut players = vec![];
+        let mut provisional = vec![];
+        for rating in store::ratings_of_game(&mut conn, game).await? {
+            let Some(&games) = counts.get(&rating.name) else {
+                continue;
+            };
+            if cheaters.contains(&rating.name) {
+                continue;
+            }
+            let history: Vec<f64> = store::rating_history(&mut conn, &rating.name)
+                .await?
+                .into_iter()
+                .filter(|point| point.game == game)
+                .map(|point| point.rating)
+                .collect();
+            // The rating before the first of the last TREND_GAMES games: the point before them, or
+            // the initial rating when the player has played no more than that.
+            let before = match history.len() {
+                n if n > TREND_GAMES => history[n - TREND_GAMES - 1],
+                _ => crate::domain::ratings::initial().rating,
+            };
+            let bot = store::user(&mut conn, &rating.name)
+                .await?
+                .is_some_and(|u| u.bot_level.is_some());
+            let entry = Entry {
+                rank: None,
+                userid: rating.name.clone(),
+                rating: rating.rating,
+                deviation: rating.deviation,
+                rating_text: rating.rating_text(),
+                games,
+                wins: rating.wins,
+                losses: rating.losses,
+                draws: rating.draws,
+                trend: (rating.rating - before).round() as i64,
+                bot,
+            };
+            match rating.is_provisional() {
+                true => provisional.push(entry),
+                false => players.push(entry),
+            }
+        }
+        for (i, entry) in players.iter_mut().enumerate() {
+            entry.rank = Some(i + 1);
+        }
+        Ok(Leaderboard {
+            game: game.to_string(),
+            speed: speed.name(),
+            players,
+            provisional,
+        })
+    }
+
+    /// The standings of a game: everyone who has played it, in rating order.
+    pub async fn standings(&self, game: &str) -> Result<Vec<Standing>> {
+        let now_ms = self.clock.now_ms();
+        let mut conn = self.storage.read().await?;
+        let mut out = vec![];
+        for rating in store::ratings_of_game(&mut conn, game).await? {
+            if rating.games_played() == 0 {
+                continue;
+            }
+            let user = store::user(&mut conn, &rating.name).await?;
+            let inactive = rating
+                .last_game_ms
+                .is_none_or(|t| now_ms - t > INACTIVE_DAYS * 24 * 3600 * 1000);
+            let group = if inactive {
+                Group::Inactive
+            } else if rating.is_provisional() {
+                Group::Provisional
+            } else {
+                Group::Established
+            };
+            out.push(Standing {
+                rating,
+                user,
+                group,
+            });
+        }
+        Ok(out)
+    }
 }

@@ -33,62 +33,71 @@ pub struct Featured {
     pub game: GameSummary,
 }
 
-/// The `limit` best-rated games in play, of one game (`Some(name)`) or of every game.
-pub async fn featured(
-    storage: &Storage,
-    games: &Games,
-    game: Option<&str>,
-    limit: usize,
-) -> Result<Vec<Featured>> {
-    let playing = games
-        .list(&GameFilter {
-            statuses: vec![Status::Active],
-            game: game.map(str::to_string),
-            limit: SCANNED,
-            ..GameFilter::default()
-        })
-        .await?;
-    let mut ratings: HashMap<String, HashMap<String, RatingRow>> = HashMap::new();
-    {
-        let mut conn = storage.read().await?;
-        for summary in &playing {
-            if !ratings.contains_key(&summary.game) {
-                let rows = store::ratings_of_game(&mut conn, &summary.game).await?;
-                let by_name = rows.into_iter().map(|r| (r.name.clone(), r)).collect();
-                ratings.insert(summary.game.clone(), by_name);
+/// The featured games, over the games in play and their players' ratings.
+#[derive(Clone)]
+pub struct Tv {
+    storage: Storage,
+    games: Games,
+}
+
+impl Tv {
+    pub fn new(storage: Storage, games: Games) -> Tv {
+        Tv { storage, games }
+    }
+
+    /// The `limit` best-rated games in play, of one game (`Some(name)`) or of every game.
+    pub async fn featured(&self, game: Option<&str>, limit: usize) -> Result<Vec<Featured>> {
+        let playing = self
+            .games
+            .list(&GameFilter {
+                statuses: vec![Status::Active],
+                game: game.map(str::to_string),
+                limit: SCANNED,
+                ..GameFilter::default()
+            })
+            .await?;
+        let mut ratings: HashMap<String, HashMap<String, RatingRow>> = HashMap::new();
+        {
+            let mut conn = self.storage.read().await?;
+            for summary in &playing {
+                if !ratings.contains_key(&summary.game) {
+                    let rows = store::ratings_of_game(&mut conn, &summary.game).await?;
+                    let by_name = rows.into_iter().map(|r| (r.name.clone(), r)).collect();
+                    ratings.insert(summary.game.clone(), by_name);
+                }
             }
         }
+        let mut ranked: Vec<Featured> = playing
+            .into_iter()
+            .map(|summary| {
+                let of_game = &ratings[&summary.game];
+                let rows: Vec<RatingRow> = summary
+                    .seats
+                    .iter()
+                    .map(|seat| {
+                        of_game
+                            .get(&seat.name)
+                            .cloned()
+                            .unwrap_or_else(|| RatingRow::initial(&seat.name, &summary.game))
+                    })
+                    .collect();
+                let mean = rows.iter().map(|r| r.rating).sum::<f64>() / rows.len().max(1) as f64;
+                Featured {
+                    rating: mean.round() as i64,
+                    ratings: rows.iter().map(RatingRow::rating_text).collect(),
+                    game: summary,
+                }
+            })
+            .collect();
+        let moved = |f: &Featured| f.game.last_move_ms.or(f.game.started_ms).unwrap_or(0);
+        let with_bot = |f: &Featured| f.game.seats.iter().any(|s| s.name.starts_with(BOT_PREFIX));
+        ranked.sort_by(|a, b| {
+            with_bot(a)
+                .cmp(&with_bot(b))
+                .then(b.rating.cmp(&a.rating))
+                .then(moved(b).cmp(&moved(a)))
+        });
+        ranked.truncate(limit);
+        Ok(ranked)
     }
-    let mut ranked: Vec<Featured> = playing
-        .into_iter()
-        .map(|summary| {
-            let of_game = &ratings[&summary.game];
-            let rows: Vec<RatingRow> = summary
-                .seats
-                .iter()
-                .map(|seat| {
-                    of_game
-                        .get(&seat.name)
-                        .cloned()
-                        .unwrap_or_else(|| RatingRow::initial(&seat.name, &summary.game))
-                })
-                .collect();
-            let mean = rows.iter().map(|r| r.rating).sum::<f64>() / rows.len().max(1) as f64;
-            Featured {
-                rating: mean.round() as i64,
-                ratings: rows.iter().map(RatingRow::rating_text).collect(),
-                game: summary,
-            }
-        })
-        .collect();
-    let moved = |f: &Featured| f.game.last_move_ms.or(f.game.started_ms).unwrap_or(0);
-    let with_bot = |f: &Featured| f.game.seats.iter().any(|s| s.name.starts_with(BOT_PREFIX));
-    ranked.sort_by(|a, b| {
-        with_bot(a)
-            .cmp(&with_bot(b))
-            .then(b.rating.cmp(&a.rating))
-            .then(moved(b).cmp(&moved(a)))
-    });
-    ranked.truncate(limit);
-    Ok(ranked)
 }

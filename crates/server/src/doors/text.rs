@@ -68,10 +68,6 @@ impl Default for Limits {
     }
 }
 
-pub async fn serve(app: App, listener: TcpListener, stopped: watch::Receiver<bool>) {
-    serve_with(app, listener, stopped, Limits::default(), None).await
-}
-
 /// Serves the text door with these limits, over TLS when given an acceptor.
 pub async fn serve_with(
     app: App,

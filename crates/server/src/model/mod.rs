@@ -20,7 +20,7 @@ pub use analysis::{
     AnalysedPosition, AnalysisJob, AnalysisReport, JobStatus, LiveLine, LiveLines, MoveClass,
     PlayerAnalysis, PlyAnalysis, Progress, StoredScore, FORCED_END,
 };
-pub use api_token::{ApiTokenRow, Scope, UnknownScope};
+pub use api_token::{ApiTokenRow, Scope};
 pub use chat::{ChatRow, PLAYERS, SPECTATORS};
 pub use event::{Event, EventKind};
 pub use game::{GameFilter, GameRow, GameSearch, Outcome, SeatRow};
@@ -28,7 +28,7 @@ pub use mail::{BoardCursor, InboxRow, OutboxRow};
 pub use moderation::{AdminAct, ReportRow};
 pub use moves::{MoveRow, QueuedMove};
 pub use rating::{RatingPoint, RatingRow};
-pub use status::{Status, UnknownStatus};
+pub use status::Status;
 pub use tournament::{EntryRow, PairingRow, TournamentKind, TournamentRow, TournamentStatus};
 pub use user::{Revocation, UserRow};
 pub use view::{Accepted, Correspondence, GameSummary, GameView, LiveClock, Proposal, SeatSummary};

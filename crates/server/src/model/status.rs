@@ -6,14 +6,6 @@ use std::str::FromStr;
 use serde::{Deserialize, Serialize};
 
 /// A board's status, stored and sent as its lower-case name.
-///
-/// ```
-/// use ataxx_server::model::Status;
-///
-/// assert_eq!("active".parse::<Status>(), Ok(Status::Active));
-/// assert_eq!(Status::Challenge.to_string(), "challenge");
-/// assert!(Status::Challenge.is_open() && !Status::Declined.is_open());
-/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Status {
@@ -76,5 +68,17 @@ impl FromStr for Status {
             .into_iter()
             .find(|status| status.as_str() == text)
             .ok_or_else(|| UnknownStatus(text.to_string()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_status_reads_and_writes_its_lower_case_name() {
+        assert_eq!("active".parse::<Status>(), Ok(Status::Active));
+        assert_eq!(Status::Challenge.to_string(), "challenge");
+        assert!(Status::Challenge.is_open() && !Status::Declined.is_open());
     }
 }

@@ -70,7 +70,7 @@ pub use presence::*;
 pub use queued::*;
 pub use ratings::*;
 pub use resets::*;
-pub use retry::{is_conflict, retry_conflicts, CONFLICT_RETRIES};
+pub use retry::retry_conflicts;
 pub use search::search_games;
 pub use sessions::*;
 pub use subscriptions::*;

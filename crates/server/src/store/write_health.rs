@@ -22,7 +22,7 @@ impl WriteHealth {
         match outcome {
             Ok(()) => *failure = None,
             // A lost race between nodes is retried, not a sign of a broken database.
-            Err(err) if super::is_conflict(err) => {}
+            Err(err) if super::retry::is_conflict(err) => {}
             Err(err) => {
                 if failure.is_none() {
                     tracing::warn!(%err, "a commit failed: writes are failing");

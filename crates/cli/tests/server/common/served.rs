@@ -196,9 +196,7 @@ impl TextDoor {
                 return None;
             }
             if line.trim_end() == "." {
-                return ataxx_server::doors::text::unframe(
-                    lines.iter().map(String::as_str).chain(["."]),
-                );
+                return ataxx_server::unframe(lines.iter().map(String::as_str).chain(["."]));
             }
             lines.push(line);
         }

@@ -20,7 +20,7 @@ use rand::Rng;
 
 use super::sessions::{hex, token_hash};
 use super::{is_closed, normalize_userid, Accounts};
-use crate::domain::messages::{self, Outgoing, Sender};
+use crate::domain::outbox::{self, Outgoing, Sender};
 use crate::error::{Error, Result};
 use crate::store::{self, mail as mail_store, WriteTx};
 
@@ -77,7 +77,10 @@ impl Accounts {
         }
         let who = who.trim();
         let name = match who.contains('@') {
-            true => messages::user_by_address(&self.storage, who).await?,
+            true => {
+                let mut conn = self.storage.read().await?;
+                mail_store::user_by_address(&mut conn, who).await?
+            }
             false => normalize_userid(who).ok(),
         };
         let Some(name) = name else {
@@ -112,7 +115,7 @@ impl Accounts {
                 kind: RESET_KIND.into(),
                 ..compose(user, &token)
             };
-            messages::queue(&mut tx, sender, &mailed.addresses, &mail).await?;
+            outbox::queue(&mut tx, sender, &mailed.addresses, &mail).await?;
             tracing::info!(%user, peer = ?self.peer, "password reset mailed");
         }
         tx.commit().await?;

@@ -232,13 +232,13 @@ fn refuse_a_level_that_does_not_play(user: &crate::model::UserRow, game: GameKin
     let Some(level) = user.bot_level.as_deref() else {
         return Ok(());
     };
-    if level == crate::domain::bot_accounts::ENGINE_BOT || ataxx_players::plays(level, game) {
+    if level == crate::domain::accounts::ENGINE_BOT || ataxx_players::plays(level, game) {
         return Ok(());
     }
     let bots: Vec<String> = ataxx_players::LEVELS
         .iter()
         .filter(|l| ataxx_players::plays(l.name, game))
-        .map(crate::domain::bot_accounts::account_name)
+        .map(crate::domain::accounts::bot_account_name)
         .collect();
     Err(Error::InvalidChallenge(format!(
         "{} does not play {game}; the levels that do: {}",

@@ -35,8 +35,6 @@ pub(crate) use challenge::open_board;
 pub use closing::{Leaving, LeftBoards};
 pub use options::{ChallengeOptions, OPTION_HELP};
 pub use play::Queued;
-pub use search::{Found, MAX_EXPORT};
-pub use vacation::{Vacation, VACATION_DAYS_A_YEAR};
 pub use view::{replay, result_text, seat_outcome};
 
 const DAY_MS: i64 = 24 * 3600 * 1000;

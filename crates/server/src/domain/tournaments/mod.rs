@@ -35,7 +35,7 @@ pub mod swiss;
 mod views;
 
 pub use acts::NewTournament;
-pub use views::{PairingView, PlayerView, RoundView, TournamentSummary, TournamentView};
+pub use views::TournamentView;
 
 /// The longest tournament name.
 pub const MAX_NAME: usize = 80;

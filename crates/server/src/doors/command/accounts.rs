@@ -1,25 +1,21 @@
 //! The account commands: signing up, passwords and addresses, closing, the stance on challenges,
-//! the mail settings and messages (through [`crate::doors::mail::commands`]), and a test
-//! server's clock.
+//! the mail settings and messages (their replies in [`super::mail`]), and a test server's clock.
 
 use serde_json::json;
 
-use super::{Command, Reply, Request};
-use crate::domain::challenge_policy;
-use crate::doors::mail::commands as mail;
-use crate::doors::mail::reset;
+use super::{mail, Command, Reply, Request};
 use crate::error::Result;
 use crate::App;
 
 /// Runs an account command.
 pub(super) async fn run(app: &App, request: &Request, command: &Command) -> Result<Reply> {
-    let accounts = &app.accounts.from_peer(request.peer);
+    let accounts = &app.accounts.for_peer(request.peer);
     Ok(match command {
         Command::Signup {
             userid,
             password,
             addresses,
-        } if app.outbox.is_some() && !addresses.is_empty() => {
+        } if app.messages.sends_mail() && !addresses.is_empty() => {
             mail::signup(app, accounts, userid, password, addresses, request.peer).await?
         }
         Command::Signup {
@@ -51,9 +47,9 @@ pub(super) async fn run(app: &App, request: &Request, command: &Command) -> Resu
             userid,
             password,
             addresses,
-        } if app.outbox.is_some() && !addresses.is_empty() => {
+        } if app.messages.sends_mail() && !addresses.is_empty() => {
             let user = accounts.verify(userid, password).await?;
-            mail::request_address_change(app, &user, addresses, mail::Confirming::Change).await?
+            mail::change_address(app, &user, addresses).await?
         }
         Command::ChangeAddress {
             userid,
@@ -76,7 +72,7 @@ pub(super) async fn run(app: &App, request: &Request, command: &Command) -> Resu
             accept,
         } => {
             let user = accounts.verify(userid, password).await?;
-            challenge_policy::set_accepts_challenges(&app.storage, &user, *accept).await?;
+            accounts.set_accepts_challenges(&user, *accept).await?;
             let what = if *accept { "accepts" } else { "refuses" };
             Reply::ok(
                 format!("{user} {what} challenges"),
@@ -90,7 +86,7 @@ pub(super) async fn run(app: &App, request: &Request, command: &Command) -> Resu
             limit,
         } => {
             let user = accounts.verify(userid, password).await?;
-            challenge_policy::set_game_limit(&app.storage, &user, *limit).await?;
+            accounts.set_game_limit(&user, *limit).await?;
             Reply::ok(
                 format!("{user} limit {limit}"),
                 format!("{user} plays at most {limit} ataxx games at once.\n"),
@@ -127,48 +123,13 @@ pub(super) async fn run(app: &App, request: &Request, command: &Command) -> Resu
             Reply::ok(summary, text, json!(vacation))
         }
         Command::ClockAdvance { seconds } => clock_advance(app, *seconds).await?,
-        _ => mail_command(app, request, command).await?,
-    })
-}
-
-/// The commands that mail: messages, broadcasts, address confirmations, mail settings,
-/// password resets.
-async fn mail_command(app: &App, request: &Request, command: &Command) -> Result<Reply> {
-    let accounts = &app.accounts.from_peer(request.peer);
-    let body = request.body.as_deref();
-    match command {
-        Command::Message {
-            userid,
-            password,
-            to,
-        } => {
-            let user = accounts.verify(userid, password).await?;
-            mail::message(app, &user, Some(to), body).await
-        }
-        Command::ConfirmAddress { userid, token } => {
-            mail::confirm_address(app, userid, token).await
-        }
-        Command::ResetRequest { who } => reset::request(app, accounts, who).await,
-        Command::Reset { token, password } => reset::confirm(accounts, token, password).await,
-        Command::Broadcast { userid, password } => {
-            let user = accounts.verify(userid, password).await?;
-            mail::message(app, &user, None, body).await
-        }
-        Command::MailEvents {
-            userid,
-            password,
-            events,
-        } => {
-            let user = accounts.verify(userid, password).await?;
-            mail::set_events(app, &user, events).await
-        }
         _ => unreachable!("run sends every other command elsewhere"),
-    }
+    })
 }
 
 /// `signoff`/`delete`: closes the account, then resigns or cancels its games.
 async fn close(app: &App, request: &Request, userid: &str, password: &str) -> Result<Reply> {
-    let accounts = app.accounts.from_peer(request.peer);
+    let accounts = app.accounts.for_peer(request.peer);
     let (name, left) = app.games.close_account(&accounts, userid, password).await?;
     Ok(Reply::ok(
         format!("account {name} closed"),

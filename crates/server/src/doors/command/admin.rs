@@ -79,7 +79,7 @@ pub(super) async fn run(
 ) -> Result<Reply> {
     let me = app
         .accounts
-        .from_peer(request.peer)
+        .for_peer(request.peer)
         .verify(userid, password)
         .await?;
     let admin = &app.admin;
@@ -141,8 +141,8 @@ pub(super) async fn run(
             )
         }
         AdminCommand::Reset { user } => {
-            let mailed = crate::doors::mail::reset::admin_send(app, &me, user, reason).await?;
-            let text = crate::doors::mail::reset::describe(&mailed);
+            let mailed = app.messages.send_reset(admin, &me, user, reason).await?;
+            let text = super::mail::describe_reset(&mailed);
             Reply::ok(text.trim_end().to_string(), text, json!(mailed))
         }
         AdminCommand::Log => {

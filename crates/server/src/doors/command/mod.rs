@@ -5,9 +5,10 @@
 //! or a comment). Replies carry text (what pbmserv mailed) and JSON; `--json` anywhere in the
 //! command asks a door for the JSON.
 //!
-//! [`parse`] reads a line into a [`Command`]; [`execute`] runs it, each command one call into the
-//! domain, and renders the [`Reply`] (`run` for the commands that change things, `views` for those
-//! that only read).
+//! [`parse`] reads a line into a [`Command`]; [`execute`] runs it ([`execute_parsed`] runs one a
+//! door has read already), each command one call into the domain, and renders the [`Reply`]
+//! (`run` for the commands that change things, `mail` for those that mail, `views` for those that
+//! only read).
 
 use std::net::IpAddr;
 
@@ -21,6 +22,7 @@ mod accounts;
 mod admin;
 mod analysis;
 mod help;
+pub(crate) mod mail;
 mod parse;
 mod parse_game;
 mod parse_tournament;
@@ -244,11 +246,16 @@ pub enum ExportFormat {
 
 /// Parses and runs one request.
 pub async fn execute(app: &App, request: &Request) -> Reply {
-    let command = match parse(request.line.trim()) {
-        Ok(command) => command,
-        Err(err) => return Reply::error(&err, None),
-    };
-    match run::run(app, request, &command).await {
+    match parse(request.line.trim()) {
+        Ok(command) => execute_parsed(app, request, &command).await,
+        Err(err) => Reply::error(&err, None),
+    }
+}
+
+/// Runs a request's command, parsed already by a door that reads the command itself too (the
+/// mail door: a signup's addresses, a move's comment, whom to answer).
+pub async fn execute_parsed(app: &App, request: &Request, command: &Command) -> Reply {
+    match run::run(app, request, command).await {
         Ok(reply) => reply,
         Err(err) => {
             if let Error::Database(db) = &err {

@@ -8,17 +8,6 @@ use super::words::{usage, words, Words};
 use super::{Command, MAX_LINE};
 use crate::error::{Error, Result};
 /// Parses a command line.
-///
-/// ```
-/// use ataxx_server::doors::command::{parse, Command};
-/// use ataxx_server::domain::games::Action;
-/// let cmd = parse("ataxx move 101 alice s3cret c3b5#9").unwrap();
-/// assert_eq!(cmd, Command::Act {
-///     board: 101, userid: "alice".into(), password: "s3cret".into(),
-///     action: Action::Play("c3b5".into()), guard: Some(9),
-/// });
-/// assert!(parse("ataxx move 101 alice").is_err());
-/// ```
 pub fn parse(line: &str) -> Result<Command> {
     if line.len() > MAX_LINE {
         return Err(Error::TooLong {
@@ -37,14 +26,6 @@ pub fn parse(line: &str) -> Result<Command> {
         return Err(Error::Command("empty command; try help".into()));
     };
     let first = first.to_ascii_lowercase();
-    let s = |i: usize| w[i].to_string();
-    let rest = |i: usize| {
-        w.get(i..)
-            .unwrap_or(&[])
-            .iter()
-            .map(|s| s.to_string())
-            .collect()
-    };
     let no_options = |what: &str| -> Result<()> {
         match options.first().or(framework.first()) {
             Some((name, _)) => Err(Error::Command(format!("{what} takes no option -{name}"))),
@@ -55,57 +36,93 @@ pub fn parse(line: &str) -> Result<Command> {
     if game.is_none() {
         no_options(&first)?;
     }
+    if let Some(command) = parse_account(&first, &w)? {
+        return Ok(command);
+    }
     Ok(match first.as_str() {
+        "help" => Command::Help {
+            subjects: rest(&w, 1)
+                .into_iter()
+                .map(|s: String| s.to_ascii_lowercase())
+                .collect(),
+        },
+        "list" => Command::List,
+        "clock" if w.len() == 3 && w[1].eq_ignore_ascii_case("advance") => Command::ClockAdvance {
+            seconds: w[2]
+                .parse()
+                .ok()
+                .filter(|s| *s > 0)
+                .ok_or_else(|| usage("clock advance <seconds>"))?,
+        },
+        "tournament" => super::parse_tournament::parse_tournament(&w[1..])?,
+        "admin" => super::admin::parse_admin(&w[1..])?,
+        _ if game.is_some() => parse_game(game.expect("a game"), &w[1..], options, framework)?,
+        _ => {
+            return Err(Error::Command(format!(
+            "unknown command {first:?}; commands: signup, change, reset, signoff, delete, help, \
+                 list, vacation, tournament, admin, \
+                 <game> <command> with a game of {} (try: help commands)",
+            GameKind::names()
+        )))
+        }
+    })
+}
+
+/// The account commands: signup, changes of password, address and mail events, messages,
+/// confirmations, resets, closing, vacations; None for any other command.
+fn parse_account(first: &str, w: &[&str]) -> Result<Option<Command>> {
+    let s = |i: usize| w[i].to_string();
+    Ok(Some(match first {
         "signup" if w.len() >= 3 => Command::Signup {
             userid: s(1),
             password: s(2),
-            addresses: rest(3),
+            addresses: rest(w, 3),
         },
         "signup" => return Err(usage("signup <userid> <password> [<address>...]")),
-        "change" => match w.get(1).map(|w| w.to_ascii_lowercase()).as_deref() {
-            Some("password") if w.len() == 5 => Command::ChangePassword {
-                userid: s(2),
-                current: s(3),
-                new: s(4),
-            },
-            Some("address") if w.len() >= 4 => Command::ChangeAddress {
-                userid: s(2),
-                password: s(3),
-                addresses: rest(4),
-            },
-            Some("mail") if w.len() >= 5 => Command::MailEvents {
-                userid: s(2),
-                password: s(3),
-                events: rest(4).into_iter().map(|e: String| e.to_ascii_lowercase()).collect(),
-            },
-            _ => {
-                return Err(usage(
-                    "change password <userid> <current> <new> | change address <userid> <password> [<address>...] | change mail <userid> <password> <event>...|all|none",
-                ))
-            }
-        },
+        "change" => parse_change(w)?,
         "message" if w.len() >= 4 => Command::Message {
             userid: s(1),
             password: s(2),
-            to: rest(3).into_iter().map(|t: String| t.to_ascii_lowercase()).collect(),
+            to: rest(w, 3)
+                .into_iter()
+                .map(|t: String| t.to_ascii_lowercase())
+                .collect(),
         },
-        "message" => return Err(usage("message <userid> <password> <to>... (the mail body is the message)")),
-        "confirm" if w.len() == 4 && w[1].eq_ignore_ascii_case("address") => Command::ConfirmAddress {
-            userid: s(2).to_ascii_lowercase(),
-            token: s(3),
-        },
-        "confirm" => return Err(usage("confirm address <userid> <token> (from the confirmation mail)")),
+        "message" => {
+            return Err(usage(
+                "message <userid> <password> <to>... (the mail body is the message)",
+            ))
+        }
+        "confirm" if w.len() == 4 && w[1].eq_ignore_ascii_case("address") => {
+            Command::ConfirmAddress {
+                userid: s(2).to_ascii_lowercase(),
+                token: s(3),
+            }
+        }
+        "confirm" => {
+            return Err(usage(
+                "confirm address <userid> <token> (from the confirmation mail)",
+            ))
+        }
         "reset" if w.len() == 2 => Command::ResetRequest { who: s(1) },
         "reset" if w.len() == 3 => Command::Reset {
             token: s(1),
             password: s(2),
         },
-        "reset" => return Err(usage("reset <userid>|<address> (mails a reset token) | reset <token> <new password>")),
+        "reset" => {
+            return Err(usage(
+                "reset <userid>|<address> (mails a reset token) | reset <token> <new password>",
+            ))
+        }
         "broadcast" if w.len() == 3 => Command::Broadcast {
             userid: s(1),
             password: s(2),
         },
-        "broadcast" => return Err(usage("broadcast <userid> <password> (the mail body is the message)")),
+        "broadcast" => {
+            return Err(usage(
+                "broadcast <userid> <password> (the mail body is the message)",
+            ))
+        }
         "signoff" | "delete" if w.len() == 3 => Command::Close {
             userid: s(1),
             password: s(2),
@@ -122,36 +139,65 @@ pub fn parse(line: &str) -> Result<Command> {
             },
         },
         "vacation" => return Err(usage("vacation <userid> <password> <days>|off")),
-        "help" => Command::Help {
-            subjects: rest(1).into_iter().map(|s: String| s.to_ascii_lowercase()).collect(),
+        _ => return Ok(None),
+    }))
+}
+
+/// `change password|address|mail …`.
+fn parse_change(w: &[&str]) -> Result<Command> {
+    let s = |i: usize| w[i].to_string();
+    Ok(match w.get(1).map(|w| w.to_ascii_lowercase()).as_deref() {
+        Some("password") if w.len() == 5 => Command::ChangePassword {
+            userid: s(2),
+            current: s(3),
+            new: s(4),
         },
-        "list" => Command::List,
-        "clock" if w.len() == 3 && w[1].eq_ignore_ascii_case("advance") => Command::ClockAdvance {
-            seconds: w[2]
-                .parse()
-                .ok()
-                .filter(|s| *s > 0)
-                .ok_or_else(|| usage("clock advance <seconds>"))?,
+        Some("address") if w.len() >= 4 => Command::ChangeAddress {
+            userid: s(2),
+            password: s(3),
+            addresses: rest(w, 4),
         },
-        "tournament" => super::parse_tournament::parse_tournament(&w[1..])?,
-        "admin" => super::admin::parse_admin(&w[1..])?,
-        _ if game.is_some() => {
-            parse_game(game.expect("a game"), &w[1..], options, framework)?
-        }
+        Some("mail") if w.len() >= 5 => Command::MailEvents {
+            userid: s(2),
+            password: s(3),
+            events: rest(w, 4).into_iter().map(|e: String| e.to_ascii_lowercase()).collect(),
+        },
         _ => {
-            return Err(Error::Command(format!(
-                "unknown command {first:?}; commands: signup, change, reset, signoff, delete, help, \
-                 list, vacation, tournament, admin, \
-                 <game> <command> with a game of {} (try: help commands)",
-                GameKind::names()
-            )))
+            return Err(usage(
+                "change password <userid> <current> <new> | change address <userid> <password> [<address>...] | change mail <userid> <password> <event>...|all|none",
+            ))
         }
     })
+}
+
+/// The words from the `i`th on.
+fn rest(w: &[&str], i: usize) -> Vec<String> {
+    w.get(i..)
+        .unwrap_or(&[])
+        .iter()
+        .map(|s| s.to_string())
+        .collect()
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_move_reads_its_board_player_password_move_and_number() {
+        let cmd = parse("ataxx move 101 alice s3cret c3b5#9").unwrap();
+        assert_eq!(
+            cmd,
+            Command::Act {
+                board: 101,
+                userid: "alice".into(),
+                password: "s3cret".into(),
+                action: Action::Play("c3b5".into()),
+                guard: Some(9),
+            }
+        );
+        assert!(parse("ataxx move 101 alice").is_err());
+    }
     use crate::domain::games::{Action, Answer};
 
     #[test]

@@ -1,6 +1,6 @@
 //! Running a command: the commands that change a board or pair players, each one call into
-//! [`crate::domain`] and the reply; account commands are in [`super::accounts`], the commands
-//! that only read in [`super::views`].
+//! [`crate::domain`] and the reply; account commands are in [`super::accounts`], those that mail
+//! in [`super::mail`], the commands that only read in [`super::views`].
 
 use serde_json::json;
 
@@ -32,6 +32,12 @@ pub(super) async fn run(app: &App, request: &Request, command: &Command) -> Resu
         | Command::Answer { .. }
         | Command::Seek { .. }
         | Command::Chat { .. } => play(app, request, command).await,
+        Command::Message { .. }
+        | Command::Broadcast { .. }
+        | Command::ConfirmAddress { .. }
+        | Command::ResetRequest { .. }
+        | Command::Reset { .. }
+        | Command::MailEvents { .. } => super::mail::run(app, request, command).await,
         Command::Tournament(command) => super::tournaments::run(app, request, command).await,
         Command::Admin {
             act,
@@ -47,7 +53,7 @@ pub(super) async fn run(app: &App, request: &Request, command: &Command) -> Resu
             let user = match (userid, password) {
                 (Some(userid), Some(password)) => Some(
                     app.accounts
-                        .from_peer(request.peer)
+                        .for_peer(request.peer)
                         .verify(userid, password)
                         .await?,
                 ),
@@ -61,7 +67,7 @@ pub(super) async fn run(app: &App, request: &Request, command: &Command) -> Resu
 
 /// The commands on boards: challenges and their answers, moves, chat, following, seeks.
 async fn play(app: &App, request: &Request, command: &Command) -> Result<Reply> {
-    let accounts = &app.accounts.from_peer(request.peer);
+    let accounts = &app.accounts.for_peer(request.peer);
     let games = &app.games;
     Ok(match command {
         Command::Challenge {
@@ -158,7 +164,7 @@ async fn check_challenger(
         .find(|p| !p.to_ascii_lowercase().starts_with(BOT_PREFIX));
     match (password, challenger) {
         (Some(password), Some(challenger)) => accounts.verify(challenger, password).await.map(drop),
-        (None, _) if app.outbox.is_none() => Ok(()),
+        (None, _) if !app.messages.sends_mail() => Ok(()),
         _ => Err(Error::Command(
             "this server mails the players of a challenge, so a challenge names the password \
              of its first player: ataxx challenge -password=<password> <you> <opponent>"

@@ -15,7 +15,7 @@ pub(super) async fn run(
     request: &Request,
     command: &TournamentCommand,
 ) -> Result<Reply> {
-    let accounts = app.accounts.from_peer(request.peer);
+    let accounts = app.accounts.for_peer(request.peer);
     let tournaments = &app.tournaments;
     Ok(match command {
         TournamentCommand::List => {

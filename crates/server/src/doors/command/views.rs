@@ -6,8 +6,8 @@ use serde_json::{json, Value};
 
 use super::reply::summary_line;
 use super::{help, Command, ExportFormat, Reply};
-use crate::domain::standings::{self, Group};
-use crate::domain::{analysis, listings};
+use crate::domain::analysis;
+use crate::domain::standings::Group;
 use crate::doors::render::{board, export};
 use crate::error::Result;
 use crate::App;
@@ -30,7 +30,7 @@ pub(super) async fn show(app: &App, command: &Command) -> Result<Reply> {
             json!({"game": game.name()}),
         ),
         Command::List => {
-            let census = listings::census(&app.storage).await?;
+            let census = app.listings.census().await?;
             let players = census.players;
             let mut text = String::new();
             let mut counts = vec![];
@@ -47,7 +47,7 @@ pub(super) async fn show(app: &App, command: &Command) -> Result<Reply> {
             users,
             selection,
         } => {
-            let list = listings::boards(games, *game, users, *selection).await?;
+            let list = app.listings.boards(*game, users, *selection).await?;
             let mut texts = vec![];
             let mut data = vec![];
             for game in list {
@@ -69,7 +69,7 @@ pub(super) async fn show(app: &App, command: &Command) -> Result<Reply> {
             users,
             selection,
         } => {
-            let list = listings::boards(games, *game, users, *selection).await?;
+            let list = app.listings.boards(*game, users, *selection).await?;
             let mut text: String = list.iter().map(|g| summary_line(g) + "\n").collect();
             if text.is_empty() {
                 text = "No boards.\n".into();
@@ -135,7 +135,7 @@ async fn show_boards(app: &App, boards: &[(i64, Option<usize>)]) -> Result<Reply
 
 /// `history`: the latest finished boards, one line each.
 async fn history(app: &App, game: GameKind) -> Result<Reply> {
-    let list = listings::finished(&app.games, game).await?;
+    let list = app.listings.finished(game).await?;
     let mut text = String::from("Finished (UTC)     Board  Winner      Points  Players\n");
     for g in &list {
         let points: Vec<String> = g.seats.iter().map(|s| s.pieces.to_string()).collect();
@@ -156,7 +156,7 @@ async fn history(app: &App, game: GameKind) -> Result<Reply> {
 
 /// `standings`: the players of a game by group, each group in rating order.
 async fn standings(app: &App, game: GameKind) -> Result<Reply> {
-    let standings = standings::standings(&app.storage, game.name(), app.clock.now_ms()).await?;
+    let standings = app.standings.standings(game.name()).await?;
     let mut text = format!("{} standings\n\n", board::title(game.name()));
     let mut data = serde_json::Map::new();
     data.insert("game".into(), json!(game.name()));

@@ -10,7 +10,7 @@ use serde::Deserialize;
 use serde_json::{json, Value};
 
 use super::{authenticated, token, ApiError, ApiResult, Body, HttpState};
-use crate::doors::mail::commands as mail;
+use crate::doors::command::mail;
 use crate::doors::session_cookie::SESSION_COOKIE;
 use crate::error::Error;
 
@@ -29,9 +29,9 @@ pub(super) async fn signup(
 ) -> ApiResult<(StatusCode, Json<Value>)> {
     let app = &state.app;
     let (userid, password, peer) = (&body.userid, &body.password, Some(peer.ip()));
-    // With a mail door, addresses wait for their confirmation mail (doors/mail/commands.rs).
-    if app.outbox.is_some() && !body.addresses.is_empty() {
-        let accounts = app.accounts.from_peer(peer);
+    // With mail, addresses wait for their confirmation mail (domain/messages/account_mail.rs).
+    if app.messages.sends_mail() && !body.addresses.is_empty() {
+        let accounts = app.accounts.for_peer(peer);
         let reply = mail::signup(app, &accounts, userid, password, &body.addresses, peer).await?;
         return Ok((StatusCode::CREATED, Json(reply.data)));
     }
@@ -59,7 +59,7 @@ pub(super) async fn login(
     let (name, token) = state
         .app
         .accounts
-        .from_peer(Some(peer.ip()))
+        .for_peer(Some(peer.ip()))
         .login(&body.userid, &body.password, body.code.as_deref())
         .await?;
     let attributes = state.site.cookie_attributes();
@@ -107,7 +107,7 @@ pub(super) async fn change_password(
     state
         .app
         .accounts
-        .from_peer(Some(peer.ip()))
+        .for_peer(Some(peer.ip()))
         .change_password(&name, &body.current, &body.new)
         .await?;
     Ok(Json(json!({"userid": name})))

@@ -89,8 +89,11 @@ pub(super) async fn reset(
     Body(body): Body<ReasonBody>,
 ) -> ApiResult {
     let me = authenticated(&state, &headers, None).await?;
-    let mailed =
-        crate::doors::mail::reset::admin_send(&state.app, &me, &name, &body.reason).await?;
+    let app = &state.app;
+    let mailed = app
+        .messages
+        .send_reset(&app.admin, &me, &name, &body.reason)
+        .await?;
     Ok(Json(json!(mailed)))
 }
 

@@ -19,8 +19,7 @@ pub(super) async fn healthz() -> impl IntoResponse {
 }
 
 pub(super) async fn readyz(State(state): State<HttpState>) -> Response {
-    let app = &state.app;
-    match crate::domain::health::readiness(&app.storage, &app.hub, &app.leader).await {
+    match state.app.health.readiness().await {
         Ok(leader) => Json(json!({"status": "ready", "leader": leader.as_str()})).into_response(),
         Err(reason) => (
             StatusCode::SERVICE_UNAVAILABLE,

@@ -10,7 +10,7 @@ use serde_json::json;
 use axum::http::HeaderMap;
 
 use super::{authenticated, bad, ApiResult, HttpState};
-use crate::domain::standings::{leaderboard, Speed};
+use crate::domain::standings::Speed;
 
 #[derive(Deserialize)]
 pub(super) struct LeaderboardQuery {
@@ -29,18 +29,18 @@ pub(super) async fn get(
         None => GameKind::Ataxx,
     };
     let speed = Speed::parse(query.speed.as_deref().unwrap_or("all"))?;
-    let board = leaderboard(&state.app.storage, game.name(), speed).await?;
+    let board = state.app.standings.leaderboard(game.name(), speed).await?;
     Ok(Json(json!(board)))
 }
 
-/// `POST /api/bot/upgrade`: the signed-in account becomes a bot (see [`crate::domain::bot_accounts`]).
+/// `POST /api/bot/upgrade`: the signed-in account becomes a bot (see [`crate::domain::accounts::Accounts::become_bot`]).
 pub(super) async fn upgrade_to_bot(
     State(state): State<HttpState>,
     headers: HeaderMap,
 ) -> ApiResult {
     let me = authenticated(&state, &headers, None).await?;
-    crate::domain::bot_accounts::upgrade(&state.app.storage, &me).await?;
+    state.app.accounts.become_bot(&me).await?;
     Ok(Json(
-        json!({"userid": me, "bot": crate::domain::bot_accounts::ENGINE_BOT}),
+        json!({"userid": me, "bot": crate::domain::accounts::ENGINE_BOT}),
     ))
 }

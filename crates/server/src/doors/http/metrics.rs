@@ -29,7 +29,7 @@ pub async fn serve(app: App, listener: TcpListener, mut stopped: watch::Receiver
 }
 
 async fn metrics(State(app): State<App>) -> Response {
-    if let Err(err) = crate::domain::health::read_gauges(&app.storage, &app.leader).await {
+    if let Err(err) = app.health.read_gauges().await {
         // The counters still tell; the gauges keep their last values.
         tracing::warn!(%err, "metrics: reading the gauges");
     }

@@ -8,7 +8,7 @@
 use axum::extract::DefaultBodyLimit;
 use axum::http::header;
 use axum::response::IntoResponse;
-use axum::routing::{get, post};
+use axum::routing::{get, post, MethodRouter};
 use axum::Router;
 use tokio::net::TcpListener;
 use tokio::sync::watch;
@@ -96,15 +96,37 @@ pub async fn serve(
 }
 
 fn router(state: HttpState, limit_reads: bool) -> Router {
-    use read_limits::{limited, ReadLimit, Reads};
-    let [export, explorer, search] = [Reads::Export, Reads::Explorer, Reads::Search]
-        .map(|reads| ReadLimit::new(reads, limit_reads));
-    let quota = |limit: &ReadLimit| axum::middleware::from_fn_with_state(limit.clone(), limited);
+    let quotas = Quotas::new(limit_reads);
     Router::new()
         .route("/api/openapi.json", get(openapi))
         .route("/healthz", get(health::healthz))
         .route("/readyz", get(health::readyz))
         .route("/api/command", post(command::run))
+        .merge(account_routes(&quotas))
+        .merge(game_routes(&quotas))
+        .merge(lobby_routes(&quotas))
+        .merge(position_routes(&quotas))
+        .merge(moderation_routes())
+        .merge(web::routes(state.app.clone()))
+        // API tokens reach only what their scopes allow (scopes.rs).
+        .layer(axum::middleware::from_fn_with_state(
+            state.clone(),
+            scopes::enforce,
+        ))
+        .layer(DefaultBodyLimit::max(MAX_BODY))
+        .layer(axum::middleware::from_fn_with_state(
+            state.clone(),
+            origin::same_origin,
+        ))
+        .layer(axum::middleware::from_fn(errors::json_errors))
+        .layer(axum::middleware::from_fn(health::with_request_id))
+        .with_state(state)
+}
+
+/// Accounts: signup, sessions, passwords and resets, second factors, API tokens, profiles,
+/// standings, the bots and presence.
+fn account_routes(quotas: &Quotas) -> Router<HttpState> {
+    Router::new()
         .route("/api/signup", post(accounts::signup))
         .route("/api/login", post(accounts::login))
         .route("/api/logout", post(accounts::logout))
@@ -124,18 +146,34 @@ fn router(state: HttpState, limit_reads: bool) -> Router {
         .route("/api/users/{name}", get(users::user))
         .route(
             "/api/standings",
-            get(users::standings).route_layer(quota(&search)),
+            counted(&quotas.search, get(users::standings)),
         )
         .route("/api/bots", get(users::bots))
         .route("/api/presence", post(presence::beat))
+        .route("/api/ws", get(socket::user_socket))
+        .route("/api/bot/upgrade", post(leaderboard::upgrade_to_bot))
+        .route(
+            "/api/account/tokens",
+            get(tokens::list).post(tokens::create),
+        )
+        .route(
+            "/api/account/tokens/{id}",
+            axum::routing::delete(tokens::revoke),
+        )
+}
+
+/// Boards: challenges and their answers, moves, chat, following, exports, analysis, search,
+/// and their sockets.
+fn game_routes(quotas: &Quotas) -> Router<HttpState> {
+    Router::new()
         .route("/api/games", get(games::list).post(games::challenge))
         .route(
             "/api/games/search",
-            get(search::search).route_layer(quota(&search)),
+            counted(&quotas.search, get(search::search)),
         )
         .route(
             "/api/games/search/pgn",
-            get(search::pgn).route_layer(quota(&export)),
+            counted(&quotas.export, get(search::pgn)),
         )
         .route("/api/games/{board}", get(games::game))
         .route("/api/games/{board}/text", get(games::game_text))
@@ -162,7 +200,11 @@ fn router(state: HttpState, limit_reads: bool) -> Router {
         .route("/api/games/{board}/subscribe", post(games::subscribe))
         .route("/api/games/{board}/unsubscribe", post(games::unsubscribe))
         .route("/api/games/{board}/ws", get(socket::game_socket))
-        .route("/api/ws", get(socket::user_socket))
+}
+
+/// The lobby: seeks and tournaments, and their sockets.
+fn lobby_routes(quotas: &Quotas) -> Router<HttpState> {
+    Router::new()
         .route("/api/seeks", get(seeks::list).post(seeks::post))
         .route("/api/seeks/pair", post(seeks::pair))
         .route("/api/seeks/{id}", axum::routing::delete(seeks::withdraw))
@@ -175,7 +217,7 @@ fn router(state: HttpState, limit_reads: bool) -> Router {
         .route("/api/tournaments/{id}", get(tournaments::show))
         .route(
             "/api/tournaments/{id}/pgn",
-            get(tournaments::pgn).route_layer(quota(&export)),
+            counted(&quotas.export, get(tournaments::pgn)),
         )
         .route("/api/tournaments/{id}/ws", get(tournaments::socket))
         .route(
@@ -194,6 +236,12 @@ fn router(state: HttpState, limit_reads: bool) -> Router {
             "/api/tournaments/{id}/stop",
             tournaments::acting(crate::doors::command::TournamentAct::Stop),
         )
+}
+
+/// The games themselves and their positions: kinds, layouts, rules, the analysis board, the
+/// explorer, the leaderboard and TV.
+fn position_routes(quotas: &Quotas) -> Router<HttpState> {
+    Router::new()
         .route("/api/kinds", get(kinds::get))
         .route("/api/layout/{text}", get(layout::get))
         .route("/api/analysis", get(analysis::position))
@@ -201,14 +249,18 @@ fn router(state: HttpState, limit_reads: bool) -> Router {
         .route("/api/rules/ataxx/import", post(rules::import))
         .route(
             "/api/leaderboard",
-            get(leaderboard::get).route_layer(quota(&search)),
+            counted(&quotas.search, get(leaderboard::get)),
         )
         .route(
             "/api/explorer",
-            get(explorer::get).route_layer(quota(&explorer)),
+            counted(&quotas.explorer, get(explorer::get)),
         )
         .route("/api/tv", get(tv::get))
-        .route("/api/bot/upgrade", post(leaderboard::upgrade_to_bot))
+}
+
+/// Moderation and the admins' acts.
+fn moderation_routes() -> Router<HttpState> {
+    Router::new()
         .route(
             "/api/blocks",
             get(moderation::blocks).post(moderation::block),
@@ -231,28 +283,35 @@ fn router(state: HttpState, limit_reads: bool) -> Router {
         .route("/api/admin/users/{name}/cheater", post(admin::cheater))
         .route("/api/admin/users/{name}/uncheater", post(admin::uncheater))
         .route("/api/admin/games/{board}/abort", post(admin::abort))
-        .route(
-            "/api/account/tokens",
-            get(tokens::list).post(tokens::create),
-        )
-        .route(
-            "/api/account/tokens/{id}",
-            axum::routing::delete(tokens::revoke),
-        )
-        .merge(web::routes(state.app.clone()))
-        // API tokens reach only what their scopes allow (scopes.rs).
-        .layer(axum::middleware::from_fn_with_state(
-            state.clone(),
-            scopes::enforce,
-        ))
-        .layer(DefaultBodyLimit::max(MAX_BODY))
-        .layer(axum::middleware::from_fn_with_state(
-            state.clone(),
-            origin::same_origin,
-        ))
-        .layer(axum::middleware::from_fn(errors::json_errors))
-        .layer(axum::middleware::from_fn(health::with_request_id))
-        .with_state(state)
+}
+
+/// The per-address quotas of the expensive public reads (read_limits.rs), one per kind of read.
+struct Quotas {
+    export: read_limits::ReadLimit,
+    explorer: read_limits::ReadLimit,
+    search: read_limits::ReadLimit,
+}
+
+impl Quotas {
+    fn new(limit_reads: bool) -> Quotas {
+        use read_limits::{ReadLimit, Reads};
+        Quotas {
+            export: ReadLimit::new(Reads::Export, limit_reads),
+            explorer: ReadLimit::new(Reads::Explorer, limit_reads),
+            search: ReadLimit::new(Reads::Search, limit_reads),
+        }
+    }
+}
+
+/// `route` with its reads counted against `limit`.
+fn counted(
+    limit: &read_limits::ReadLimit,
+    route: MethodRouter<HttpState>,
+) -> MethodRouter<HttpState> {
+    route.route_layer(axum::middleware::from_fn_with_state(
+        limit.clone(),
+        read_limits::limited,
+    ))
 }
 
 async fn openapi() -> impl IntoResponse {

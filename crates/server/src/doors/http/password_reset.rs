@@ -11,7 +11,7 @@ use serde::Deserialize;
 use serde_json::Value;
 
 use super::{ApiResult, Body, HttpState};
-use crate::doors::mail::reset;
+use crate::doors::command::mail;
 
 #[derive(Deserialize)]
 pub(super) struct RequestBody {
@@ -23,8 +23,8 @@ pub(super) async fn request(
     ConnectInfo(peer): ConnectInfo<SocketAddr>,
     Body(body): Body<RequestBody>,
 ) -> ApiResult<(StatusCode, Json<Value>)> {
-    let accounts = state.app.accounts.from_peer(Some(peer.ip()));
-    let reply = reset::request(&state.app, &accounts, &body.user).await?;
+    let accounts = state.app.accounts.for_peer(Some(peer.ip()));
+    let reply = mail::reset_request(&state.app, &accounts, &body.user).await?;
     Ok((StatusCode::ACCEPTED, Json(reply.data)))
 }
 
@@ -39,7 +39,7 @@ pub(super) async fn confirm(
     ConnectInfo(peer): ConnectInfo<SocketAddr>,
     Body(body): Body<ConfirmBody>,
 ) -> ApiResult {
-    let accounts = state.app.accounts.from_peer(Some(peer.ip()));
-    let reply = reset::confirm(&accounts, &body.token, &body.password).await?;
+    let accounts = state.app.accounts.for_peer(Some(peer.ip()));
+    let reply = mail::reset(&accounts, &body.token, &body.password).await?;
     Ok(Json(reply.data))
 }

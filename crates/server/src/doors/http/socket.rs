@@ -141,7 +141,11 @@ impl Session {
         loop {
             match self.revocations.recv().await {
                 Ok(revocation) => {
-                    if crate::Accounts::ends_session(&revocation, &self.user, Some(&self.token)) {
+                    if crate::domain::accounts::Accounts::ends_session(
+                        &revocation,
+                        &self.user,
+                        Some(&self.token),
+                    ) {
                         return;
                     }
                 }

@@ -8,7 +8,6 @@ use serde::Deserialize;
 use serde_json::json;
 
 use super::{bad, ApiResult, HttpState};
-use crate::domain::tv::featured;
 
 /// The most games one answer lists.
 const MAX_LIMIT: usize = 50;
@@ -31,12 +30,6 @@ pub(super) async fn get(State(state): State<HttpState>, Query(query): Query<TvQu
         Some(limit @ 1..=MAX_LIMIT) => limit,
         Some(limit) => return Err(bad(format!("limit {limit}: from 1 to {MAX_LIMIT}"))),
     };
-    let games = featured(
-        &state.app.storage,
-        &state.app.games,
-        game.map(|g| g.name()),
-        limit,
-    )
-    .await?;
+    let games = state.app.tv.featured(game.map(|g| g.name()), limit).await?;
     Ok(Json(json!(games)))
 }

@@ -9,11 +9,10 @@ use serde::Deserialize;
 use serde_json::json;
 
 use super::{authenticated, bad, ApiResult, HttpState};
-use crate::domain::profiles;
 
 pub(super) async fn me(State(state): State<HttpState>, headers: HeaderMap) -> ApiResult {
     let name = authenticated(&state, &headers, None).await?;
-    let mut me = json!(profiles::user(&state.app.storage, &name).await?);
+    let mut me = json!(state.app.profiles.user(&name).await?);
     // The browser shows its admin page to the server's admins.
     me["admin"] = json!(state.app.admin.is_admin(&name));
     // Its security page offers to turn the second factor on or off.
@@ -23,9 +22,7 @@ pub(super) async fn me(State(state): State<HttpState>, headers: HeaderMap) -> Ap
 
 pub(super) async fn user(State(state): State<HttpState>, Path(name): Path<String>) -> ApiResult {
     let name = name.to_ascii_lowercase();
-    Ok(Json(json!(
-        profiles::user(&state.app.storage, &name).await?
-    )))
+    Ok(Json(json!(state.app.profiles.user(&name).await?)))
 }
 
 #[derive(Deserialize)]
@@ -42,12 +39,9 @@ pub(super) async fn standings(
         Some(name) => name.parse::<GameKind>().map_err(|e| bad(e.to_string()))?,
         None => GameKind::Ataxx,
     };
-    let now = state.app.clock.now_ms();
-    Ok(Json(json!(
-        profiles::standings(&state.app.storage, game, now).await?
-    )))
+    Ok(Json(json!(state.app.profiles.standings(game).await?)))
 }
 
 pub(super) async fn bots(State(state): State<HttpState>) -> ApiResult {
-    Ok(Json(json!(profiles::bots(&state.app.storage).await?)))
+    Ok(Json(json!(state.app.profiles.bots().await?)))
 }

@@ -1,5 +1,6 @@
-//! Inbound mail: stored first ([`crate::domain::messages`], before the SMTP `250` or `mail-in`'s exit status),
-//! then processed ([`process`]): filtered, run as a command, answered.
+//! Inbound mail: stored first ([`crate::domain::messages::Messages::store_inbound`], before the
+//! SMTP `250` or `mail-in`'s exit status), then processed ([`process`]): filtered, its Subject
+//! read once and run as a command, answered.
 //!
 //! The From address is never authentication (the password in the command is): the reply to a
 //! command naming an account goes to that account's addresses. Only a sender no account
@@ -14,13 +15,12 @@ use crate::App;
 
 use super::parse::{self, Inbound};
 use super::Mail;
-use crate::domain::messages;
-use crate::domain::messages::Outgoing;
+use crate::domain::outbox::Outgoing;
 use crate::model::InboxRow;
 
 /// Processes every stored message not yet processed, oldest first.
 pub async fn process(app: &App, mail: &Mail) -> Result<usize> {
-    let rows = messages::unprocessed(&app.storage, 100).await?;
+    let rows = app.messages.unprocessed(100).await?;
     for row in &rows {
         process_one(app, mail, row).await?;
         mail.outbox.ring();
@@ -46,15 +46,15 @@ async fn process_one(app: &App, mail: &Mail, row: &InboxRow) -> Result<()> {
         Some(inbound) => answer(app, mail, row, &inbound, now).await?,
     };
     let sender = mail.outbox.sender(now);
-    messages::finish_inbound(
-        &app.storage,
-        &sender,
-        row.id,
-        outcome.status,
-        &outcome.note,
-        &outcome.replies,
-    )
-    .await?;
+    app.messages
+        .finish_inbound(
+            &sender,
+            row.id,
+            outcome.status,
+            &outcome.note,
+            &outcome.replies,
+        )
+        .await?;
     tracing::info!(id = row.id, note = %outcome.note, "mail processed");
     Ok(())
 }
@@ -67,22 +67,64 @@ async fn answer(
     now: i64,
 ) -> Result<Outcome> {
     let from = &inbound.from;
-    let ignored = |why: String| Outcome {
+    if let Some(why) = &inbound.automatic {
+        return Ok(ignored(from, format!("automatic ({why})")));
+    }
+    let recent = app.messages.received_since(from, now - HOUR_MS).await?;
+    if recent >= mail.config.per_sender_per_hour {
+        return Ok(ignored(
+            from,
+            format!(
+                "over {} messages in an hour",
+                mail.config.per_sender_per_hour
+            ),
+        ));
+    }
+    if row.truncated || row.size > mail.config.max_bytes as i64 {
+        return refuse_large(app, mail, row, inbound, now).await;
+    }
+    let (command, reply) = run_subject(app, inbound).await;
+    let command = command.as_ref();
+    let note = format!(
+        "from {from}: {} {}",
+        if reply.ok { "ok" } else { "error" },
+        reply.subject
+    );
+    if !reply.ok && answers_an_error(app, inbound).await? {
+        return Ok(ignored(
+            from,
+            format!("an answer to this server's error mail ({})", reply.subject),
+        ));
+    }
+    // A signup's answer is the confirmation mail to its addresses, nothing to the From. Board
+    // mails answer a move, a chat, the acceptance that starts or ends a challenge, and a
+    // challenge to the players it names: no second copy.
+    let told_otherwise = reply.ok
+        && (matches!(command, Some(Command::Signup { .. }))
+            || told_by_board_mail(app, from, &reply, command).await?);
+    let replies = match told_otherwise {
+        true => vec![],
+        false => vec![reply_mail(app, mail, inbound, command, &reply, now).await?],
+    };
+    Ok(Outcome {
+        status: "done",
+        note,
+        replies,
+    })
+}
+
+/// A message left unanswered, and why.
+fn ignored(from: &str, why: String) -> Outcome {
+    Outcome {
         status: "ignored",
         note: format!("from {from}: ignored, {why}"),
         replies: vec![],
-    };
-    if let Some(why) = &inbound.automatic {
-        return Ok(ignored(format!("automatic ({why})")));
     }
-    let recent = messages::received_since(&app.storage, from, now - HOUR_MS).await?;
-    if recent >= mail.config.per_sender_per_hour {
-        return Ok(ignored(format!(
-            "over {} messages in an hour",
-            mail.config.per_sender_per_hour
-        )));
-    }
-    let thread = |refs: String| Outgoing {
+}
+
+/// An answer to `inbound` in its thread (`refs`: the board's, if any).
+fn in_thread(inbound: &Inbound, refs: String) -> Outgoing {
+    Outgoing {
         in_reply_to: inbound
             .message_id
             .as_ref()
@@ -90,31 +132,35 @@ async fn answer(
             .unwrap_or_default(),
         refs,
         ..Default::default()
-    };
-    if row.truncated || row.size > mail.config.max_bytes as i64 {
-        return refuse_large(app, mail, row, inbound, thread(String::new()), now).await;
     }
-    let mut line = inbound.subject.clone();
-    let parsed = command::parse(&line);
-    if let Ok(Command::Signup { addresses, .. }) = &parsed {
-        // pbmserv: without addresses, replies go to the sending address.
+}
+
+/// Runs the Subject as a command, read once: the command (when it parsed) and its reply. A
+/// signup without addresses takes the sending address (pbmserv); a move's comment goes on the
+/// board, for its next board mail.
+async fn run_subject(app: &App, inbound: &Inbound) -> (Option<Command>, Reply) {
+    let mut parsed = command::parse(inbound.subject.trim());
+    if let Ok(Command::Signup { addresses, .. }) = &mut parsed {
         if addresses.is_empty() {
-            line = format!("{line} {from}");
+            addresses.push(inbound.from.clone());
         }
     }
     let comment = (!inbound.comment.is_empty()).then(|| inbound.comment.clone());
     let request = Request {
-        line: line.clone(),
+        line: inbound.subject.clone(),
         body: comment.clone(),
-        peer: Some(sender_peer(from)),
+        peer: Some(sender_peer(&inbound.from)),
     };
     let id = crate::doors::request_id::new_id();
     let span = crate::doors::request_id::span("mail", &id);
-    let reply = tracing::Instrument::instrument(command::execute(app, &request), span).await;
-    let parsed = command::parse(&line).ok();
-    // A move's comment goes on the board, for its next board mail.
-    if let (true, Some(Command::Act { board, userid, .. }), Some(comment)) =
-        (reply.ok, &parsed, &comment)
+    let command = match parsed {
+        Ok(command) => command,
+        Err(err) => return (None, Reply::error(&err, None)),
+    };
+    let reply = command::execute_parsed(app, &request, &command);
+    let reply = tracing::Instrument::instrument(reply, span).await;
+    if let (true, Command::Act { board, userid, .. }, Some(comment)) =
+        (reply.ok, &command, &comment)
     {
         if let Err(err) = app
             .games
@@ -124,43 +170,20 @@ async fn answer(
             tracing::warn!(%err, board, "the comment of a mailed move");
         }
     }
-    let actor = parsed
-        .as_ref()
-        .and_then(Command::userid)
-        .map(str::to_ascii_lowercase);
-    let account = match &actor {
-        Some(name) => messages::addresses_of(&app.storage, name).await?,
-        None => None,
-    };
-    let note = format!(
-        "from {from}: {} {}",
-        if reply.ok { "ok" } else { "error" },
-        reply.subject
-    );
-    if !reply.ok && answers_an_error(app, inbound).await? {
-        return Ok(ignored(format!(
-            "an answer to this server's error mail ({})",
-            reply.subject
-        )));
-    }
-    // A signup's answer is the confirmation mail to its addresses, nothing to the From.
-    if reply.ok && matches!(parsed, Some(Command::Signup { .. })) {
-        return Ok(Outcome {
-            status: "done",
-            note,
-            replies: vec![],
-        });
-    }
-    // Board mails answer a move, a chat, the acceptance that starts or ends a challenge, and a
-    // challenge to the players it names: no second copy.
-    if reply.ok && told_by_board_mail(app, from, &reply, parsed.as_ref()).await? {
-        return Ok(Outcome {
-            status: "done",
-            note,
-            replies: vec![],
-        });
-    }
-    let refs = match parsed.as_ref().and_then(Command::board) {
+    (Some(command), reply)
+}
+
+/// The reply mailed for a command: to the addresses of the account it names, else to a
+/// stranger's From (a few an hour); error replies only to addresses under their hourly cap.
+async fn reply_mail(
+    app: &App,
+    mail: &Mail,
+    inbound: &Inbound,
+    command: Option<&Command>,
+    reply: &Reply,
+    now: i64,
+) -> Result<(Vec<String>, Outgoing)> {
+    let refs = match command.and_then(Command::board) {
         Some(board) => mail.outbox.board_thread(board),
         None => String::new(),
     };
@@ -168,20 +191,24 @@ async fn answer(
         kind: if reply.ok { "reply" } else { "error" }.into(),
         subject: reply.subject.clone(),
         body: reply.text.clone(),
-        ..thread(refs)
+        ..in_thread(inbound, refs)
+    };
+    let account = match command.and_then(Command::userid) {
+        Some(name) => {
+            app.messages
+                .addresses_of(&name.to_ascii_lowercase())
+                .await?
+        }
+        None => None,
     };
     let mut to = match account {
         Some(addresses) => addresses,
-        None => stranger_addresses(app, mail, from, now).await?,
+        None => stranger_addresses(app, mail, &inbound.from, now).await?,
     };
     if !reply.ok {
         to = under_error_cap(app, to, now).await?;
     }
-    Ok(Outcome {
-        status: "done",
-        note,
-        replies: vec![(to, mail_reply)],
-    })
+    Ok((to, mail_reply))
 }
 
 /// Whether the board mail of a command's change tells its sender what the reply would.
@@ -195,7 +222,7 @@ async fn told_by_board_mail(
         Some(Command::Act { .. } | Command::Chat { .. }) => true,
         Some(Command::Answer { .. }) => reply.data["status"] != Status::Challenge.as_str(),
         Some(Command::Challenge { players, .. }) => {
-            let sender = messages::user_by_address(&app.storage, from).await?;
+            let sender = app.messages.user_by_address(from).await?;
             sender.is_some_and(|s| players.iter().any(|p| p.eq_ignore_ascii_case(&s)))
         }
         _ => false,
@@ -220,13 +247,10 @@ pub fn sender_peer(from: &str) -> IpAddr {
 
 /// The From address, unless no account has it and it has had its share of answers this hour.
 async fn stranger_addresses(app: &App, mail: &Mail, from: &str, now: i64) -> Result<Vec<String>> {
-    if messages::user_by_address(&app.storage, from)
-        .await?
-        .is_some()
-    {
+    if app.messages.user_by_address(from).await?.is_some() {
         return Ok(vec![from.to_string()]);
     }
-    let sent = messages::sent_since(&app.storage, from, "", now - HOUR_MS).await?;
+    let sent = app.messages.sent_since(from, "", now - HOUR_MS).await?;
     Ok(match sent < mail.config.stranger_replies_per_hour {
         true => vec![from.to_string()],
         false => vec![],
@@ -241,7 +265,10 @@ pub const ERRORS_PER_ADDRESS_PER_HOUR: i64 = 5;
 async fn under_error_cap(app: &App, addresses: Vec<String>, now: i64) -> Result<Vec<String>> {
     let mut kept = vec![];
     for address in addresses {
-        let had = messages::sent_since(&app.storage, &address, "error", now - HOUR_MS).await?;
+        let had = app
+            .messages
+            .sent_since(&address, "error", now - HOUR_MS)
+            .await?;
         if had < ERRORS_PER_ADDRESS_PER_HOUR {
             kept.push(address);
         }
@@ -257,7 +284,7 @@ async fn answers_an_error(app: &App, inbound: &Inbound) -> Result<bool> {
         return Ok(true);
     }
     for id in &inbound.answers {
-        if messages::own_mail_kind(&app.storage, id).await?.as_deref() == Some("error") {
+        if app.messages.own_mail_kind(id).await?.as_deref() == Some("error") {
             return Ok(true);
         }
     }
@@ -271,7 +298,6 @@ async fn refuse_large(
     mail: &Mail,
     row: &InboxRow,
     inbound: &Inbound,
-    thread: Outgoing,
     now: i64,
 ) -> Result<Outcome> {
     let from = &inbound.from;
@@ -284,7 +310,7 @@ async fn refuse_large(
              without attachments.\n",
             row.size, mail.config.max_bytes
         ),
-        ..thread
+        ..in_thread(inbound, String::new())
     };
     let to = stranger_addresses(app, mail, from, now).await?;
     Ok(Outcome {

@@ -1,8 +1,9 @@
 //! The mail door (pbmserv's own transport, spec section 1): a message's Subject is one command of
 //! the pbmserv language, its plain-text body the comment; replies and board mails go out by mail.
 //!
-//! * [`smtp`]: an SMTP listener (`ataxx serve --smtp`); [`crate::domain::messages::store_inbound`] is also the way in of
-//!   `ataxx mail-in`, for any MTA that can pipe a message to a program.
+//! * [`smtp`]: an SMTP listener (`ataxx serve --smtp`); the inbox it stores into
+//!   ([`crate::domain::messages::Messages::store_inbound`]) is also the way in of `ataxx mail-in`
+//!   ([`crate::offline::mail_in`]), for any MTA that can pipe a message to a program.
 //! * [`inbound`]: stored messages are parsed ([`parse`]), filtered (auto-replies, bounces, size,
 //!   rate) and run through [`crate::doors::command`] like a text-door line.
 //! * [`notify`]: board mails, challenge notices, nags, chats and game ends, composed from what
@@ -15,12 +16,10 @@
 //! Nothing is lost: a message is in the database before the SMTP `250`, and a processed message's
 //! replies are queued in the same transaction that marks it done.
 
-pub mod commands;
 pub mod inbound;
 pub mod notify;
 pub mod parse;
 pub mod relay;
-pub mod reset;
 pub mod smtp;
 
 use std::sync::Arc;
@@ -28,7 +27,7 @@ use std::time::Duration;
 
 use tokio::sync::{watch, Notify};
 
-use crate::domain::messages::Outbox;
+use crate::domain::outbox::Outbox;
 use crate::App;
 
 /// How the mail door runs.

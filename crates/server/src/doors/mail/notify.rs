@@ -10,7 +10,8 @@ use crate::model::Status;
 use crate::App;
 
 use super::Mail;
-use crate::domain::messages::{self, BoardMail, Outgoing};
+use crate::domain::messages::BoardMail;
+use crate::domain::outbox::Outgoing;
 use crate::model::BoardCursor;
 
 /// One mail to the board's people: who gets it, and which account setting lets them refuse it.
@@ -23,11 +24,11 @@ struct Notice {
 
 /// Composes the mails of every changed board; returns how many mails were queued.
 pub async fn compose(app: &App, mail: &Mail) -> Result<usize> {
-    let changed = messages::changed_boards(&app.storage).await?;
+    let changed = app.messages.changed_boards().await?;
     let mut queued = 0;
     for (board, cursor) in changed {
         let view = app.games.view(board).await?;
-        let nagged_ply = messages::nagged_ply(&app.storage, board).await?;
+        let nagged_ply = app.messages.nagged_ply(board).await?;
         let now = app.games.now_ms();
         let notice = notice(&view, cursor.as_ref(), nagged_ply, now);
         let next = BoardCursor {
@@ -48,7 +49,10 @@ pub async fn compose(app: &App, mail: &Mail) -> Result<usize> {
             recipients: &notice.recipients,
         });
         let sender = mail.outbox.sender(now);
-        queued += messages::board_mailed(&app.storage, &sender, board, board_mail, &next).await?;
+        queued += app
+            .messages
+            .board_mailed(&sender, board, board_mail, &next)
+            .await?;
     }
     Ok(queued)
 }
@@ -60,54 +64,94 @@ fn notice(
     nagged_ply: i64,
     now_ms: i64,
 ) -> Option<Notice> {
-    let game = &view.summary;
-    let seats: Vec<String> = game.seats.iter().map(|s| s.name.clone()).collect();
-    let mut everyone = seats.clone();
-    for subscriber in &view.subscribers {
-        if !everyone.contains(subscriber) {
-            everyone.push(subscriber.clone());
-        }
-    }
-    let last_chat = cursor.map_or(0, |c| c.chat_seq);
-    // A board mail carries the comments made since the last one, not the game's every comment.
-    let view = &GameView {
-        chat: view
-            .chat
-            .iter()
-            .filter(|c| c.seq > last_chat)
-            .cloned()
-            .collect(),
-        ..view.clone()
-    };
-    let new_chats: Vec<_> = view.chat.iter().collect();
-    let commented = if new_chats.is_empty() { "" } else { " **" };
-    let moves_since = cursor.map_or(0, |c| c.plies);
-    let board_mail = |event: &'static str, recipients: Vec<String>| Notice {
-        mail: Outgoing {
-            kind: event.to_string(),
-            subject: format!("{}{commented}", board::subject(game)),
-            body: format!(
-                "{}{}",
-                moves_made(view, moves_since),
-                board::mail(view, None, now_ms)
-            ),
-            ..Default::default()
-        },
-        event,
-        recipients,
-    };
+    let board = Changed::new(view, cursor, now_ms);
+    let game = &board.view.summary;
     let status = game.status;
     let Some(cursor) = cursor else {
         return Some(match status {
-            Status::Challenge => board_mail("challenge", seats),
-            Status::Finished => board_mail("end", everyone),
-            _ => board_mail("move", everyone),
+            Status::Challenge => board.board_mail("challenge", board.seats.clone()),
+            Status::Finished => board.board_mail("end", board.everyone.clone()),
+            _ => board.board_mail("move", board.everyone.clone()),
         });
     };
     if status != cursor.status {
-        return Some(match status {
-            Status::Finished => board_mail("end", everyone),
-            Status::Active => board_mail("move", everyone),
+        return Some(board.status_changed());
+    }
+    if game.ply != cursor.plies
+        || (status == Status::Active && game.proposal.is_some() && board.view.chat.is_empty())
+    {
+        return Some(board.board_mail("move", board.everyone.clone()));
+    }
+    if nagged_ply == game.ply && cursor.nagged_ply != nagged_ply && status == Status::Active {
+        return board.nag();
+    }
+    board.chatted()
+}
+
+/// A changed board as its mails tell it: the comments made since its last mail (a board mail
+/// carries those, not the game's every comment), its seats, and everyone who follows it.
+struct Changed {
+    view: GameView,
+    seats: Vec<String>,
+    everyone: Vec<String>,
+    /// The moves the last mail told of.
+    mailed_plies: i64,
+    now_ms: i64,
+}
+
+impl Changed {
+    fn new(view: &GameView, cursor: Option<&BoardCursor>, now_ms: i64) -> Changed {
+        let seats: Vec<String> = view.summary.seats.iter().map(|s| s.name.clone()).collect();
+        let mut everyone = seats.clone();
+        for subscriber in &view.subscribers {
+            if !everyone.contains(subscriber) {
+                everyone.push(subscriber.clone());
+            }
+        }
+        let last_chat = cursor.map_or(0, |c| c.chat_seq);
+        let view = GameView {
+            chat: view
+                .chat
+                .iter()
+                .filter(|c| c.seq > last_chat)
+                .cloned()
+                .collect(),
+            ..view.clone()
+        };
+        Changed {
+            view,
+            seats,
+            everyone,
+            mailed_plies: cursor.map_or(0, |c| c.plies),
+            now_ms,
+        }
+    }
+
+    /// The board mail of `event`: the board, the moves since the last mail, `**` when commented.
+    fn board_mail(&self, event: &'static str, recipients: Vec<String>) -> Notice {
+        let commented = if self.view.chat.is_empty() { "" } else { " **" };
+        Notice {
+            mail: Outgoing {
+                kind: event.to_string(),
+                subject: format!("{}{commented}", board::subject(&self.view.summary)),
+                body: format!(
+                    "{}{}",
+                    moves_made(&self.view, self.mailed_plies),
+                    board::mail(&self.view, None, self.now_ms)
+                ),
+                ..Default::default()
+            },
+            event,
+            recipients,
+        }
+    }
+
+    /// The mail of a new status: the game's end, its start, or what became of the challenge.
+    fn status_changed(&self) -> Notice {
+        let game = &self.view.summary;
+        match game.status {
+            Status::Finished => self.board_mail("end", self.everyone.clone()),
+            Status::Active => self.board_mail("move", self.everyone.clone()),
             other => Notice {
                 mail: Outgoing {
                     kind: "challenge".into(),
@@ -116,23 +160,21 @@ fn notice(
                         "The challenge on {} board {} was {other}.\n\n{}",
                         game.game,
                         game.board,
-                        board::mail(view, None, now_ms)
+                        board::mail(&self.view, None, self.now_ms)
                     ),
                     ..Default::default()
                 },
                 event: "challenge",
-                recipients: seats,
+                recipients: self.seats.clone(),
             },
-        });
+        }
     }
-    if game.ply != cursor.plies
-        || (status == Status::Active && game.proposal.is_some() && new_chats.is_empty())
-    {
-        return Some(board_mail("move", everyone));
-    }
-    if nagged_ply == game.ply && cursor.nagged_ply != nagged_ply && status == Status::Active {
+
+    /// The nag of the player to move.
+    fn nag(&self) -> Option<Notice> {
+        let game = &self.view.summary;
         let user = game.to_move.clone()?;
-        return Some(Notice {
+        Some(Notice {
             mail: Outgoing {
                 kind: "nag".into(),
                 subject: format!("Nag: {} Board {} {user}", game.game, game.board),
@@ -144,26 +186,30 @@ fn notice(
                             .or(game.started_ms)
                             .unwrap_or(game.created_ms)
                     ),
-                    board::mail(view, None, now_ms)
+                    board::mail(&self.view, None, self.now_ms)
                 ),
                 ..Default::default()
             },
             event: "nag",
             recipients: vec![user],
-        });
+        })
     }
-    if let Some(first) = new_chats.first() {
+
+    /// The comments made since the last mail, if any, above the board.
+    fn chatted(&self) -> Option<Notice> {
+        let game = &self.view.summary;
+        let first = self.view.chat.first()?;
         let mut body = String::new();
-        for chat in &new_chats {
+        for chat in &self.view.chat {
             body.push_str(&format!("{} writes:\n{}\n\n", chat.name, chat.body));
         }
         // The comments are above: the board below them without a second copy.
         let board_only = GameView {
             chat: vec![],
-            ..view.clone()
+            ..self.view.clone()
         };
-        body.push_str(&board::mail(&board_only, None, now_ms));
-        return Some(Notice {
+        body.push_str(&board::mail(&board_only, None, self.now_ms));
+        Some(Notice {
             mail: Outgoing {
                 kind: "chat".into(),
                 subject: format!("{} chat {} {}", game.game, game.board, first.name),
@@ -171,10 +217,9 @@ fn notice(
                 ..Default::default()
             },
             event: "chat",
-            recipients: everyone,
-        });
+            recipients: self.everyone.clone(),
+        })
     }
-    None
 }
 
 /// Names the moves made since the last board mail when there were several (moves a second

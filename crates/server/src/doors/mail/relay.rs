@@ -14,7 +14,6 @@ use lettre::{AsyncSmtpTransport, AsyncTransport, Message, Tokio1Executor};
 use tokio::sync::watch;
 
 use super::Mail;
-use crate::domain::messages;
 use crate::error::{Error, Result};
 use crate::model::OutboxRow;
 use crate::App;
@@ -94,7 +93,7 @@ pub async fn run(app: App, mail: Mail, mut stopped: watch::Receiver<bool>) {
 /// A new sender (this process started, or this node became the leader) sends at once what a
 /// dead one had claimed; true once done.
 async fn take_over(app: &App) -> bool {
-    match messages::reclaim_sending(&app.storage, app.clock.now_ms()).await {
+    match app.messages.reclaim_sending(app.clock.now_ms()).await {
         Ok(n) => {
             if n > 0 {
                 tracing::warn!(n, "mail a stopped sender was handing over goes again");
@@ -112,10 +111,13 @@ async fn take_over(app: &App) -> bool {
 /// between the relay's acceptance and the mark leaves it claimed; it is sent again, with the
 /// same Message-ID, by the next sender (see docs/mail.md, "Sent once").
 async fn send_due(app: &App, mail: &Mail, transport: &Transport, retry: Duration) -> Result<()> {
-    let due = messages::due(&app.storage, app.clock.now_ms(), 100).await?;
+    let due = app.messages.due(app.clock.now_ms(), 100).await?;
     for row in due {
         let now = app.clock.now_ms();
-        let claimed = messages::claim(&app.storage, row.id, now, now + CLAIM_LEASE_MS).await?;
+        let claimed = app
+            .messages
+            .claim(row.id, now, now + CLAIM_LEASE_MS)
+            .await?;
         if !claimed {
             continue;
         }
@@ -125,19 +127,14 @@ async fn send_due(app: &App, mail: &Mail, transport: &Transport, retry: Duration
         };
         let now = app.clock.now_ms();
         match sent {
-            Ok(()) => messages::mark_sent(&app.storage, row.id, now).await?,
+            Ok(()) => app.messages.mark_sent(row.id, now).await?,
             Err((err, permanent)) => {
                 let wait = retry.as_millis() as i64 * (1i64 << row.attempts.min(20));
                 let give_up = permanent || now - row.created_ms > GIVE_UP_MS;
                 tracing::warn!(id = row.id, to = %row.recipient, %err, give_up, "mail not sent");
-                messages::mark_failed(
-                    &app.storage,
-                    row.id,
-                    &err,
-                    now + wait.min(3_600_000),
-                    give_up,
-                )
-                .await?;
+                app.messages
+                    .mark_failed(row.id, &err, now + wait.min(3_600_000), give_up)
+                    .await?;
             }
         }
     }

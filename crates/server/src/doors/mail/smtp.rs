@@ -208,17 +208,11 @@ async fn session(app: App, mail: Mail, stream: TcpStream, _slot: Slot) {
 /// Stores a received message and says so: the reply to its DATA (`451` when it could not be
 /// stored, so that the sender tries again).
 async fn store(app: &App, mail: &Mail, from: &str, message: &[u8]) -> String {
-    let now = app.games.now_ms();
     let message_id = super::parse::message_id(message);
-    let stored = messages::store_inbound(
-        &app.storage,
-        now,
-        from,
-        message_id.as_deref(),
-        message,
-        mail.config.max_bytes,
-    )
-    .await;
+    let stored = app
+        .messages
+        .store_inbound(from, message_id.as_deref(), message, mail.config.max_bytes)
+        .await;
     match stored {
         Ok(messages::Stored {
             id,

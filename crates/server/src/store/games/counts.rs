@@ -27,18 +27,6 @@ pub async fn games_in_play(conn: &mut AnyConnection) -> Result<i64> {
     Ok(row.try_get("n")?)
 }
 
-/// How many boards `name` plays on that are open: in play or waiting for acceptance.
-pub async fn active_game_count(conn: &mut AnyConnection, name: &str) -> Result<i64> {
-    let row = sqlx::query(
-        "SELECT COUNT(*) AS n FROM games WHERE status IN ('challenge', 'active') \
-         AND board IN (SELECT board FROM seats WHERE name = $1)",
-    )
-    .bind(name)
-    .fetch_one(conn)
-    .await?;
-    Ok(row.try_get("n")?)
-}
-
 /// How many boards of a game are in a state.
 pub async fn count_games(conn: &mut AnyConnection, game: &str, status: Status) -> Result<i64> {
     let row = sqlx::query("SELECT COUNT(*) AS n FROM games WHERE game = $1 AND status = $2")
