@@ -100,6 +100,6 @@ mod tests {
             run(NetEval::default(), 5, |_, _| {}).nodes,
             run(NetEval::default(), 7, |_, _| {}).nodes,
         );
-        assert_eq!(signatures, (14_416, 18_791, 99_381));
+        assert_eq!(signatures, (14_416, 26_555, 119_714));
     }
 }

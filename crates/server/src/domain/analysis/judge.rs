@@ -6,7 +6,7 @@
 //! `k` chosen per game so that the chances grow the way a lead does. Square Ataxx is searched
 //! with the embedded net, whose scores the trainer fitted to game results (a score `s` wins
 //! with probability `1 / (1 + e^(-s/K))`, `K` the net's scale, docs/nnue.md), so there
-//! `k = 1/K` (net6: K = 288, a lead of 1 piece is 0.17, 5 pieces 0.71). In Hexxagon and
+//! `k = 1/K` (net7: K = 292, a lead of 1 piece is 0.17, 5 pieces 0.69). In Hexxagon and
 //! four-player Ataxx one piece is worth little (a capture flips several), so `k = 0.002` (a
 //! lead of 1 piece is 0.10, 5 pieces 0.46, 10 pieces 0.76); in Ankor one cube of connection
 //! distance is a tempo, so `k = 0.005` (1 cube is 0.24, 3 cubes 0.64). A forced end is ±1.
@@ -200,7 +200,7 @@ mod tests {
             .expect("the build embeds a net")
             .scale();
         assert!((chances(GameKind::Ataxx, i64::from(k)) - 0.4621).abs() < 1e-4);
-        assert!((250..350).contains(&k), "net6's scale is 288, not {k}");
+        assert!((250..350).contains(&k), "net7's scale is 292, not {k}");
         assert_eq!(chances(GameKind::Hexxagon, FORCED_END - 7), 1.0);
         assert_eq!(forced_end(-(FORCED_END - 7)), Some(-7));
         assert_eq!(pieces(-(FORCED_END - 7)), -993.0);
