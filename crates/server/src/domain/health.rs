@@ -22,18 +22,21 @@ const DATABASE_WAIT: Duration = Duration::from_secs(2);
 /// the `ataxx_leader` gauge lets an operator's alert see it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Leadership {
-    ThisNode,
-    AnotherNode,
-    NoNode,
+    /// This node leads.
+    Here,
+    /// Another node holds the lock.
+    Elsewhere,
+    /// No node does.
+    Nobody,
 }
 
 impl Leadership {
     /// The word `/readyz` answers.
     pub fn as_str(self) -> &'static str {
         match self {
-            Leadership::ThisNode => "this node",
-            Leadership::AnotherNode => "another node",
-            Leadership::NoNode => "none",
+            Leadership::Here => "this node",
+            Leadership::Elsewhere => "another node",
+            Leadership::Nobody => "none",
         }
     }
 }
@@ -59,11 +62,11 @@ impl Health {
     /// PostgreSQL shows the lock held by another.
     async fn leadership(&self) -> Result<Leadership> {
         if self.leader.leads() || !self.storage.is_shared() {
-            return Ok(Leadership::ThisNode);
+            return Ok(Leadership::Here);
         }
         Ok(match store::notices::leader_present(&self.storage).await? {
-            true => Leadership::AnotherNode,
-            false => Leadership::NoNode,
+            true => Leadership::Elsewhere,
+            false => Leadership::Nobody,
         })
     }
 
@@ -137,11 +140,11 @@ impl Health {
         metrics
             .leader
             .with_label_values(&["this"])
-            .set(i64::from(leadership == Leadership::ThisNode));
+            .set(i64::from(leadership == Leadership::Here));
         metrics
             .leader
             .with_label_values(&["any"])
-            .set(i64::from(leadership != Leadership::NoNode));
+            .set(i64::from(leadership != Leadership::Nobody));
         Ok(())
     }
 }
