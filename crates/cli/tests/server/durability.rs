@@ -304,8 +304,8 @@ fn the_sqlite_wal_stays_small_while_games_are_played_and_watched() {
         "{}",
         table.acknowledged.len()
     );
-    // The truncating checkpoint starts past 4 MiB, checked once a second; a second of this
-    // play adds about 2 MiB.
+    // The truncating checkpoint starts past 4 MiB, checked four times a second; a second of
+    // this play adds about 2 MiB (without the fix the WAL reached 13.2 MB here).
     assert!(largest < 8 << 20, "the WAL grew to {largest} bytes");
 }
 
