@@ -234,9 +234,17 @@ fn board_numbers_stay_unique_under_concurrent_challenges_on_two_nodes() {
     let Some(db) = cluster_database(dir.path(), "unique_boards") else {
         return;
     };
-    let nodes = [node(&db), node(&db)];
+    // Sixteen signups from one address: past the signup rate limit.
+    let nodes = [
+        Served::on_database(&db, &["--no-rate-limits"]),
+        Served::on_database(&db, &["--no-rate-limits"]),
+    ];
     let mut door = nodes[0].text();
-    door.signup(&[ALICE, BOB]);
+    // A pair of players for each challenger: at most 20 challenges may wait for one player.
+    for i in 0..8 {
+        door.ok(&format!("signup x{i} secret-x{i}"));
+        door.ok(&format!("signup o{i} secret-o{i}"));
+    }
     let boards: Vec<i64> = std::thread::scope(|scope| {
         let challengers: Vec<_> = (0..8)
             .map(|i| {
@@ -245,7 +253,7 @@ fn board_numbers_stay_unique_under_concurrent_challenges_on_two_nodes() {
                     let mut door = node.text();
                     (0..5)
                         .map(|_| {
-                            let reply = door.send("ataxx challenge alice bob --json");
+                            let reply = door.send(&format!("ataxx challenge x{i} o{i} --json"));
                             let value: Value =
                                 serde_json::from_str(&reply).unwrap_or_else(|_| panic!("{reply}"));
                             value["data"]["board"]
