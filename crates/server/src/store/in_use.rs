@@ -19,39 +19,39 @@ pub(super) struct InUse {
 impl InUse {
     /// Shares the lock on `path` with the other processes that have the database open.
     pub(super) fn share(path: &Path) -> Result<InUse> {
-        let file = open(path)?;
-        match file.try_lock_shared() {
-            Ok(()) => Ok(InUse {
-                _file: Arc::new(file),
-            }),
-            Err(TryLockError::WouldBlock) => Err(Error::Config(format!(
-                "{} is being restored (ataxx restore): try again when it is done",
-                path.display()
-            ))),
-            Err(TryLockError::Error(err)) => Err(locking(path, err)),
-        }
+        take(
+            path,
+            File::try_lock_shared,
+            "is being restored (ataxx restore): try again when it is done",
+        )
     }
 
     /// Takes the lock on `path` alone: refused while any process has the database open.
     pub(super) fn exclusive(path: &Path) -> Result<InUse> {
-        let file = open(path)?;
-        match file.try_lock() {
-            Ok(()) => Ok(InUse {
-                _file: Arc::new(file),
-            }),
-            Err(TryLockError::WouldBlock) => Err(Error::Config(format!(
-                "{} is open in a running server (or an ataxx command): stop it before restoring",
-                path.display()
-            ))),
-            Err(TryLockError::Error(err)) => Err(locking(path, err)),
-        }
+        take(
+            path,
+            File::try_lock,
+            "is open in a running server (or an ataxx command): stop it before restoring",
+        )
     }
 }
 
-fn open(path: &Path) -> Result<File> {
-    File::open(path).map_err(|err| Error::Config(format!("cannot open {}: {err}", path.display())))
-}
-
-fn locking(path: &Path, err: std::io::Error) -> Error {
-    Error::Config(format!("cannot lock {}: {err}", path.display()))
+/// Opens `path` and locks it with `lock`; `held` says why it waits when another holds it.
+fn take(
+    path: &Path,
+    lock: fn(&File) -> std::result::Result<(), TryLockError>,
+    held: &str,
+) -> Result<InUse> {
+    let file = File::open(path)
+        .map_err(|err| Error::Config(format!("cannot open {}: {err}", path.display())))?;
+    match lock(&file) {
+        Ok(()) => Ok(InUse {
+            _file: Arc::new(file),
+        }),
+        Err(TryLockError::WouldBlock) => Err(Error::Config(format!("{} {held}", path.display()))),
+        Err(TryLockError::Error(err)) => Err(Error::Config(format!(
+            "cannot lock {}: {err}",
+            path.display()
+        ))),
+    }
 }
