@@ -369,7 +369,7 @@ fn mail_in_reads_mime_messages_refuses_a_large_one_and_ignores_an_auto_reply() {
     wait_for(
         caught,
         "carol@new.test",
-        "error: no address change of carol",
+        "error: no address of carol waits for that token",
     );
     assert!(mails_to(caught, "x@evil.test").is_empty());
 

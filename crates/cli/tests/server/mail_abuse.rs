@@ -6,8 +6,8 @@
 use std::time::{Duration, Instant};
 
 use crate::common::mail_kit::{
-    count, mail_in, mail_in_from, mails_to, next_mail, sign_up, wait_for, wait_for_subject,
-    MailTest,
+    count, mail_in, mail_in_from, mails_to, next_mail, sign_up, wait_for, wait_for_nth,
+    wait_for_subject, MailTest,
 };
 use crate::common::served::{api, http, Served};
 use crate::common::text_setup::ALICE;
@@ -155,6 +155,142 @@ fn a_stranger_cannot_make_the_server_mail_others_more_than_a_confirmation() {
     settle(&test);
     let messages = count(caught, "bob@b.test", "message from");
     assert!((1..=10).contains(&messages), "bob got {messages} messages");
+}
+
+/// Signs `user` up by mail from the first of `addresses` with all of them, and answers each
+/// address's own confirmation from it.
+fn sign_up_with(test: &MailTest, user: &str, password: &str, addresses: &[&str]) {
+    send(
+        test,
+        addresses[0],
+        &format!("signup {user} {password} {}", addresses.join(" ")),
+    );
+    for address in addresses {
+        let confirm = wait_for(&test.caught, address, &format!("confirm address {user} "));
+        send(test, address, &format!("Re: {}", confirm.subject));
+    }
+    // The last confirmation's answer lists every address.
+    let changed = wait_for(
+        &test.caught,
+        addresses[addresses.len() - 1],
+        "address changed",
+    );
+    assert!(
+        changed.body.contains(&addresses.join(" ")),
+        "{}",
+        changed.body
+    );
+}
+
+#[test]
+fn one_token_confirms_one_address_and_an_account_lists_at_most_three() {
+    let test = MailTest::new();
+    let caught = &test.caught;
+    let _sink = test.relay(&[]);
+    let _server = test.serve(&[]);
+    players(&test, &[("bob@b.test", "bob")], "password2");
+    let mallory = "mallory@m.test";
+
+    // One signup naming 200 addresses is refused before any is mailed.
+    let victims: Vec<String> = (0..200).map(|n| format!("victim{n}@v.test")).collect();
+    let subject = format!("signup mallory password9 {mallory} {}", victims.join(" "));
+    send(&test, mallory, &subject);
+    let refused = wait_for(caught, mallory, "error");
+    assert!(
+        refused
+            .subject
+            .contains("at most 3 mail addresses, not 201"),
+        "{}",
+        refused.subject
+    );
+
+    // Her own address and a victim's: each gets its own token, and hers confirms hers alone.
+    send(
+        &test,
+        mallory,
+        &format!("signup mallory password9 {mallory} {VICTIM}"),
+    );
+    let hers = wait_for(caught, mallory, "confirm address mallory ");
+    let victims_token = wait_for(caught, VICTIM, "confirm address mallory ");
+    assert_ne!(hers.subject, victims_token.subject);
+    assert!(
+        !victims_token.body.contains(mallory),
+        "{}",
+        victims_token.body
+    );
+    send(&test, mallory, &format!("Re: {}", hers.subject));
+    let welcome = wait_for(caught, mallory, "signed up mallory");
+    assert!(
+        welcome.body.contains(mallory) && !welcome.body.contains(VICTIM),
+        "{}",
+        welcome.body
+    );
+    // A token confirms once.
+    send(&test, mallory, &format!("Re: {}", hers.subject));
+    let again = wait_for_nth(caught, mallory, "error", 1);
+    assert!(
+        again.subject.contains("no address of mallory waits"),
+        "{}",
+        again.subject
+    );
+    // Her challenge's board mail goes to her address, not the victim's.
+    send(
+        &test,
+        mallory,
+        "ataxx challenge -password=password9 mallory bob",
+    );
+    wait_for(caught, mallory, "New ataxx Board 101");
+    wait_for(caught, "bob@b.test", "New ataxx Board 101");
+    settle(&test);
+    let to_victim = mails_to(caught, VICTIM);
+    assert_eq!(
+        to_victim.len(),
+        1,
+        "{:#?}",
+        to_victim.iter().map(|m| &m.subject).collect::<Vec<_>>()
+    );
+    // `change address` is capped as the signup is.
+    let four = "a@x.test b@x.test c@x.test d@x.test";
+    send(
+        &test,
+        mallory,
+        &format!("change address mallory password9 {four}"),
+    );
+    let refused = wait_for_nth(caught, mallory, "error", 2);
+    assert!(
+        refused.subject.contains("at most 3 mail addresses, not 4"),
+        "{}",
+        refused.subject
+    );
+
+    // The sender's 30 messages an hour are counted in mails: four users with three addresses
+    // each take 12 a message, so the third message is refused whole.
+    for n in 0..4 {
+        let addresses: Vec<String> = (0..3).map(|a| format!("u{n}.{a}@u.test")).collect();
+        let addresses: Vec<&str> = addresses.iter().map(String::as_str).collect();
+        sign_up_with(&test, &format!("u{n}"), "password4", &addresses);
+    }
+    players(&test, &[("carol@c.test", "carol")], "password3");
+    for _ in 0..3 {
+        test.deliver(&raw(
+            "carol@c.test",
+            "message carol password3 u0 u1 u2 u3",
+            "",
+            "hi\r\n",
+        ));
+    }
+    let refused = wait_for(caught, "carol@c.test", "error");
+    assert!(
+        refused.subject.contains("would go to 12 addresses"),
+        "{}",
+        refused.subject
+    );
+    settle(&test);
+    let messages: usize = (0..4)
+        .flat_map(|n| (0..3).map(move |a| format!("u{n}.{a}@u.test")))
+        .map(|address| count(caught, &address, "message from carol"))
+        .sum();
+    assert_eq!(messages, 24);
 }
 
 #[test]

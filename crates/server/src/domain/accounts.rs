@@ -31,6 +31,7 @@ pub use passwords::check_password;
 use passwords::{hash_password, Verified, VerifiedFrom, NO_LOGIN};
 mod reset;
 mod sessions;
+pub(crate) use sessions::{hex, token_hash};
 mod totp;
 pub use reset::{ResetMail, ResetMailed};
 pub use totp::split_code;
@@ -39,6 +40,26 @@ pub use totp::split_code;
 pub const MAX_USERID: usize = 32;
 /// The prefix reserved for the computer players' accounts.
 pub const BOT_PREFIX: &str = "bot-";
+/// The mail addresses one account may list (issue #50: one signup named 500).
+pub const ADDRESSES_PER_ACCOUNT_MAX: usize = 3;
+
+/// The addresses of a signup or `change address`, each once (addresses are compared without
+/// case), at most [`ADDRESSES_PER_ACCOUNT_MAX`] of them.
+pub fn address_list(addresses: &[String]) -> Result<Vec<String>> {
+    let mut list: Vec<String> = vec![];
+    for address in addresses {
+        if !list.iter().any(|a| a.eq_ignore_ascii_case(address)) {
+            list.push(address.clone());
+        }
+    }
+    if list.len() > ADDRESSES_PER_ACCOUNT_MAX {
+        return Err(Error::Command(format!(
+            "an account has at most {ADDRESSES_PER_ACCOUNT_MAX} mail addresses, not {}",
+            list.len()
+        )));
+    }
+    Ok(list)
+}
 
 /// The account service.
 #[derive(Clone)]
@@ -147,6 +168,7 @@ impl Accounts {
             });
         }
         check_password(password)?;
+        let addresses = address_list(addresses)?;
         let key = format!(
             "signup:{}",
             peer.map_or("local".to_string(), |ip| ip.to_string())
@@ -213,6 +235,7 @@ impl Accounts {
         password: &str,
         addresses: &[String],
     ) -> Result<()> {
+        let addresses = address_list(addresses)?;
         let name = self.verify(userid, password).await?;
         let mut tx = self.storage.write().await?;
         store::set_addresses(&mut tx, &name, &addresses.join(" ")).await?;
@@ -229,5 +252,16 @@ mod tests {
         assert_eq!(normalize_userid("Alice").unwrap(), "alice");
         assert!(normalize_userid("al:ice").is_err());
         assert!(normalize_userid("").is_err());
+    }
+
+    #[test]
+    fn an_account_lists_each_address_once_and_at_most_three() {
+        let list = |l: &[&str]| address_list(&l.iter().map(|a| a.to_string()).collect::<Vec<_>>());
+        assert_eq!(
+            list(&["a@x.test", "A@X.test", "b@x.test"]).unwrap(),
+            ["a@x.test", "b@x.test"]
+        );
+        assert!(list(&["a@x", "b@x", "c@x"]).is_ok());
+        assert!(list(&["a@x", "b@x", "c@x", "d@x"]).is_err());
     }
 }

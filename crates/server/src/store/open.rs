@@ -183,6 +183,11 @@ fn migrations_up_to(last: i64) -> Migrator {
             "presence",
             include_str!("../../migrations/0019_presence.sql"),
         ),
+        (
+            20,
+            "address requests",
+            include_str!("../../migrations/0020_address_requests.sql"),
+        ),
     ];
     Migrator {
         migrations: Cow::Owned(

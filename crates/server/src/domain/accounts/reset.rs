@@ -1,6 +1,7 @@
 //! Password resets (issue #49): a forgotten password is replaced through a single-use token
 //! mailed to the account's confirmed addresses (the `addresses` column holds only confirmed
-//! ones where the server sends mail: new ones wait in `pending_addresses`).
+//! ones where the server sends mail: new ones wait in `address_requests`, each for its own
+//! token).
 //!
 //! - The token is 32 random bytes in hex; only its SHA-256 digest is stored, and it opens one
 //!   reset within [`RESET_MS`]. Using it marks every token of the account used, sets the new

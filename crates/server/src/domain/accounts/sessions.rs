@@ -13,12 +13,12 @@ use crate::store::{self, WriteTx};
 const SESSION_MS: i64 = 30 * 24 * 3600 * 1000;
 
 /// What the store keeps of a token: its SHA-256, in hex.
-pub(super) fn token_hash(token: &str) -> String {
+pub(crate) fn token_hash(token: &str) -> String {
     hex(&Sha256::digest(token.as_bytes()))
 }
 
 /// Bytes in lower-case hex.
-pub(super) fn hex(bytes: &[u8]) -> String {
+pub(crate) fn hex(bytes: &[u8]) -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 

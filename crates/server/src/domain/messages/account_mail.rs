@@ -1,17 +1,17 @@
 //! The account rules that only make sense with mail: `message` and `broadcast` (who may, to how
-//! many, how often), the events that mail a user, and confirmed addresses: a signup's addresses
-//! and a `change address` wait for the token mailed to them, so that no mail goes to an address
-//! its owner did not confirm.
+//! many, how often), the events that mail a user, and confirmed addresses: each address of a
+//! signup or a `change address` waits for a token mailed to it alone, so that no mail goes to an
+//! address its owner did not confirm (issue #50: one token once confirmed a whole list).
 
 use std::net::IpAddr;
 
 use rand::Rng;
 
 use super::{Messages, HOUR_MS};
-use crate::domain::accounts::Accounts;
+use crate::domain::accounts::{address_list, hex, token_hash, Accounts};
 use crate::domain::outbox::{queue, Outgoing, Sender};
 use crate::error::{Error, Result};
-use crate::store::mail as mail_store;
+use crate::store::{self, mail as mail_store};
 
 /// The events a user can take or refuse by mail.
 pub const EVENTS: [&str; 6] = ["challenge", "move", "chat", "nag", "end", "message"];
@@ -23,6 +23,8 @@ pub const MESSAGES_PER_SENDER_PER_HOUR: i64 = 30;
 pub const MESSAGES_PER_ADDRESS_PER_HOUR: i64 = 10;
 /// Confirmation mails (signup, `change address`) one address takes in an hour.
 pub const CONFIRMATIONS_PER_ADDRESS_PER_HOUR: i64 = 3;
+/// How long an address's confirmation token is good for: a week (mail can be slow).
+pub const CONFIRMATION_MS: i64 = 7 * 24 * HOUR_MS;
 
 /// A message queued: its Subject, to whom, how many mails (one per address of those who take
 /// messages), and how many addresses were held back (they had their share of messages this
@@ -85,13 +87,10 @@ impl Messages {
         let sent_before = self
             .sent_with_subject_since("message", &subject, now - HOUR_MS)
             .await?;
-        let asked = to.as_ref().map_or(0, Vec::len) as i64;
-        if to.is_some() && sent_before + asked > MESSAGES_PER_SENDER_PER_HOUR {
-            return Err(Error::Command(format!(
-                "{user} has sent {sent_before} messages this hour; at most \
-                 {MESSAGES_PER_SENDER_PER_HOUR} go out an hour: try again later"
-            )));
-        }
+        // Counted in mails, one per address: a user may list several.
+        let budget = to
+            .is_some()
+            .then_some(MESSAGES_PER_SENDER_PER_HOUR - sent_before);
         let mail = Outgoing {
             kind: "message".into(),
             subject,
@@ -99,18 +98,21 @@ impl Messages {
             ..Default::default()
         };
         let sender = outbox.sender(now);
-        let sent = self.queue_message(&sender, to.as_deref(), &mail).await?;
+        let sent = self
+            .queue_message(&sender, to.as_deref(), budget, &mail)
+            .await?;
         outbox.ring();
         Ok(sent)
     }
 
     /// Queues a message to the named users (each must exist), or, with None, to everyone who
     /// takes messages. An address that had [`MESSAGES_PER_ADDRESS_PER_HOUR`] messages in the
-    /// last hour gets none.
+    /// last hour gets none. Refused whole when it would queue more than `budget` mails.
     async fn queue_message(
         &self,
         sender: &Sender<'_>,
         to: Option<&[String]>,
+        budget: Option<i64>,
         mail: &Outgoing,
     ) -> Result<MessageSent> {
         let mut tx = self.storage.write().await?;
@@ -129,25 +131,33 @@ impl Messages {
                 .map(|(name, _)| name)
                 .collect(),
         };
-        let (mut queued, mut held_back) = (0, 0);
+        let (mut addresses, mut held_back) = (vec![], 0);
         let since = sender.now_ms - HOUR_MS;
         for name in &recipients {
-            let Some((addresses, events)) = mail_store::mail_settings(&mut tx, name).await? else {
+            let Some((listed, events)) = mail_store::mail_settings(&mut tx, name).await? else {
                 continue;
             };
             if !events.iter().any(|e| e == "message") {
                 continue;
             }
-            for address in addresses {
+            for address in listed {
                 let had =
                     mail_store::outbox_count_since(&mut tx, &address, "message", since).await?;
-                if had >= MESSAGES_PER_ADDRESS_PER_HOUR {
-                    held_back += 1;
-                    continue;
+                match had >= MESSAGES_PER_ADDRESS_PER_HOUR {
+                    true => held_back += 1,
+                    false => addresses.push(address),
                 }
-                queued += queue(&mut tx, sender, &[address], mail).await?;
             }
         }
+        if let Some(budget) = budget.filter(|&b| addresses.len() as i64 > b) {
+            return Err(Error::Command(format!(
+                "this message would go to {} addresses, and at most {MESSAGES_PER_SENDER_PER_HOUR} \
+                 messages go out an hour ({} left this hour): try again later, or to fewer users",
+                addresses.len(),
+                budget.max(0)
+            )));
+        }
+        let queued = queue(&mut tx, sender, &addresses, mail).await?;
         tx.commit().await?;
         Ok(MessageSent {
             subject: mail.subject.clone(),
@@ -183,8 +193,8 @@ impl Messages {
         Ok(chosen)
     }
 
-    /// `signup` with mail: the account is made without addresses; the ones given wait for the
-    /// token mailed to them. Returns the account's name.
+    /// `signup` with mail: the account is made without addresses; each one given waits for the
+    /// token mailed to it. Returns the account's name.
     pub async fn signup(
         &self,
         accounts: &Accounts,
@@ -193,7 +203,7 @@ impl Messages {
         addresses: &[String],
         peer: Option<IpAddr>,
     ) -> Result<String> {
-        self.check_new_addresses(addresses).await?;
+        self.check_new_addresses(&address_list(addresses)?).await?;
         let user = accounts.signup(userid, password, &[], peer).await?;
         self.request_address_change(&user.name, addresses, Confirming::Signup)
             .await?;
@@ -218,73 +228,115 @@ impl Messages {
         Ok(())
     }
 
-    /// `change address` with mail (and a signup's addresses): the new addresses wait for the
-    /// token mailed to them.
+    /// `change address` with mail (and a signup's addresses): the account's mail is to go to
+    /// `addresses`. Each one the account does not have yet waits for a token of its own, mailed
+    /// to it alone; one it has is kept, and one it has that is not listed stops taking mail at
+    /// once (unless none is kept: then the old ones take the mail until a new one is
+    /// confirmed). Returns the addresses mailed.
     pub async fn request_address_change(
         &self,
         user: &str,
         addresses: &[String],
         why: Confirming,
-    ) -> Result<()> {
+    ) -> Result<Vec<String>> {
         let outbox = self.mailing("addresses cannot be confirmed")?;
-        self.check_new_addresses(addresses).await?;
-        let token: String = {
-            let mut rng = rand::rng();
-            (0..16)
-                .map(|_| char::from_digit(rng.random_range(0..16), 16).expect("a hex digit"))
-                .collect()
-        };
-        let asked = match why {
-            Confirming::Signup => {
-                format!("signed up as {user} on this ataxx server with this address")
-            }
-            Confirming::Change => format!(
-                "asked for {user}'s ataxx mail to go to {}",
-                addresses.join(", ")
-            ),
-        };
-        let confirmation = Outgoing {
-            kind: "confirm".into(),
-            subject: format!("confirm address {user} {token}"),
-            body: format!(
-                "Someone, you we hope, {asked}.\n\n\
-                 To confirm, reply to this mail keeping its Subject, or send a mail with the \
-                 Subject:\n\n    confirm address {user} {token}\n\n\
-                 No other mail comes to this address until then. If it was not you, ignore this \
-                 mail; nothing changes.\n"
-            ),
-            ..Default::default()
-        };
-        let sender = outbox.sender(self.clock.now_ms());
+        let addresses = address_list(addresses)?;
+        let current = self.addresses_of(user).await?.unwrap_or_default();
+        let has = |address: &str| current.iter().any(|a| a.eq_ignore_ascii_case(address));
+        let (kept, new): (Vec<String>, Vec<String>) =
+            addresses.iter().cloned().partition(|a| has(a));
+        self.check_new_addresses(&new).await?;
+        let tokens: Vec<String> = new
+            .iter()
+            .map(|_| hex(&rand::rng().random::<[u8; 16]>()))
+            .collect();
+        let digests = new
+            .iter()
+            .zip(&tokens)
+            .map(|(a, t)| (a.clone(), token_hash(t)));
+        let requested: Vec<(String, String)> = kept
+            .iter()
+            .map(|a| (a.clone(), String::new()))
+            .chain(digests)
+            .collect();
+        let now = self.clock.now_ms();
+        let sender = outbox.sender(now);
         let mut tx = self.storage.write().await?;
-        mail_store::set_pending_addresses(&mut tx, user, &addresses.join(" "), &token).await?;
-        queue(&mut tx, &sender, addresses, &confirmation).await?;
+        mail_store::replace_address_request(&mut tx, user, &requested, now).await?;
+        if !kept.is_empty() && kept.len() < current.len() {
+            store::set_addresses(&mut tx, user, &kept.join(" ")).await?;
+        }
+        for (address, token) in new.iter().zip(&tokens) {
+            queue(
+                &mut tx,
+                &sender,
+                std::slice::from_ref(address),
+                &confirmation(user, token, why),
+            )
+            .await?;
+        }
         tx.commit().await?;
         outbox.ring();
-        Ok(())
+        Ok(new)
     }
 
-    /// `confirm address <userid> <token>`: makes the addresses waiting for `token` the
-    /// account's.
+    /// `confirm address <userid> <token>`: the one address that waits for `token` becomes the
+    /// account's, beside the others of the same request already confirmed (the first one
+    /// confirmed replaces the addresses the request did not keep).
     pub async fn confirm_address(&self, user: &str, token: &str) -> Result<AddressConfirmed> {
         let user = user.to_ascii_lowercase();
-        let had_addresses = self
-            .addresses_of(&user)
-            .await?
-            .is_some_and(|a| !a.is_empty());
+        let since = self.clock.now_ms() - CONFIRMATION_MS;
         let mut tx = self.storage.write().await?;
-        let Some(addresses) = mail_store::take_pending_addresses(&mut tx, &user, token).await?
+        let Some(address) =
+            mail_store::confirm_requested_address(&mut tx, &user, &token_hash(token), since)
+                .await?
         else {
             return Err(Error::Command(format!(
-                "no address change of {user} waits for that token"
+                "no address of {user} waits for that token (a token confirms one address, for \
+                 {} days)",
+                CONFIRMATION_MS / (24 * HOUR_MS)
             )));
         };
+        let requested = mail_store::requested_addresses(&mut tx, &user).await?;
+        let current = mail_store::mail_settings(&mut tx, &user)
+            .await?
+            .map(|(addresses, _)| addresses)
+            .unwrap_or_default();
+        let first = current.is_empty();
+        let mut addresses = match current.iter().all(|a| requested.contains(a)) {
+            true => current,
+            false => vec![],
+        };
+        if !addresses.contains(&address) {
+            addresses.push(address);
+        }
+        store::set_addresses(&mut tx, &user, &addresses.join(" ")).await?;
         tx.commit().await?;
         Ok(AddressConfirmed {
-            addresses: addresses.split_whitespace().map(str::to_string).collect(),
-            first: !had_addresses,
+            addresses,
+            first,
             user,
         })
+    }
+}
+
+/// The mail that carries the token of one address: it names no other address of the request.
+fn confirmation(user: &str, token: &str, why: Confirming) -> Outgoing {
+    let asked = match why {
+        Confirming::Signup => format!("signed up as {user} on this ataxx server with this address"),
+        Confirming::Change => format!("asked for {user}'s ataxx mail to go to this address"),
+    };
+    Outgoing {
+        kind: "confirm".into(),
+        subject: format!("confirm address {user} {token}"),
+        body: format!(
+            "Someone, you we hope, {asked}.\n\n\
+             To confirm, reply to this mail keeping its Subject, or send a mail with the \
+             Subject:\n\n    confirm address {user} {token}\n\n\
+             No other mail comes to this address until then. If it was not you, ignore this \
+             mail; nothing changes.\n"
+        ),
+        ..Default::default()
     }
 }
 

@@ -8,7 +8,7 @@ use std::net::IpAddr;
 use serde_json::json;
 
 use super::{Command, Reply, Request};
-use crate::domain::accounts::{Accounts, ResetMailed};
+use crate::domain::accounts::{address_list, Accounts, ResetMailed};
 use crate::domain::messages::{Confirming, MESSAGES_PER_ADDRESS_PER_HOUR, RESET_REQUESTED};
 use crate::error::Result;
 use crate::App;
@@ -107,28 +107,37 @@ pub(crate) async fn signup(
     Ok(waiting(
         format!("signed up {user}, address to confirm"),
         &user,
-        addresses,
+        &address_list(addresses)?,
     ))
 }
 
 /// `change address` on a server that sends mail: the new addresses wait for their confirmation.
 pub(super) async fn change_address(app: &App, user: &str, addresses: &[String]) -> Result<Reply> {
-    app.messages
+    let mailed = app
+        .messages
         .request_address_change(user, addresses, Confirming::Change)
         .await?;
-    Ok(waiting(
-        "address change waiting for confirmation".into(),
-        user,
-        addresses,
-    ))
+    Ok(match mailed.is_empty() {
+        true => Reply::ok(
+            "address changed",
+            format!("Addresses: {}\n", address_list(addresses)?.join(" ")),
+            json!({"userid": user, "pending": mailed}),
+        ),
+        false => waiting(
+            "address change waiting for confirmation".into(),
+            user,
+            &mailed,
+        ),
+    })
 }
 
-/// The reply of addresses waiting for the confirmation mailed to them.
+/// The reply of addresses waiting for the confirmation mailed to each of them.
 fn waiting(subject: String, user: &str, addresses: &[String]) -> Reply {
     Reply::ok(
         subject,
         format!(
-            "A confirmation mail went to {}; the addresses change once it is answered.\n",
+            "A confirmation mail went to each of {}; each address takes mail once its own mail \
+             is answered.\n",
             addresses.join(", ")
         ),
         json!({"userid": user, "pending": addresses}),

@@ -1,5 +1,5 @@
-//! The users' mail settings: their addresses (and new ones waiting for confirmation) and the
-//! events that mail them.
+//! The users' mail settings: their addresses (and the ones asked for, each waiting for its own
+//! token) and the events that mail them.
 
 use sqlx::{AnyConnection, Row};
 
@@ -76,44 +76,66 @@ pub async fn user_by_address(conn: &mut AnyConnection, address: &str) -> Result<
     Ok(None)
 }
 
-/// Stores addresses waiting for the confirmation `token`.
-pub async fn set_pending_addresses(
+/// Replaces `name`'s address request by `requested`: each address with the SHA-256 of the token
+/// mailed to it alone, or an empty digest for one the account already has.
+pub async fn replace_address_request(
     conn: &mut AnyConnection,
     name: &str,
-    addresses: &str,
-    token: &str,
+    requested: &[(String, String)],
+    now_ms: i64,
 ) -> Result<()> {
-    sqlx::query("UPDATE users SET pending_addresses = $1, address_token = $2 WHERE name = $3")
-        .bind(addresses)
-        .bind(token)
+    sqlx::query("DELETE FROM address_requests WHERE name = $1")
         .bind(name)
         .execute(&mut *conn)
         .await?;
+    for (address, token_hash) in requested {
+        sqlx::query(
+            "INSERT INTO address_requests (name, address, token_hash, requested_ms) \
+             VALUES ($1, $2, $3, $4)",
+        )
+        .bind(name)
+        .bind(address)
+        .bind(token_hash)
+        .bind(now_ms)
+        .execute(&mut *conn)
+        .await?;
+    }
     Ok(())
 }
 
-/// With the right token, makes the waiting addresses the user's and returns them.
-pub async fn take_pending_addresses(
+/// The address of `name`'s request that waits for the token with this digest (asked for at or
+/// after `since_ms`), now marked confirmed; None when no address waits for it.
+pub async fn confirm_requested_address(
     conn: &mut AnyConnection,
     name: &str,
-    token: &str,
+    token_hash: &str,
+    since_ms: i64,
 ) -> Result<Option<String>> {
-    let row = sqlx::query("SELECT pending_addresses, address_token FROM users WHERE name = $1")
-        .bind(name)
-        .fetch_optional(&mut *conn)
-        .await?;
-    let Some(row) = row else { return Ok(None) };
-    let (pending, expected): (String, String) = (
-        row.try_get("pending_addresses")?,
-        row.try_get("address_token")?,
-    );
-    if expected.is_empty() || pending.is_empty() || expected != token {
-        return Ok(None);
+    let address: Option<String> = sqlx::query_scalar(
+        "SELECT address FROM address_requests \
+         WHERE name = $1 AND token_hash = $2 AND token_hash <> '' AND requested_ms >= $3",
+    )
+    .bind(name)
+    .bind(token_hash)
+    .bind(since_ms)
+    .fetch_optional(&mut *conn)
+    .await?;
+    if let Some(address) = &address {
+        sqlx::query("UPDATE address_requests SET token_hash = '' WHERE name = $1 AND address = $2")
+            .bind(name)
+            .bind(address)
+            .execute(&mut *conn)
+            .await?;
     }
-    sqlx::query("UPDATE users SET addresses = $1, pending_addresses = '', address_token = '' WHERE name = $2")
-        .bind(&pending)
-        .bind(name)
-        .execute(&mut *conn)
-        .await?;
-    Ok(Some(pending))
+    Ok(address)
+}
+
+/// Every address of `name`'s latest request, confirmed or not.
+pub async fn requested_addresses(conn: &mut AnyConnection, name: &str) -> Result<Vec<String>> {
+    Ok(
+        sqlx::query_scalar("SELECT address FROM address_requests WHERE name = $1")
+            .bind(name)
+            .fetch_all(&mut *conn)
+            .await?,
+    )
 }
