@@ -487,8 +487,9 @@ fn forged_mails_with_wrong_passwords_do_not_lock_the_owner_out_of_their_account(
     let test = MailTest::new();
     let caught = &test.caught;
     let _sink = test.relay(&[]);
-    let _server = test.serve(&[]);
+    let server = test.serve(&["--smtp", "127.0.0.1:0"]);
     players(&test, &[("bob@b.test", "bob")], "password2");
+    let inbox = || stdout_of(&["mailq", "--inbox", "--db", test.db_arg()]);
     // Eleven guesses from a forged sender: that sender is held back on bob's account.
     for n in 0..11 {
         send(
@@ -498,13 +499,53 @@ fn forged_mails_with_wrong_passwords_do_not_lock_the_owner_out_of_their_account(
         );
     }
     settle(&test);
-    let inbox = stdout_of(&["mailq", "--inbox", "--db", test.db_arg()]);
-    assert!(inbox.contains("too many attempts"), "{inbox}");
+    assert!(inbox().contains("too many attempts"), "{}", inbox());
     // Bob's own mail with his password still works.
     send(&test, "bob@b.test", "change mail bob password2 move end");
     let changed = wait_for(caught, "bob@b.test", "mail settings changed");
     assert!(
         changed.body.contains("bob is mailed for: move, end"),
+        "{}",
+        changed.body
+    );
+
+    // Twelve guesses forging bob's own From, handed to us from another network (issue #50,
+    // finding 6): the topmost Received line, which our MTA writes, tells them apart.
+    let received = |ip: &str| {
+        format!("Received: from mx.test (mx.test [{ip}])\r\n\tby games.test; Tue, 1 Dec 2026 10:00:00 +0000\r\n")
+    };
+    let forged = received("198.51.100.7");
+    for n in 0..12 {
+        let subject = format!("change mail bob guess{n} all");
+        test.deliver(&raw("bob@b.test", &subject, &forged, ""));
+    }
+    // Even the right password waits on the forger's network,
+    let subject = "change mail bob password2 chat";
+    test.deliver(&raw("bob@b.test", subject, &forged, ""));
+    settle(&test);
+    let held = inbox().matches("too many attempts").count();
+    // but bob's own mail, from his provider, is heard.
+    let real = received("203.0.113.5");
+    let subject = "change mail bob password2 move end challenge";
+    test.deliver(&raw("bob@b.test", subject, &real, ""));
+    let changed = wait_for_nth(caught, "bob@b.test", "mail settings changed", 1);
+    assert!(
+        changed.body.contains("challenge, move, end"),
+        "{}",
+        changed.body
+    );
+    assert!(held >= 2, "{}", inbox());
+
+    // The same through the SMTP door, which writes that Received line itself: twelve forgeries
+    // from this machine, then bob's mail handed over locally (no Received line) is heard.
+    for n in 0..12 {
+        server.mail("bob@b.test", &format!("change mail bob guess{n} all"), "");
+    }
+    settle(&test);
+    send(&test, "bob@b.test", "change mail bob password2 move");
+    let changed = wait_for_nth(caught, "bob@b.test", "mail settings changed", 2);
+    assert!(
+        changed.body.contains("bob is mailed for: move\n"),
         "{}",
         changed.body
     );

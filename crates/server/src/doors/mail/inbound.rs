@@ -149,7 +149,7 @@ async fn run_subject(app: &App, inbound: &Inbound) -> (Option<Command>, Reply) {
     let request = Request {
         line: inbound.subject.clone(),
         body: comment.clone(),
-        peer: Some(sender_peer(&inbound.from)),
+        peer: Some(sender_peer(&inbound.from, inbound.origin)),
     };
     let id = crate::doors::request_id::new_id();
     let span = crate::doors::request_id::span("mail", &id);
@@ -232,16 +232,33 @@ async fn told_by_board_mail(
 const HOUR_MS: i64 = 3600 * 1000;
 
 /// The client address a mail's failed logins and signups are counted under: one per sender
-/// address, in the IPv6 discard-only prefix `100::/64` (RFC 6666), which no real client has.
-/// Before, every mail counted as the one client `local`: eleven forged mails with a wrong
-/// password locked the owner's own mail out of the account (issue #28, 8). A forger can still
-/// lock out the address it forges, not the owner's others, nor the other doors.
-pub fn sender_peer(from: &str) -> IpAddr {
+/// address and the network it came from (`origin`, the topmost `Received:` header's address,
+/// by its /24 or /64, since a mail provider sends from a range), as an address of the IETF's
+/// reserved `0100::/16` (past RFC 6666's discard-only `0100::/64`), which no real client has;
+/// the digest fills bits 16 to 127, so that keys taken by /64 stay apart.
+///
+/// Before issue #28 every mail counted as the one client `local`, so eleven forged mails with a
+/// wrong password locked the owner's mail out; before issue #50 (finding 6) the key was the
+/// From alone, so mails forging the owner's own From still did. Now a forger locks out only
+/// what it sends from its own network.
+pub fn sender_peer(from: &str, origin: Option<IpAddr>) -> IpAddr {
     use sha2::{Digest, Sha256};
-    let digest = Sha256::digest(from.to_ascii_lowercase().as_bytes());
+    let network = match origin {
+        Some(IpAddr::V4(ip)) => {
+            let [a, b, c, _] = ip.octets();
+            format!("{a}.{b}.{c}.0/24")
+        }
+        Some(IpAddr::V6(ip)) => {
+            let s = ip.segments();
+            format!("{:x}:{:x}:{:x}:{:x}::/64", s[0], s[1], s[2], s[3])
+        }
+        None => "local".to_string(),
+    };
+    let key = format!("{}|{network}", from.to_ascii_lowercase());
+    let digest = Sha256::digest(key.as_bytes());
     let mut octets = [0u8; 16];
-    octets[1] = 0x01; // 0100::/64
-    octets[8..].copy_from_slice(&digest[..8]);
+    octets[0] = 0x01; // 0100::/16
+    octets[2..].copy_from_slice(&digest[..14]);
     IpAddr::from(octets)
 }
 

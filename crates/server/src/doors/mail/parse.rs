@@ -3,6 +3,8 @@
 //! as the command, the plain-text body as the comment, and whether the message is automatic
 //! (an auto-reply or a bounce, never answered, so that two robots cannot loop).
 
+use std::net::IpAddr;
+
 use mail_parser::MessageParser;
 
 /// A parsed inbound message.
@@ -20,6 +22,10 @@ pub struct Inbound {
     /// Why the message is not answered (auto-reply, bounce), if it is automatic.
     pub automatic: Option<String>,
     pub attachments: usize,
+    /// The address of the machine that handed the message to us: the `from [ip]` of the
+    /// topmost `Received:` header, the one our own MTA (or the SMTP door) wrote. The From can be
+    /// forged; this cannot, by the sender.
+    pub origin: Option<IpAddr>,
 }
 
 /// Parses raw message bytes; `envelope_from` is the SMTP `MAIL FROM` (empty = a bounce).
@@ -61,6 +67,7 @@ pub fn parse(raw: &[u8], envelope_from: Option<&str>) -> Option<Inbound> {
     } else {
         None
     };
+    let origin = message.received_all().next().and_then(|r| r.from_ip());
     let answers = [message.in_reply_to(), message.references()]
         .iter()
         .flat_map(|ids| ids.as_text_list().unwrap_or_default())
@@ -74,6 +81,7 @@ pub fn parse(raw: &[u8], envelope_from: Option<&str>) -> Option<Inbound> {
         answers,
         automatic,
         attachments: message.attachment_count(),
+        origin,
     })
 }
 
@@ -160,6 +168,24 @@ mod tests {
         assert_eq!(comment(&comment(" --\nhello")), " --\nhello");
         // Found by the fuzzer: `--`, CR and a space is a separator too.
         assert_eq!(comment("Good luck!\n--\r \nAlice\n"), "Good luck!");
+    }
+
+    #[test]
+    fn the_origin_is_the_topmost_received_headers_address() {
+        // As Postfix writes it, above a Received line the sender could have forged.
+        let raw = b"Received: from mx.example.org (mx.example.org [203.0.113.5])\r\n\
+\tby games.test (Postfix) with ESMTPS id 4F; Tue, 1 Dec 2026 10:00:00 +0000\r\n\
+Received: from forged ([192.0.2.9]) by anywhere; Tue, 1 Dec 2026 09:00:00 +0000\r\n\
+From: bob@b.test\r\nSubject: help\r\n\r\n";
+        let mail = parse(raw, None).unwrap();
+        assert_eq!(mail.origin, Some("203.0.113.5".parse().unwrap()));
+        // As the SMTP door writes it.
+        let raw = b"Received: from client.test (unknown [2001:db8::7]) by games.test with ESMTP; \
+Tue, 1 Dec 2026 10:00:00 +0000\r\nFrom: bob@b.test\r\nSubject: help\r\n\r\n";
+        let mail = parse(raw, None).unwrap();
+        assert_eq!(mail.origin, Some("2001:db8::7".parse().unwrap()));
+        let local = parse(b"From: bob@b.test\r\nSubject: help\r\n\r\n", None).unwrap();
+        assert_eq!(local.origin, None);
     }
 
     #[test]

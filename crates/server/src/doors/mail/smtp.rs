@@ -6,6 +6,7 @@
 //! and the door needs little more than DATA. A message is stored in the database before the
 //! `250` that takes responsibility for it; a storage failure answers `451` so the sender retries.
 
+use std::net::IpAddr;
 use std::time::Duration;
 
 use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
@@ -46,7 +47,7 @@ pub async fn serve(
         tokio::select! {
             (stream, peer) = acceptor.accept() => match open.take(peer.ip(), MAX_PER_ADDRESS) {
                 Some(slot) => {
-                    connections.spawn(session(app.clone(), mail.clone(), stream, slot));
+                    connections.spawn(session(app.clone(), mail.clone(), stream, peer.ip(), slot));
                 }
                 None => {
                     if let Some(held_back) = refusals.may_log() {
@@ -96,8 +97,9 @@ async fn refuse(mut stream: TcpStream) {
     let _ = stream.shutdown().await;
 }
 
-/// One client's session; `_slot` holds its place in its address's count until it ends.
-async fn session(app: App, mail: Mail, stream: TcpStream, _slot: Slot) {
+/// One client's session from `peer`; `_slot` holds its place in its address's count until it
+/// ends.
+async fn session(app: App, mail: Mail, stream: TcpStream, peer: IpAddr, _slot: Slot) {
     let _connected = crate::metrics::Connected::to("smtp");
     let domain = mail.config.domain().to_string();
     let hard_limit = mail.config.max_bytes.saturating_mul(HARD_LIMIT_FACTOR);
@@ -106,6 +108,7 @@ async fn session(app: App, mail: Mail, stream: TcpStream, _slot: Slot) {
     // Replies waiting to be written: pipelined commands get theirs in one write.
     let mut out = format!("220 {domain} ataxx ESMTP\r\n").into_bytes();
     let mut sender: Option<String> = None;
+    let mut client_name = String::new();
     let mut recipients = 0usize;
     let mut line = Vec::new();
     loop {
@@ -137,7 +140,11 @@ async fn session(app: App, mail: Mail, stream: TcpStream, _slot: Slot) {
         }
         let text = String::from_utf8_lossy(&line).trim_end().to_string();
         let (verb, rest) = text.split_once(' ').unwrap_or((&text, ""));
-        let reply = match verb.to_ascii_uppercase().as_str() {
+        let verb = verb.to_ascii_uppercase();
+        if matches!(verb.as_str(), "EHLO" | "HELO") {
+            client_name = host_name(rest);
+        }
+        let reply = match verb.as_str() {
             "EHLO" => format!(
                 "250-{domain} hello\r\n250-SIZE {hard_limit}\r\n250-8BITMIME\r\n250 PIPELINING"
             ),
@@ -183,7 +190,14 @@ async fn session(app: App, mail: Mail, stream: TcpStream, _slot: Slot) {
                 if size > hard_limit {
                     format!("552 message too large: this server takes at most {hard_limit} bytes")
                 } else {
-                    store(&app, &mail, &from, &message).await
+                    let received = received(&client_name, peer, &domain);
+                    store(
+                        &app,
+                        &mail,
+                        &from,
+                        &[received.as_bytes(), &message].concat(),
+                    )
+                    .await
                 }
             }
             "RSET" => {
@@ -203,6 +217,38 @@ async fn session(app: App, mail: Mail, stream: TcpStream, _slot: Slot) {
         };
         out.extend(format!("{reply}\r\n").into_bytes());
     }
+}
+
+/// What the client called itself in EHLO/HELO, if it is a plausible host name (it goes into a
+/// header line).
+fn host_name(helo: &str) -> String {
+    let name = helo.trim();
+    let plausible = !name.is_empty()
+        && name.len() <= 255
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | '_' | '[' | ']' | ':'));
+    match plausible {
+        true => name.to_string(),
+        false => "unknown".to_string(),
+    }
+}
+
+/// The `Received:` line the door puts on top of a message, as an MTA does (RFC 5321 4.4): the
+/// client's address in it is what failed logins by mail are counted under with the From
+/// (`inbound::sender_peer`), so that a forged From does not lock out the real sender.
+fn received(client_name: &str, peer: IpAddr, domain: &str) -> String {
+    let date = time::OffsetDateTime::now_utc()
+        .format(&time::format_description::well_known::Rfc2822)
+        .unwrap_or_default();
+    let client_name = if client_name.is_empty() {
+        "unknown"
+    } else {
+        client_name
+    };
+    format!(
+        "Received: from {client_name} (unknown [{peer}])\r\n\tby {domain} with ESMTP; {date}\r\n"
+    )
 }
 
 /// Stores a received message and says so: the reply to its DATA (`451` when it could not be
